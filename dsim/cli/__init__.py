@@ -1,0 +1,16 @@
+"""The ``dsim`` command line: one Typer app, one sub-module per command group."""
+
+import typer
+
+app = typer.Typer(
+    name="dsim",
+    help="Simulate co-operative dungeon board games (Dark Souls: The Board Game) and analyse balance.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+    add_completion=False,
+)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
