@@ -14,3 +14,4 @@ app = typer.Typer(
 def main() -> None:
     """Console-script entry point."""
     app()
+from dsim.cli import dice as _dice; app.add_typer(_dice.app, name="dice")  # noqa: E402, E702
