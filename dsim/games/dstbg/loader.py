@@ -1,0 +1,449 @@
+"""Load the DS:TBG data set: the shipped ``data/dstbg`` folder plus an optional user overlay.
+
+Every file is validated entry by entry against :mod:`dsim.games.dstbg.schema`, then the merged set is
+cross-checked (references, slot limits, box contents). All problems are collected and raised as one
+:class:`~dsim.validation.DataError`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from dsim.games.dstbg.schema import (
+    HAND_KINDS,
+    STATS,
+    BoardSettings,
+    Boss,
+    Character,
+    Die,
+    Door,
+    Encounter,
+    Enemy,
+    Item,
+    Tile,
+    Trap,
+)
+from dsim.paths import game_data_dir
+from dsim.validation import (
+    DataError,
+    Problem,
+    display_path,
+    entry_label,
+    problems_from_validation,
+    read_yaml,
+)
+
+GAME = "dstbg"
+LIST_FILES: dict[str, type[BaseModel]] = {
+    "dice": Die,
+    "characters": Character,
+    "items": Item,
+    "enemies": Enemy,
+    "encounters": Encounter,
+    "tiles": Tile,
+    "traps": Trap,
+}
+"""Kinds stored as ``<kind>.yaml`` holding a list under the key ``<kind>``."""
+BOSS_DIR = "bosses"
+"""Bosses are stored one per file, ``bosses/<boss_id>.yaml``."""
+KINDS = ("dice", "characters", "items", "enemies", "bosses", "encounters", "tiles", "traps")
+TRAP_TOKENS = 20  # R-7.7: the box holds 20 trap tokens
+FIGURES_PER_NODE = 3  # R-2.6
+_WALL_NODES = {"bottom": (0, 4), "top": (0, 0), "left": (1, 0), "right": (1, 4)}
+"""Door wall → (axis, index): the nodes whose coordinate on that axis (0 row, 1 col) equals index."""
+
+
+@dataclass(frozen=True)
+class GameData:
+    """The validated DS:TBG data set: entries by id for every kind, and where each came from."""
+
+    dice: dict[str, Die]
+    characters: dict[str, Character]
+    items: dict[str, Item]
+    enemies: dict[str, Enemy]
+    bosses: dict[str, Boss]
+    encounters: dict[str, Encounter]
+    tiles: dict[str, Tile]
+    traps: dict[str, Trap]
+    entry_door: Door
+    data_dir: Path
+    overlay: Path | None
+    origins: dict[tuple[str, str], Path]
+
+    def entries(self, kind: str) -> dict[str, Any]:
+        """The entries of one kind (one of :data:`KINDS`), by id."""
+        if kind not in KINDS:
+            raise KeyError(kind)
+        return getattr(self, kind)
+
+    def counts(self) -> dict[str, int]:
+        """Number of entries per kind."""
+        return {kind: len(self.entries(kind)) for kind in KINDS}
+
+    def origin(self, kind: str, entry_id: str) -> Path:
+        """The file an entry was loaded from (the overlay's when it overrides a shipped entry)."""
+        return self.origins[(kind, entry_id)]
+
+
+@dataclass
+class _Gathered:
+    """Entries of one kind collected so far; ``known`` also has ids of entries that failed validation."""
+
+    models: dict[str, Any] = field(default_factory=dict)
+    origins: dict[str, Path] = field(default_factory=dict)
+    known: set[str] = field(default_factory=set)
+    broken: bool = False
+
+
+class _Loader:
+    """Reads folders in order (shipped, then overlay), collecting entries and problems."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.kinds = {kind: _Gathered() for kind in KINDS}
+        self.entry_door: Door | None = None
+
+    def load_folder(self, root: Path, shipped: bool) -> None:
+        """Load every data file in ``root``; shipped folders must be complete, overlays need not."""
+        seen: dict[tuple[str, str], str] = {}
+        for kind, model in LIST_FILES.items():
+            path = root / f"{kind}.yaml"
+            if path.is_file():
+                self._load_list_file(path, kind, model, shipped, seen)
+            elif shipped:
+                self.problems.append(Problem(display_path(path), message="file not found"))
+        boss_files = sorted((root / BOSS_DIR).glob("*.yaml"))
+        if shipped and not boss_files:
+            self.problems.append(Problem(display_path(root / BOSS_DIR), message="no boss files found"))
+        for path in boss_files:
+            ok, raw = self._read(path)
+            if ok:
+                label = entry_label("bosses", raw.get("id") if isinstance(raw, dict) else None)
+                self._add("bosses", Boss, path, raw, label, "the file", seen)
+            else:
+                self.kinds["bosses"].broken = True
+        if not shipped:
+            self._unknown_files(root)
+
+    def _read(self, path: Path) -> tuple[bool, Any]:
+        """``(ok, content)``; an empty file reads as ``None``, a broken one is recorded as a problem."""
+        try:
+            return True, read_yaml(path)
+        except DataError as err:
+            self.problems.extend(err.problems)
+            return False, None
+
+    def _load_list_file(
+        self, path: Path, kind: str, model: type[BaseModel], shipped: bool, seen: dict[tuple[str, str], str]
+    ) -> None:
+        ok, raw = self._read(path)
+        if not ok:
+            self.kinds[kind].broken = True
+            return
+        file, raw = display_path(path), {} if raw is None else raw
+        if not isinstance(raw, dict):
+            self.problems.append(Problem(file, message=f"expected a mapping with the key '{kind}'"))
+            return
+        allowed = {kind, "entry_door"} if kind == "tiles" else {kind}
+        for key in raw.keys() - allowed:
+            self.problems.append(
+                Problem(file, field=str(key), message=f"unknown top-level key; expected one of {sorted(allowed)}")
+            )
+        if kind == "tiles":
+            self._load_board_settings(file, raw, shipped)
+        if kind not in raw:
+            if shipped:
+                self.problems.append(Problem(file, field=kind, message="required top-level key is missing"))
+            return
+        entries = raw[kind]
+        if not isinstance(entries, list):
+            self.problems.append(Problem(file, field=kind, message="expected a list of entries"))
+            return
+        for index, entry in enumerate(entries):
+            label = entry_label(kind, entry.get("id") if isinstance(entry, dict) else None, index)
+            self._add(kind, model, path, entry, label, f"entry #{index}", seen)
+
+    def _load_board_settings(self, file: str, raw: dict[str, Any], shipped: bool) -> None:
+        """The tiles file also sets the default entry door; without it tile checks are skipped."""
+        if "entry_door" not in raw:
+            if shipped:
+                self.problems.append(Problem(file, field="entry_door", message="required top-level key is missing"))
+            return
+        settings = {"entry_door": raw["entry_door"]}
+        try:
+            self.entry_door = BoardSettings.model_validate(settings).entry_door
+        except ValidationError as err:
+            self.problems.extend(problems_from_validation(err, file, settings, ""))
+
+    def _add(
+        self,
+        kind: str,
+        model: type[BaseModel],
+        path: Path,
+        raw: Any,
+        label: str,
+        where: str,
+        seen: dict[tuple[str, str], str],
+    ) -> None:
+        """Validate one entry; a later folder's entry replaces an earlier one with the same id."""
+        gathered, file = self.kinds[kind], display_path(path)
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+            gathered.known.add(raw["id"])
+        try:
+            entry = model.model_validate(raw)
+        except ValidationError as err:
+            self.problems.extend(problems_from_validation(err, file, raw, label))
+            gathered.broken = True
+            return
+        key = (kind, entry.id)
+        if key in seen:
+            self.problems.append(
+                Problem(file, label, "id", f"duplicate id: used by {seen[key]} and by {where} of {file}")
+            )
+            gathered.broken = True
+            return
+        seen[key] = f"{where} of {file}"
+        gathered.models[entry.id] = entry
+        gathered.origins[entry.id] = path
+
+    def _unknown_files(self, root: Path) -> None:
+        expected = {f"{kind}.yaml" for kind in LIST_FILES}
+        for path in sorted([*root.glob("*.y*ml"), *(root / BOSS_DIR).glob("*.yml")]):
+            if path.name not in expected:
+                self.problems.append(
+                    Problem(
+                        display_path(path),
+                        message=f"unknown data file; expected one of {sorted(expected)} or {BOSS_DIR}/<id>.yaml",
+                    )
+                )
+
+
+def load_game_data(data_dir: Path | None = None, overlay: Path | None = None) -> GameData:
+    """Load, validate and cross-check the data set; ``overlay`` entries replace or add entries by id.
+
+    Raises :class:`~dsim.validation.DataError` listing every problem found.
+    """
+    data_dir = data_dir or game_data_dir(GAME)
+    loader = _Loader()
+    loader.load_folder(data_dir, shipped=True)
+    if overlay is not None:
+        if overlay.is_dir():
+            loader.load_folder(overlay, shipped=False)
+        else:
+            loader.problems.append(Problem(display_path(overlay), message="overlay folder not found"))
+    data = GameData(
+        **{kind: loader.kinds[kind].models for kind in KINDS},
+        entry_door=loader.entry_door or "bottom",
+        data_dir=data_dir,
+        overlay=overlay,
+        origins={(kind, i): p for kind in KINDS for i, p in loader.kinds[kind].origins.items()},
+    )
+    known = {kind: set(g.models) | g.known for kind, g in loader.kinds.items()}
+    broken = {kind for kind, g in loader.kinds.items() if g.broken}
+    if loader.entry_door is None:
+        broken.add("entry_door")
+    problems = loader.problems + list(cross_check(data, known, broken))
+    if problems:
+        raise DataError(problems)
+    return data
+
+
+def cross_check(data: GameData, known: dict[str, set[str]], broken: set[str]) -> Iterator[Problem]:
+    """Problems spanning entries: references by id, slot limits, box contents.
+
+    ``known`` holds every id seen per kind (also of invalid entries, so one bad entry does not cause
+    a cascade of "unknown id" reports); checks over a whole kind skip kinds in ``broken``, and tile
+    checks are skipped when ``broken`` holds ``"entry_door"`` (no valid entry door was read).
+    """
+    yield from _check_dice(data, broken)
+    yield from _check_characters(data, known)
+    yield from _check_items(data, known)
+    yield from _check_bosses(data, known)
+    yield from _check_encounters(data, known)
+    if "entry_door" not in broken:
+        yield from _check_tiles(data)
+    if "traps" not in broken:
+        yield from _check_traps(data)
+
+
+def _where(data: GameData, kind: str, entry_id: str) -> tuple[str, str]:
+    return display_path(data.origin(kind, entry_id)), entry_label(kind, entry_id)
+
+
+def _check_dice(data: GameData, broken: set[str]) -> Iterator[Problem]:
+    """Dice letters are unique, and every letter a dice string may use has a die."""
+    letters = Counter(die.letter for die in data.dice.values())
+    for die in data.dice.values():
+        if letters[die.letter] > 1:
+            yield Problem(
+                *_where(data, "dice", die.id), "letter", f"letter {die.letter!r} is used by more than one die"
+            )
+    if "dice" not in broken:
+        for letter in sorted(set("KUOG") - set(letters)):
+            yield Problem(
+                display_path(data.data_dir / "dice.yaml"), field="dice", message=f"no die has the letter {letter!r}"
+            )
+
+
+def _check_characters(data: GameData, known: dict[str, set[str]]) -> Iterator[Problem]:
+    """Starting kits name existing items of the right kind that fit the slots (R-1.7, R-4.2, R-3.10)."""
+    for character in data.characters.values():
+        file, label = _where(data, "characters", character.id)
+        kit = character.starting_equipment
+        slots = [("starting_equipment.armour", kit.armour, True)]
+        slots += [(f"starting_equipment.hands[{i}]", item_id, False) for i, item_id in enumerate(kit.hands)]
+        slots += [(f"starting_equipment.backup[{i}]", item_id, False) for i, item_id in enumerate(kit.backup)]
+        for field_path, item_id, is_armour in slots:
+            item = data.items.get(item_id)
+            if item is None:
+                if item_id not in known["items"]:
+                    yield Problem(file, label, field_path, f"unknown item {item_id!r}")
+                continue
+            if is_armour and item.kind != "armour":
+                yield Problem(file, label, field_path, f"expected an armour, got {item.kind} {item_id!r}")
+            if not is_armour and item.kind not in HAND_KINDS:
+                yield Problem(
+                    file,
+                    label,
+                    field_path,
+                    f"expected a hand item (weapon, shield, spell), got {item.kind} {item_id!r}",
+                )
+            for stat in STATS:
+                need, base = getattr(item.requirements, stat), getattr(character.stats, stat)[0]
+                if need > base:
+                    yield Problem(
+                        file, label, field_path, f"{item_id!r} needs {stat} {need}, the Base value is {base} (R-3.10)"
+                    )
+        hands = sum(data.items[i].hands or 0 for i in kit.hands if i in data.items)
+        if hands > 2:
+            yield Problem(
+                file, label, "starting_equipment.hands", f"the items need {hands} hands, a character has 2 (R-4.2)"
+            )
+        if len(kit.hands) + len(kit.backup) > 3:
+            yield Problem(file, label, "starting_equipment", "at most three weapon cards in hands and backup (R-4.2)")
+
+
+def _check_items(data: GameData, known: dict[str, set[str]]) -> Iterator[Problem]:
+    """``class_of``/``boss_of`` name existing characters/bosses, and bosses list their treasure."""
+    for item in data.items.values():
+        file, label = _where(data, "items", item.id)
+        if item.class_of is not None and item.class_of not in known["characters"]:
+            yield Problem(file, label, "class_of", f"unknown character {item.class_of!r}")
+        if item.boss_of is None:
+            continue
+        boss = data.bosses.get(item.boss_of)
+        if boss is None and item.boss_of not in known["bosses"]:
+            yield Problem(file, label, "boss_of", f"unknown boss {item.boss_of!r}")
+        elif boss is not None and item.id not in boss.treasure:
+            yield Problem(file, label, "boss_of", f"boss {item.boss_of!r} does not list {item.id!r} in its treasure")
+
+
+def _check_bosses(data: GameData, known: dict[str, set[str]]) -> Iterator[Problem]:
+    """Treasure ids, figure ids on cards, halves per card and enough cards for the deck (R-12.5)."""
+    for boss in data.bosses.values():
+        file, label = _where(data, "bosses", boss.id)
+        for i, item_id in enumerate(boss.treasure):
+            item = data.items.get(item_id)
+            if item is None and item_id not in known["items"]:
+                yield Problem(file, label, f"treasure[{i}]", f"unknown item {item_id!r}")
+            elif item is not None and item.boss_of != boss.id:
+                yield Problem(
+                    file,
+                    label,
+                    f"treasure[{i}]",
+                    f"item {item_id!r} is not boss treasure of {boss.id!r} (its boss_of is {item.boss_of!r})",
+                )
+        figures = [f.id for f in boss.figures]
+        for name, count in Counter(figures).items():
+            if count > 1:
+                yield Problem(file, entry_label("figures", name), "id", "duplicate figure id in this boss")
+        for name, count in Counter(card.id for card in boss.cards).items():
+            if count > 1:
+                yield Problem(file, entry_label("cards", name), "id", "duplicate card id in this boss")
+        for card in boss.cards:
+            yield from _check_card(file, card, figures)
+        standard = sum(not card.heat_up for card in boss.cards)
+        if standard < boss.deck_size:
+            yield Problem(
+                file,
+                label,
+                "deck_size",
+                f"a deck of {boss.deck_size} needs as many standard cards, found {standard} (R-12.5)",
+            )
+        if any(f.heat_up is not None for f in boss.figures) and not any(card.heat_up for card in boss.cards):
+            yield Problem(file, label, "cards", "the boss heats up but has no heat-up card (R-12.6)")
+
+
+def _check_card(file: str, card: Any, figures: list[str]) -> Iterator[Problem]:
+    """A card owned by one figure has one half of that figure; a shared card one half per figure."""
+    label = entry_label("cards", card.id)
+    if card.figure is not None and card.figure not in figures:
+        yield Problem(file, label, "figure", f"unknown figure {card.figure!r}; expected one of {figures}")
+    expected = 1 if card.figure is not None else len(figures)
+    if len(card.halves) != expected:
+        owner = f"owned by {card.figure!r}" if card.figure else f"shared by {len(figures)} figure(s)"
+        yield Problem(file, label, "halves", f"a card {owner} needs {expected} half/halves, found {len(card.halves)}")
+    for i, half in enumerate(card.halves):
+        if half.figure not in figures:
+            yield Problem(
+                file, label, f"halves[{i}].figure", f"unknown figure {half.figure!r}; expected one of {figures}"
+            )
+        elif card.figure is not None and half.figure != card.figure:
+            yield Problem(
+                file, label, f"halves[{i}].figure", f"the card belongs to {card.figure!r}, the half to {half.figure!r}"
+            )
+    if card.figure is None and len({h.figure for h in card.halves}) != len(card.halves):
+        yield Problem(file, label, "halves", "each figure may have only one half on a shared card")
+
+
+def _check_encounters(data: GameData, known: dict[str, set[str]]) -> Iterator[Problem]:
+    """Enemies exist, at most 3 per spawn node (R-2.6), no more of a kind than the box holds."""
+    for encounter in data.encounters.values():
+        file, label = _where(data, "encounters", encounter.id)
+        spawns = {"spawn_1": encounter.spawn_1, "spawn_2": encounter.spawn_2}
+        if not encounter.spawn_1 and not encounter.spawn_2:
+            yield Problem(file, label, "spawn_1", "an encounter needs at least one enemy")
+        for field_path, enemies in spawns.items():
+            if len(enemies) > FIGURES_PER_NODE:
+                yield Problem(
+                    file, label, field_path, f"{len(enemies)} figures on one node, at most {FIGURES_PER_NODE} (R-2.6)"
+                )
+            for i, enemy_id in enumerate(enemies):
+                if enemy_id not in known["enemies"]:
+                    yield Problem(file, label, f"{field_path}[{i}]", f"unknown enemy {enemy_id!r}")
+        for enemy_id, count in Counter(encounter.spawn_1 + encounter.spawn_2).items():
+            enemy = data.enemies.get(enemy_id)
+            if enemy is not None and count > enemy.models:
+                yield Problem(file, label, "", f"needs {count} {enemy_id!r} figures, the box has {enemy.models}")
+
+
+def _check_tiles(data: GameData) -> Iterator[Problem]:
+    """Special nodes are distinct and never entry nodes of the default entry door (R-7.8)."""
+    axis, index = _WALL_NODES[data.entry_door]
+    for tile in data.tiles.values():
+        file, label = _where(data, "tiles", tile.id)
+        nodes = tile.special_nodes()
+        for node, count in Counter(nodes.values()).items():
+            if count > 1:
+                names = [name for name, n in nodes.items() if n == node]
+                yield Problem(file, label, names[-1], f"node {list(node)} is also used by {names[0]}")
+        if data.entry_door in tile.doors:
+            for name, node in nodes.items():
+                if node[axis] == index:
+                    yield Problem(
+                        file, label, name, f"node {list(node)} is an entry node of the {data.entry_door} door (R-7.8)"
+                    )
+
+
+def _check_traps(data: GameData) -> Iterator[Problem]:
+    """The token counts add up to the box's 20 trap tokens (R-7.7)."""
+    total = sum(trap.count for trap in data.traps.values())
+    if total != TRAP_TOKENS:
+        file = display_path(data.data_dir / "traps.yaml")
+        yield Problem(file, field="traps", message=f"token counts add up to {total}, the box has {TRAP_TOKENS} (R-7.7)")
