@@ -15,3 +15,4 @@ def main() -> None:
     """Console-script entry point."""
     app()
 from dsim.cli import dice as _dice; app.add_typer(_dice.app, name="dice")  # noqa: E402, E702
+from dsim.cli import data as _data; app.add_typer(_data.app, name="data")  # noqa: E402, E702
