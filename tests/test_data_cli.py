@@ -1,0 +1,107 @@
+"""``dsim data validate/list/show/coverage`` through Typer's test runner: output, JSON shape, user errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, get_args
+
+import pytest
+from typer.testing import CliRunner
+
+from dsim.cli import app
+from dsim.games.dstbg import coverage
+from dsim.games.dstbg.loader import KINDS, load_game_data
+from dsim.games.dstbg.schema import EffectKind
+
+runner = CliRunner()
+
+
+def run(*args: str, code: int = 0) -> Any:
+    result = runner.invoke(app, ["data", *args])
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def run_json(*args: str) -> Any:
+    return json.loads(run(*args, "--json").stdout)
+
+
+def test_validate_reports_the_counts() -> None:
+    out = run("validate").stdout
+    assert out.startswith("OK: 4 dice, 4 characters, 133 items, 6 enemies, 6 bosses, 36 encounters")
+    assert "data/dstbg" in out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_list_json_has_every_entry(kind: str) -> None:
+    entries = run_json("list", kind)
+    assert [e["id"] for e in entries] == list(load_game_data().entries(kind))
+
+
+def test_R_2_5_list_json_writes_unlimited_range_as_inf() -> None:
+    enemies = {e["id"]: e for e in run_json("list", "enemies")}
+    assert enemies["crossbow_hollow"]["range"] == "inf"
+    assert enemies["large_hollow_soldier"]["range"] is None
+    attack = {"op": "attack", "type": "physical", "damage": 4, "target": "nearest"}
+    assert enemies["hollow_soldier"]["behaviour"][1] == {**attack, "node": False, "push": False, "conditions": []}
+
+
+def test_list_table_marks_placeholders_and_decisions() -> None:
+    out = run("list", "tiles").stdout
+    assert "exploration" in out and "mini_boss" in out
+    assert "P = placeholder" in out
+    rows = [line for line in run("list", "characters").stdout.splitlines() if "knight" in line.lower()]
+    assert any("PD" in row for row in rows)
+
+
+def test_list_unknown_kind_is_a_one_line_error() -> None:
+    result = run("list", "monsters", code=1)
+    kinds = "dice, characters, items, enemies, bosses, encounters, tiles, traps"
+    assert result.stderr.strip().splitlines() == [f"Error: unknown kind 'monsters'; expected one of: {kinds}"]
+
+
+def test_show_json_is_the_object() -> None:
+    sword = run_json("show", "long_sword")
+    assert sword["name"] == "Long Sword"
+    assert [line["dice"] for line in sword["attacks"]] == ["U", "KU"]
+    card = run_json("show", "gargoyle/tail_whip")
+    assert card["halves"][0]["dodge"] == 2 and card["halves"][0]["weak_arcs"] == ["front"]
+
+
+def test_show_text_gives_kind_and_file() -> None:
+    out = run("show", "gargoyle").stdout
+    assert "bosses: gargoyle" in out and "gargoyle.yaml" in out and "tail_whip" in out
+
+
+def test_show_ambiguous_and_unknown_ids_fail_with_a_hint() -> None:
+    ambiguous = run("show", "tail_whip", code=1).stderr
+    assert "gargoyle/tail_whip" in ambiguous and "titanite_demon/tail_whip" in ambiguous
+    unknown = run("show", "longsword", code=1).stderr
+    assert "did you mean long_sword" in unknown
+
+
+def test_coverage_lists_every_effect_while_nothing_is_simulated() -> None:
+    uses = run_json("coverage")
+    kinds = {u["kind"] for u in uses}
+    assert kinds <= set(get_args(EffectKind))
+    assert {"gain_stamina", "immune_condition", "free_attack_after_dodge", "reduce_big_hit"} <= kinds
+    owners = {(u["owner_kind"], u["owner_id"]) for u in uses}
+    assert {("items", "talisman"), ("characters", "herald"), ("bosses", "ornstein_and_smough")} <= owners
+    assert all(u["text"] and u["where"] for u in uses)
+    assert "gain_stamina" in run("coverage").stdout
+
+
+def test_coverage_leaves_out_simulated_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(coverage, "SIMULATED_EFFECTS", frozenset({"gain_stamina"}))
+    kinds = {u["kind"] for u in run_json("coverage")}
+    assert "gain_stamina" not in kinds and "gain_health" in kinds
+    monkeypatch.setattr(coverage, "SIMULATED_EFFECTS", frozenset(get_args(EffectKind)))
+    assert run_json("coverage") == []
+    assert "Every card effect in the data is simulated." in run("coverage").stdout
+
+
+def test_unknown_game_is_a_one_line_error() -> None:
+    result = runner.invoke(app, ["data", "--game", "bloodborne", "validate"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "Error: unknown game 'bloodborne'; known: dstbg"
