@@ -1,0 +1,181 @@
+"""Statistics for win rates: intervals, comparisons, multiple-testing control, sample sizes.
+
+All functions accept scalars or numpy arrays (one entry per cell) and broadcast. Intervals
+are two-sided at ``level`` (0.95 = 95 %). Cells of a sweep use independent random streams,
+so cells are compared with :func:`two_proportion_test`; :func:`mcnemar_test` and
+:func:`paired_difference_interval` are for paired runs that share random numbers battle by
+battle (common random numbers), where only discordant battles carry information.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import stats as _st
+from statsmodels.stats.multitest import multipletests
+
+FloatArray = NDArray[np.float64]
+
+
+def _alpha(level: float) -> float:
+    """Two-sided error rate ``1 - level``; rejects levels outside (0, 1)."""
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"confidence level must be in (0, 1), got {level}")
+    return 1.0 - level
+
+
+def _z(level: float) -> float:
+    """Two-sided standard-normal quantile for a confidence ``level``."""
+    return float(_st.norm.isf(_alpha(level) / 2.0))
+
+
+def _out(a: np.ndarray) -> np.ndarray | float:
+    """Return 0-d results as plain floats, arrays unchanged."""
+    return float(a) if np.ndim(a) == 0 else a
+
+
+def wilson_interval(
+    wins: ArrayLike, n: ArrayLike, level: float = 0.95
+) -> tuple[FloatArray | float, FloatArray | float]:
+    """Wilson score interval for a proportion ``wins / n`` (NaN where ``n == 0``).
+
+    Matches ``scipy.stats.binomtest(...).proportion_ci(method="wilson")`` and statsmodels
+    ``proportion_confint(method="wilson")``; good coverage even near 0 and 1.
+    """
+    x = np.asarray(wins, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    z = _z(level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = x / n
+        denom = 2.0 * (n + z * z)
+        center = (2.0 * x + z * z) / denom
+        half = z * np.sqrt(z * z + 4.0 * n * p * (1.0 - p)) / denom
+    return _out(np.clip(center - half, 0.0, 1.0)), _out(np.clip(center + half, 0.0, 1.0))
+
+
+def clopper_pearson_interval(
+    wins: ArrayLike, n: ArrayLike, level: float = 0.95
+) -> tuple[FloatArray | float, FloatArray | float]:
+    """Exact (Clopper-Pearson) interval from beta quantiles; conservative, never too narrow."""
+    x = np.asarray(wins, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    alpha = _alpha(level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        low = np.where(x > 0, _st.beta.ppf(alpha / 2, x, n - x + 1), 0.0)
+        high = np.where(x < n, _st.beta.ppf(1 - alpha / 2, x + 1, n - x), 1.0)
+    bad = n <= 0
+    return _out(np.where(bad, np.nan, low)), _out(np.where(bad, np.nan, high))
+
+
+class TwoProportionTest(NamedTuple):
+    """Result of comparing two independent win rates (cell 1 minus cell 2)."""
+
+    difference: FloatArray | float
+    ci_low: FloatArray | float
+    ci_high: FloatArray | float
+    z: FloatArray | float
+    p_value: FloatArray | float
+
+
+def two_proportion_test(
+    w1: ArrayLike, n1: ArrayLike, w2: ArrayLike, n2: ArrayLike, level: float = 0.95
+) -> TwoProportionTest:
+    """Pooled two-sided z-test of equal win rates, with Newcombe's hybrid-score interval.
+
+    The z statistic matches statsmodels ``proportions_ztest``; the interval for
+    ``p1 - p2`` (Newcombe 1998, method 10, built from the two Wilson intervals) matches
+    ``confint_proportions_2indep(method="newcomb")``. Identical rates of 0 or 1 give p = 1.
+    """
+    w1, n1, w2, n2 = (np.asarray(a, dtype=np.float64) for a in (w1, n1, w2, n2))
+    p1, p2 = w1 / n1, w2 / n2
+    pooled = (w1 + w2) / (n1 + n2)
+    se = np.sqrt(pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2))
+    diff = p1 - p2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.copysign(np.inf, diff)))
+    p_value = 2.0 * _st.norm.sf(np.abs(z))
+    l1, u1 = wilson_interval(w1, n1, level)
+    l2, u2 = wilson_interval(w2, n2, level)
+    low = diff - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = diff + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return TwoProportionTest(*(_out(a) for a in (diff, low, high, z, p_value)))
+
+
+class McNemarResult(NamedTuple):
+    """McNemar test of a paired comparison; ``exact`` tells which form was used."""
+
+    statistic: float
+    p_value: float
+    exact: bool
+
+
+def mcnemar_test(b: int, c: int, exact: bool | None = None) -> McNemarResult:
+    """McNemar test on the discordant counts of a paired (common-random-numbers) comparison.
+
+    ``b`` = battles won only under setting A, ``c`` = won only under B. Uses the exact
+    binomial test when ``b + c < 25`` (or ``exact=True``), else chi-square with continuity
+    correction; both match statsmodels ``mcnemar``.
+    """
+    if b < 0 or c < 0:
+        raise ValueError(f"discordant counts must be ≥ 0, got b={b}, c={c}")
+    m = b + c
+    if exact is None:
+        exact = m < 25
+    if m == 0:
+        return McNemarResult(0.0, 1.0, exact)
+    if exact:
+        return McNemarResult(float(min(b, c)), float(_st.binomtest(b, m, 0.5).pvalue), True)
+    stat = (abs(b - c) - 1.0) ** 2 / m
+    return McNemarResult(stat, float(_st.chi2.sf(stat, 1)), False)
+
+
+def paired_difference_interval(
+    b: ArrayLike, c: ArrayLike, n: ArrayLike, level: float = 0.95
+) -> tuple[FloatArray | float, FloatArray | float]:
+    """Wald interval for ``pA - pB`` from ``n`` paired battles with discordant counts ``b``, ``c``.
+
+    The difference is ``(b - c) / n`` with variance ``(b + c - (b - c)² / n) / n²``; fine for
+    the large ``n`` of simulations, clipped to [-1, 1].
+    """
+    b, c, n = (np.asarray(a, dtype=np.float64) for a in (b, c, n))
+    d = (b - c) / n
+    se = np.sqrt(np.maximum(b + c - (b - c) ** 2 / n, 0.0)) / n
+    z = _z(level)
+    return _out(np.clip(d - z * se, -1.0, 1.0)), _out(np.clip(d + z * se, -1.0, 1.0))
+
+
+_ADJUST = {"holm": "holm", "bh": "fdr_bh"}
+
+
+def adjust_pvalues(p: ArrayLike, method: Literal["holm", "bh"] = "holm") -> FloatArray:
+    """P-values adjusted for multiple comparisons: Holm (family-wise) or Benjamini-Hochberg (FDR)."""
+    if method not in _ADJUST:
+        raise ValueError(f"unknown adjustment {method!r} (expected one of: {', '.join(_ADJUST)})")
+    p = np.asarray(p, dtype=np.float64)
+    if p.size == 0:
+        return p.copy()
+    return multipletests(p, method=_ADJUST[method])[1]
+
+
+def battles_needed(p: ArrayLike, width: float, level: float = 0.95) -> NDArray[np.int64] | int:
+    """Battles for a Wilson interval of total ``width`` at observed win rate ``p``.
+
+    Solves ``width(n) = width`` for the Wilson width ``2 z sqrt(p q / n + z² / 4n²) / (1 + z² / n)``
+    (monotone in ``n``); squaring gives ``w² n² + (2 w² z² - 4 z² p q) n + z⁴ (w² - 1) = 0``,
+    whose positive root is rounded up.
+    """
+    if not 0.0 < width < 1.0:
+        raise ValueError(f"interval width must be in (0, 1), got {width}")
+    p = np.asarray(p, dtype=np.float64)
+    if np.any((p < 0) | (p > 1)):
+        raise ValueError("win rates must be in [0, 1]")
+    z2 = _z(level) ** 2
+    w2 = width * width
+    a = w2
+    b = 2 * w2 * z2 - 4 * z2 * p * (1 - p)
+    c = z2 * z2 * (w2 - 1)
+    n = np.ceil((-b + np.sqrt(b * b - 4 * a * c)) / (2 * a) - 1e-9).astype(np.int64)
+    n = np.maximum(n, 1)
+    return int(n) if n.ndim == 0 else n
