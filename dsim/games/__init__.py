@@ -1,0 +1,46 @@
+"""Registry of games by name, with lazy factories.
+
+A game registers a zero-argument factory (``register_game("dstbg", make_game)``); the factory
+runs on the first :func:`get_game` call only, so importing ``dsim`` never compiles or even
+imports a Numba kernel. Games living outside ``dsim`` register themselves when their module
+is imported; :func:`load_game` imports such a module first (the experiment-file key
+``game_module``), which is also how Dask workers find them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from dsim.games.base import Game
+
+_FACTORIES: dict[str, Callable[[], Game]] = {}
+_INSTANCES: dict[str, Game] = {}
+
+
+def register_game(name: str, factory: Callable[[], Game]) -> None:
+    """Make ``name`` available to :func:`get_game`; re-registering replaces the factory."""
+    _FACTORIES[name] = factory
+    _INSTANCES.pop(name, None)
+
+
+def game_names() -> list[str]:
+    """Names of all registered games, sorted."""
+    return sorted(_FACTORIES)
+
+
+def get_game(name: str) -> Game:
+    """The game registered as ``name`` (built once, then cached); ``KeyError`` with the known names."""
+    if name not in _INSTANCES:
+        if name not in _FACTORIES:
+            known = ", ".join(game_names()) or "none"
+            raise KeyError(f"unknown game {name!r} (registered games: {known})")
+        _INSTANCES[name] = _FACTORIES[name]()
+    return _INSTANCES[name]
+
+
+def load_game(name: str, module: str | None = None) -> Game:
+    """Import ``module`` (if given) so it can register its games, then return game ``name``."""
+    if module is not None:
+        importlib.import_module(module)
+    return get_game(name)
