@@ -1,0 +1,136 @@
+"""Output of ``dsim report``: the per-cell table and the comparisons, as a rich table, JSON or CSV.
+
+Kept apart from the command definitions because it pulls in scipy and statsmodels, which are
+slow to import and not needed by any other command.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from typing import Any, Literal
+
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+
+from dsim import analysis, results, stats
+
+Format = Literal["table", "json", "csv"]
+out_console = Console()
+err_console = Console(stderr=True)
+
+
+def _outcomes(cells: pd.DataFrame) -> list[str]:
+    """Outcome names with a mean column."""
+    return [c.removesuffix("_mean") for c in cells.columns if c.endswith("_mean")]
+
+
+def _finite(x: float) -> float | None:
+    """A float for JSON (NaN becomes null)."""
+    return None if math.isnan(x) else float(x)
+
+
+def cell_records(cells: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per-cell JSON objects: id, settings, battles, wins, win rate, ``ci95``, means and spreads."""
+    outcomes = _outcomes(cells)
+    records = []
+    for _, row in cells.iterrows():
+        record = {
+            "cell": row["cell"],
+            "settings": row["settings"],
+            "battles": int(row["battles"]),
+            "wins": int(row["wins"]),
+            "win_rate": float(row["win_rate"]),
+            "ci95": [float(row["ci_low"]), float(row["ci_high"])],
+            "complete": bool(row["complete"]),
+            "mean": {o: _finite(row[f"{o}_mean"]) for o in outcomes},
+            "std": {o: _finite(row[f"{o}_std"]) for o in outcomes if f"{o}_std" in row},
+        }
+        if "battles_needed" in row:
+            record["battles_needed"] = int(row["battles_needed"])
+        records.append(record)
+    return records
+
+
+def flat_table(cells: pd.DataFrame) -> pd.DataFrame:
+    """Cells as plain columns: readable settings, counts, rate, interval, means (no arrays or dicts)."""
+    flats = [results.flatten_settings(s) for s in cells["settings"]]
+    keys = list(dict.fromkeys(k for flat in flats for k in flat))
+    readable = {k: [analysis.format_value(flat.get(k)) for flat in flats] for k in keys}
+    settings = pd.DataFrame(readable, index=cells.index)
+    scalars = [c for c in cells.columns if c != "cell" and c not in keys and c != "settings"
+               and not c.startswith("setting.") and "_hist_" not in c]
+    return pd.concat([cells[["cell"]], settings, cells[scalars]], axis=1)
+
+
+def _percent(x: float) -> str:
+    """A rate as a percentage with one decimal."""
+    return f"{100 * x:.1f}%"
+
+
+def _p(p: float) -> str:
+    """A p-value for a table (underflow shown as a bound)."""
+    return f"{p:.2g}" if p > 0 else "<1e-300"
+
+
+def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, title: str) -> None:
+    """Print one row per cell; with ``battles_needed`` (an interval width) add the battles each cell needs."""
+    if battles_needed is not None:
+        cells = cells.assign(battles_needed=stats.battles_needed(cells["win_rate"].to_numpy(), battles_needed))
+    if fmt == "json":
+        sys.stdout.write(json.dumps(cell_records(cells), indent=2) + "\n")
+        return
+    if fmt == "csv":
+        flat_table(cells).to_csv(sys.stdout, index=False)
+        return
+    keys, outcomes = analysis.varying_keys(cells), _outcomes(cells)
+    table = Table(title=title)
+    table.add_column("cell", no_wrap=True)
+    for key in keys:
+        table.add_column(key)
+    for header in ["battles", "win rate", "95% CI", *(f"mean {o}" for o in outcomes)]:
+        table.add_column(header, justify="right")
+    if battles_needed is not None:
+        table.add_column(f"battles for ±{100 * battles_needed / 2:g} pp", justify="right")
+    for _, row in cells.iterrows():
+        flat = results.flatten_settings(row["settings"])
+        table.add_row(
+            row["cell"], *(analysis.format_value(flat.get(k)) for k in keys), f"{row['battles']:,}",
+            _percent(row["win_rate"]), f"{_percent(row['ci_low'])}–{_percent(row['ci_high'])}",
+            *(f"{row[f'{o}_mean']:.2f}" for o in outcomes),
+            *([f"{row['battles_needed']:,}"] if battles_needed is not None else []),
+        )
+    out_console.print(table)
+    incomplete = int((~cells["complete"]).sum())
+    if incomplete:
+        err_console.print(f"[yellow]{incomplete} cell(s) not finished: "
+                          "run the same `dsim sweep` again to complete them.[/yellow]")
+
+
+def print_comparisons(cells: pd.DataFrame, fmt: Format) -> None:
+    """Print the pairwise comparisons of :func:`dsim.analysis.compare`."""
+    comparisons = analysis.compare(cells)
+    if fmt == "json":
+        sys.stdout.write(comparisons.to_json(orient="records", indent=2) + "\n")
+        return
+    if fmt == "csv":
+        comparisons.to_csv(sys.stdout, index=False)
+        return
+    if comparisons.empty:
+        err_console.print("Nothing to compare: no two cells differ in exactly one setting.")
+        return
+    table = Table(title="Win-rate comparisons (difference = B − A; p adjusted by Holm and BH)")
+    for header in ("setting", "context", "A", "B"):
+        table.add_column(header)
+    for header in ("rate A", "rate B", "B − A (95% CI)", "p", "p Holm", "p BH"):
+        table.add_column(header, justify="right")
+    for _, row in comparisons.iterrows():
+        table.add_row(
+            row["setting"], row["context"], row["value_a"], row["value_b"],
+            _percent(row["win_rate_a"]), _percent(row["win_rate_b"]),
+            f"{100 * row['difference']:+.1f} pp ({100 * row['ci_low']:+.1f}, {100 * row['ci_high']:+.1f})",
+            _p(row["p_value"]), _p(row["p_holm"]), _p(row["p_bh"]),
+        )
+    out_console.print(table)

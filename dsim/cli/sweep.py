@@ -1,0 +1,179 @@
+"""``dsim sweep``, ``dsim report`` and ``dsim plot``: run an experiment, read its results, draw them."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from dsim import results
+from dsim.executors import DaskExecutor, ExecutorError, LocalExecutor
+from dsim.sweep import ExperimentError, SweepStatus, load_experiment, run_sweep
+
+err_console = Console(stderr=True)
+
+
+def _fail(message: str) -> NoReturn:
+    """Print a user-facing error and exit 1 (no traceback)."""
+    err_console.print(Text.assemble(("error: ", "red"), message), highlight=False, soft_wrap=True)
+    raise typer.Exit(1)
+
+
+class ExecutorKind(str, Enum):
+    """Where chunks run."""
+
+    local = "local"
+    dask = "dask"
+
+
+class _BattleRate(ProgressColumn):
+    """Battles per second of the battles bar."""
+
+    def render(self, task: Task) -> Text:
+        """Speed of the battles task; blank for the others."""
+        if task.fields.get("unit") != "battles" or not task.speed:
+            return Text("")
+        return Text(f"{task.speed:,.0f} battles/s", style="cyan")
+
+
+FolderArgument = Annotated[Path, typer.Argument(help="Results folder written by `dsim sweep`.")]
+
+
+def sweep(
+    file: Annotated[Path, typer.Argument(help="Experiment file (TOML) describing the grid of cells.")],
+    out: Annotated[Path, typer.Option("--out", help="Results folder; re-running into it resumes the sweep.")],
+    battles: Annotated[
+        int | None, typer.Option(min=1, help="Battles per cell (overrides the file; may grow a finished folder).")
+    ] = None,
+    chunk: Annotated[int | None, typer.Option(min=1, help="Battles per chunk file (overrides the file).")] = None,
+    executor: Annotated[
+        ExecutorKind, typer.Option(help="local: this process (Numba threads); dask: a Dask cluster.")
+    ] = ExecutorKind.local,
+    scheduler: Annotated[
+        str | None, typer.Option(help="Dask scheduler address tcp://HOST:PORT (default: start a local cluster).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Dask workers to start (local cluster) or wait for (scheduler).")
+    ] = None,
+) -> None:
+    """Play every cell of an experiment in chunks, writing one Parquet file per chunk into --out."""
+    if executor is ExecutorKind.local and (scheduler or workers):
+        _fail("--scheduler and --workers need --executor dask")
+    runner = LocalExecutor() if executor is ExecutorKind.local else DaskExecutor(scheduler, workers)
+    progress = Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), _BattleRate(),
+                        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err_console)
+    ids: dict[str, Any] = {}
+
+    def on_start(status: SweepStatus) -> None:
+        ids["cells"] = progress.add_task("cells", total=status.cells, completed=status.cells_done)
+        ids["battles"] = progress.add_task("battles", total=status.battles, completed=status.battles_done,
+                                           unit="battles")
+        progress.start()
+
+    def on_chunk(task: Any, cell_finished: bool) -> None:
+        progress.advance(ids["battles"], task.count)
+        if cell_finished:
+            progress.advance(ids["cells"])
+
+    try:
+        status = run_sweep(load_experiment(file), out, runner, battles=battles, chunk=chunk,
+                           on_start=on_start, on_chunk=on_chunk)
+    except (ExperimentError, results.ResultsError, ExecutorError) as exc:
+        _fail(str(exc))
+    finally:
+        if progress.live.is_started:
+            progress.stop()
+    err_console.print(f"{status.cells} cells × {status.battles // status.cells:,} battles in {out} "
+                      f"({status.chunks_pending} chunks played, {status.battles_done:,} battles were already there). "
+                      f"Next: dsim report {out}", highlight=False)
+
+
+def report(
+    folder: FolderArgument,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (a list of objects) instead of a table.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
+    compare: Annotated[
+        bool,
+        typer.Option("--compare", help="Instead of listing cells, compare cells that differ in one setting "
+                     "(two-proportion tests, p-values adjusted by Holm and Benjamini-Hochberg)."),
+    ] = False,
+    battles_needed: Annotated[
+        float | None,
+        typer.Option("--battles-needed", help="Add the battles each cell needs for a 95% interval of this "
+                     "total width at its observed win rate (e.g. 0.01 for ±0.5 percentage points)."),
+    ] = None,
+) -> None:
+    """Win rate with Wilson 95% interval and outcome means per cell, or pairwise comparisons."""
+    from dsim.cli import reporting  # scipy and statsmodels load slowly; only reports need them
+
+    if as_json and as_csv:
+        _fail("choose one of --json and --csv")
+    if battles_needed is not None and not 0 < battles_needed < 1:
+        _fail(f"--battles-needed: expected an interval width between 0 and 1, got {battles_needed}")
+    try:
+        cells = results.load(folder)
+        name = results.read_manifest(folder)["name"]
+    except results.ResultsError as exc:
+        _fail(str(exc))
+    fmt = "json" if as_json else "csv" if as_csv else "table"
+    if compare:
+        reporting.print_comparisons(cells, fmt)
+    else:
+        reporting.print_cells(cells, fmt, battles_needed, f"{name}: {folder}")
+
+
+class PlotKind(str, Enum):
+    """Figures `dsim plot` draws (the keys of ``dsim.plots.PLOTS``)."""
+
+    heatmap = "heatmap"
+    forest = "forest"
+    rounds = "rounds"
+    survival = "survival"
+    variant = "variant"
+
+
+def plot(
+    folder: FolderArgument,
+    kind: Annotated[
+        PlotKind,
+        typer.Option("--kind", help="heatmap: win rate per x × y; forest: win rates with intervals; "
+                     "rounds: rounds to win and to lose; survival: battles not yet lost by round; "
+                     "variant: win-rate change made by a rule variant."),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Image file to write (.png, .svg or .pdf).")],
+    x: Annotated[
+        str | None,
+        typer.Option("--x", help="Setting for the heat map's columns (default boss or encounter), or the "
+                     "variant to show (e.g. variants.bleed_zero_damage)."),
+    ] = None,
+    y: Annotated[str | None, typer.Option("--y", help="Setting for the heat map's rows (default party).")] = None,
+) -> None:
+    """Draw a figure of a results folder."""
+    from dsim import plots  # matplotlib loads slowly; only plots need it
+
+    try:
+        plots.save(plots.make_plot(kind.value, results.load(folder), x, y), out)
+    except (results.ResultsError, plots.PlotError) as exc:
+        _fail(str(exc))
+    err_console.print(f"wrote {out}", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``sweep``, ``report`` and ``plot`` commands to the top-level app."""
+    app.command("sweep")(sweep)
+    app.command("report")(report)
+    app.command("plot")(plot)

@@ -1,0 +1,197 @@
+"""Figures of a results folder: heat map, forest plot, rounds distributions, survival, variant effects.
+
+Every function takes the per-cell table of :func:`dsim.results.load` (filter it first to
+plot a subset) and returns a :class:`matplotlib.figure.Figure` built without pyplot, so no
+global backend or state is touched; :func:`save` writes PNG, SVG or PDF. Colours are
+colour-blind safe: ``cividis`` for heat maps, the Okabe–Ito palette for lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
+
+from dsim.analysis import cell_labels, format_value, variant_effects, varying_keys
+from dsim.results import HIST_VALUES, flatten_settings
+
+OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#000000"]
+FORMATS = (".png", ".svg", ".pdf")
+
+
+class PlotError(Exception):
+    """The cells cannot be drawn as asked (message is user-facing)."""
+
+
+def _colors(n: int) -> list:
+    """``n`` distinguishable colour-blind-safe colours (Okabe–Ito, then viridis beyond eight)."""
+    if n <= len(OKABE_ITO):
+        return OKABE_ITO[:n]
+    return list(matplotlib.colormaps["viridis"](np.linspace(0, 0.9, n)))
+
+
+def _percent(rate: float) -> str:
+    """A rate as a whole percentage."""
+    return f"{100 * rate:.0f}%"
+
+
+def _values(cells: pd.DataFrame, key: str) -> list:
+    """Each cell's value of setting ``key`` (``None`` when unset)."""
+    return [flatten_settings(s).get(key) for s in cells["settings"]]
+
+
+def _pick(keys: list[str], wanted: str | None, preferred: tuple[str, ...], avoid: str | None = None) -> str:
+    """The axis setting: ``wanted`` if given, else the first preferred varying key, else any."""
+    if wanted is not None:
+        if wanted not in keys:
+            raise PlotError(f"setting {wanted!r} does not vary between cells (varying: {', '.join(keys) or 'none'})")
+        return wanted
+    candidates = [k for k in preferred if k in keys and k != avoid] + [k for k in keys if k != avoid]
+    if not candidates:
+        raise PlotError("a heat map needs two settings that vary between cells; "
+                        f"varying: {', '.join(keys) or 'none'}")
+    return candidates[0]
+
+
+def heatmap(cells: pd.DataFrame, x: str | None = None, y: str | None = None) -> Figure:
+    """Win rate per (x, y) pair of settings (default: boss or encounter × party), interval in each box."""
+    keys = varying_keys(cells)
+    y = _pick(keys, y, ("party",))
+    x = _pick(keys, x, ("boss", "encounter"), avoid=y)
+    others = [k for k in keys if k not in (x, y)]
+    if others:
+        raise PlotError(f"settings other than {x} and {y} vary ({', '.join(others)}), so boxes would hold "
+                        "several cells; choose --x/--y or plot a filtered table")
+    xs, ys = [format_value(v) for v in _values(cells, x)], [format_value(v) for v in _values(cells, y)]
+    cols, rows = list(dict.fromkeys(xs)), list(dict.fromkeys(ys))
+    rate = np.full((len(rows), len(cols)), np.nan)
+    fig = Figure(figsize=(1.6 + 1.3 * len(cols), 1.2 + 0.7 * len(rows)), layout="constrained")
+    ax = fig.add_subplot()
+    for xv, yv, r, lo, hi in zip(xs, ys, cells["win_rate"], cells["ci_low"], cells["ci_high"]):
+        i, j = rows.index(yv), cols.index(xv)
+        rate[i, j] = r
+        ax.text(j, i, f"{_percent(r)}\n{_percent(lo)}–{_percent(hi)}", ha="center", va="center",
+                fontsize=8, color="white" if r < 0.5 else "black")
+    image = ax.imshow(np.ma.masked_invalid(rate), cmap="cividis", vmin=0, vmax=1, aspect="auto")
+    ax.set_xticks(range(len(cols)), cols, rotation=30, ha="right")
+    ax.set_yticks(range(len(rows)), rows)
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    ax.set_title("Win rate (95% Wilson interval below)")
+    fig.colorbar(image, ax=ax, label="win rate", format=PercentFormatter(1.0))
+    return fig
+
+
+def forest(cells: pd.DataFrame) -> Figure:
+    """Win rate of every cell with its 95 % interval, best at the top."""
+    order = cells.assign(label=cell_labels(cells)).sort_values("win_rate")
+    rate = order["win_rate"].to_numpy()
+    err = np.vstack([rate - order["ci_low"].to_numpy(), order["ci_high"].to_numpy() - rate])
+    fig = Figure(figsize=(7, 1.2 + 0.3 * len(order)), layout="constrained")
+    ax = fig.add_subplot()
+    ax.errorbar(rate, range(len(order)), xerr=err, fmt="o", color=OKABE_ITO[0], capsize=3)
+    ax.set_yticks(range(len(order)), order["label"])
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("win rate (95% Wilson interval)")
+    ax.set_title("Win rate per cell")
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def _round_range(hists: list[np.ndarray]) -> slice:
+    """Histogram bins from the first to the last that holds any battle."""
+    used = np.flatnonzero(np.sum(hists, axis=0))
+    return slice(used[0], used[-1] + 1) if used.size else slice(0, 1)
+
+
+def rounds(cells: pd.DataFrame) -> Figure:
+    """Distribution of the round a battle ends in, for won and for lost battles, per cell."""
+    fig = Figure(figsize=(10, 4), layout="constrained")
+    labels, colors = cell_labels(cells), _colors(len(cells))
+    for n, (outcome, column) in enumerate((("won", "rounds_hist_win"), ("lost", "rounds_hist_loss"))):
+        ax = fig.add_subplot(1, 2, n + 1)
+        hists = list(cells[column])
+        keep = _round_range(hists)
+        for hist, label, color in zip(hists, labels, colors):
+            total = hist.sum()
+            if total:
+                ax.step(HIST_VALUES[keep], hist[keep] / total, where="mid", label=label, color=color)
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("round the battle ended")
+        ax.set_ylabel(f"fraction of {outcome} battles")
+        ax.set_title(f"Rounds to {'win' if outcome == 'won' else 'lose'}")
+    fig.axes[-1].legend(fontsize=8, loc="best")
+    return fig
+
+
+def survival(cells: pd.DataFrame) -> Figure:
+    """Fraction of battles not yet lost by the end of each round, per cell."""
+    hists = list(cells["rounds_hist_loss"])
+    keep = _round_range(hists + list(cells["rounds_hist_win"]))
+    fig = Figure(figsize=(7, 4.5), layout="constrained")
+    ax = fig.add_subplot()
+    for hist, battles, label, color in zip(hists, cells["battles"], cell_labels(cells), _colors(len(cells))):
+        alive = 1.0 - np.cumsum(hist) / battles
+        ax.step(HIST_VALUES[keep], alive[keep], where="post", label=label, color=color)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("round")
+    ax.set_ylabel("battles not yet lost")
+    ax.set_title("Party survival by round")
+    ax.legend(fontsize=8, loc="best")
+    return fig
+
+
+def variant(cells: pd.DataFrame, key: str | None = None) -> Figure:
+    """Win-rate change made by a rule variant (or any setting ``key``) in each context, with 95 % intervals."""
+    if key is None:
+        candidates = [k for k in varying_keys(cells) if k.startswith("variants.")]
+        if len(candidates) != 1:
+            raise PlotError(f"choose the variant with --x (varying variants: {', '.join(candidates) or 'none'})")
+        key = candidates[0]
+    try:
+        effects = variant_effects(cells, key)
+    except ValueError as exc:
+        raise PlotError(str(exc)) from None
+    labels = [f"{c}: {v}" for c, v in zip(effects["context"], effects["value"])]
+    diff = effects["difference"].to_numpy()
+    err = np.vstack([diff - effects["ci_low"].to_numpy(), effects["ci_high"].to_numpy() - diff])
+    fig = Figure(figsize=(7, 1.4 + 0.35 * len(effects)), layout="constrained")
+    ax = fig.add_subplot()
+    ax.axvline(0, color="grey", lw=1)
+    ax.errorbar(diff, range(len(effects)), xerr=err, fmt="o", color=OKABE_ITO[3], capsize=3)
+    ax.set_yticks(range(len(effects)), labels)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    baselines = ", ".join(dict.fromkeys(effects["baseline"]))
+    ax.set_xlabel(f"win-rate difference vs {key}={baselines} (95% Newcombe interval)")
+    ax.set_title(f"Effect of {key} on win rate")
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+PLOTS: dict[str, Callable[..., Figure]] = {
+    "heatmap": heatmap, "forest": forest, "rounds": rounds, "survival": survival, "variant": variant,
+}
+
+
+def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | None = None) -> Figure:
+    """The figure ``kind`` (a key of :data:`PLOTS`); ``x``/``y`` choose settings where it uses them."""
+    if kind == "heatmap":
+        return heatmap(cells, x, y)
+    if kind == "variant":
+        return variant(cells, x)
+    return PLOTS[kind](cells)
+
+
+def save(fig: Figure, path: str | Path) -> Path:
+    """Write ``fig`` as PNG, SVG or PDF, chosen by the file suffix."""
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise PlotError(f"{path}: unsupported format (expected one of: {', '.join(FORMATS)})")
+    fig.savefig(path, dpi=150)
+    return path

@@ -1,0 +1,452 @@
+"""Experiment files → cells, and running those cells chunk by chunk into a results folder.
+
+An experiment file is TOML::
+
+    game = "dstbg"
+    name = "gargoyle-parties"
+    description = "Two-character parties against the Gargoyle"
+    seed = 20240501
+    battles = 1_000_000              # per cell
+    chunk = 100_000                  # battles per chunk file (default 100 000)
+    # game_module = "mypkg.mygame"   # optional: a module that registers `game` when imported
+
+    [fixed]                          # settings shared by every cell
+    boss = "gargoyle"
+    gravestones = 2
+
+    [grid]                           # every combination of these lists is a cell
+    party = [["knight", "warrior"], ["assassin", "herald"]]
+    variants = [{}, {bleed_zero_damage = "trigger_on_hit"}]
+
+    [grid.policy_params]             # a table of lists: one axis per entry
+    aggression = [0.2, 0.8]          # (sets policy_params.aggression)
+
+    [[cells]]                        # explicit extra cells, merged over [fixed]
+    party = ["knight"]
+
+Settings are opaque here (the game's ``check_settings`` judges them); a cell's id is a short
+hash of their canonical JSON, so it does not depend on key order, grid order or machine.
+"""
+
+from __future__ import annotations
+
+import copy
+import fcntl
+import hashlib
+import importlib.metadata
+import itertools
+import math
+import platform
+import subprocess
+import tomllib
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+import dsim
+from dsim import results
+from dsim.executors import ChunkResult, ChunkTask, Executor
+from dsim.games import load_game
+from dsim.games.base import Game
+from dsim.paths import REPO_ROOT
+from dsim.validation import display_path, problems_from_validation
+
+LOCK = "_sweep.lock"
+
+
+class ExperimentError(Exception):
+    """An experiment file, its cells or its output folder cannot be used (message is user-facing)."""
+
+
+# --------------------------------------------------------------------------- experiment files
+
+
+def _check_json(value: Any, where: str) -> None:
+    """Reject values without a JSON spelling (TOML dates and times, NaN, infinities)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_json(item, f"{where}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_json(item, f"{where}[{i}]")
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f'field "{where}": expected a finite number, got {value}')
+    elif not isinstance(value, str | int | float | bool):
+        raise ValueError(f'field "{where}": expected a string, number, boolean, list or table, got {value!r}')
+
+
+def _grid_axes(grid: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], list[Any]]]:
+    """The grid's axes as (settings path, values); a table of lists nests one axis per entry."""
+    axes: list[tuple[tuple[str, ...], list[Any]]] = []
+    for key, value in grid.items():
+        path = (*prefix, key)
+        if isinstance(value, dict):
+            axes += _grid_axes(value, path)
+        elif isinstance(value, list) and value:
+            axes.append((path, value))
+        else:
+            raise ValueError(
+                f'field "grid.{".".join(path)}": expected a non-empty list of values '
+                f"(or a table of such lists), got {value!r}"
+            )
+    return axes
+
+
+def _fixed_conflict(fixed: Mapping[str, Any], path: tuple[str, ...]) -> str | None:
+    """The part of ``path`` that [fixed] already sets (so a grid axis would overwrite it), if any."""
+    node: Any = fixed
+    for i, key in enumerate(path):
+        if not isinstance(node, dict) or key not in node:
+            return None if isinstance(node, dict) else ".".join(path[:i])
+        node = node[key]
+    return ".".join(path)
+
+
+class Experiment(BaseModel):
+    """The validated content of an experiment file."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    game: str = Field(min_length=1)
+    game_module: str | None = None
+    name: str = Field(min_length=1)
+    description: str = ""
+    seed: int = Field(ge=0, lt=2**63)
+    battles: int = Field(ge=1)
+    chunk: int = Field(default=100_000, ge=1)
+    fixed: dict[str, Any] = {}
+    grid: dict[str, Any] = {}
+    cells: list[dict[str, Any]] = []
+
+    @model_validator(mode="after")
+    def _check_settings_shape(self) -> Experiment:
+        """Settings are JSON-like; grid entries are non-empty lists that do not clash with [fixed]."""
+        _check_json(self.fixed, "fixed")
+        _check_json(self.grid, "grid")
+        for i, cell in enumerate(self.cells):
+            _check_json(cell, f"cells[{i}]")
+        for path, _ in _grid_axes(self.grid):
+            clash = _fixed_conflict(self.fixed, path)
+            if clash is not None:
+                raise ValueError(f'field "grid.{".".join(path)}": also set in [fixed] (as "{clash}")')
+        return self
+
+
+@dataclass(frozen=True)
+class ExperimentFile:
+    """An experiment as read from disk, with the exact text and its SHA-256 for provenance."""
+
+    path: Path
+    text: str
+    sha256: str
+    experiment: Experiment
+
+
+def load_experiment(path: str | Path) -> ExperimentFile:
+    """Read and validate an experiment file; ``ExperimentError`` with ``file: field: problem`` lines."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+        data = tomllib.loads(raw.decode("utf-8"))
+    except OSError as exc:
+        raise ExperimentError(f"{display_path(path)}: cannot read file: {exc.strerror}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ExperimentError(f"{display_path(path)}: TOML syntax error: {exc}") from None
+    try:
+        experiment = Experiment.model_validate(data)
+    except ValidationError as exc:
+        problems = problems_from_validation(exc, display_path(path), data, label="")
+        raise ExperimentError("\n".join(map(str, problems))) from None
+    return ExperimentFile(path, raw.decode("utf-8"), hashlib.sha256(raw).hexdigest(), experiment)
+
+
+# --------------------------------------------------------------------------- cells
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination of settings; ``id`` is the first 16 hex digits of its settings' SHA-256."""
+
+    id: str
+    settings: dict[str, Any]
+
+    @property
+    def stream(self) -> int:
+        """The cell's 63-bit random-stream key, derived from its id."""
+        return int(self.id, 16) >> 1
+
+
+def make_cell(settings: dict[str, Any]) -> Cell:
+    """The cell of ``settings``, with its stable id."""
+    digest = hashlib.sha256(results.canonical_json(settings).encode()).hexdigest()
+    return Cell(digest[:16], settings)
+
+
+def _merged(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """``extra`` laid over a deep copy of ``base``; tables merge key by key."""
+    merged = copy.deepcopy(dict(base))
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merged(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def _nested(path: tuple[str, ...], value: Any) -> dict[str, Any]:
+    """``{"a": {"b": value}}`` for path ``("a", "b")``."""
+    for key in reversed(path):
+        value = {key: value}
+    return value
+
+
+def expand(experiment: Experiment) -> list[Cell]:
+    """The experiment's cells: [fixed] × every grid combination, then the explicit [[cells]].
+
+    With [[cells]] and no [grid], only the explicit cells run. Duplicate cells (same settings)
+    are kept once, at their first position.
+    """
+    axes = _grid_axes(experiment.grid)
+    combos = itertools.product(*(values for _, values in axes)) if axes or not experiment.cells else []
+    settings = []
+    for combo in combos:
+        cell = experiment.fixed
+        for (path, _), value in zip(axes, combo):
+            cell = _merged(cell, _nested(path, value))
+        settings.append(copy.deepcopy(cell))
+    settings += [_merged(experiment.fixed, extra) for extra in experiment.cells]
+    unique: dict[str, Cell] = {}
+    for cell_settings in settings:
+        cell = make_cell(cell_settings)
+        unique.setdefault(cell.id, cell)
+    return list(unique.values())
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclass(frozen=True)
+class SweepStatus:
+    """What a (possibly resumed) sweep has to do, counted before it starts."""
+
+    cells: int
+    cells_done: int
+    battles: int
+    battles_done: int
+    chunks_pending: int
+
+
+def _load_game(source: ExperimentFile) -> Game:
+    """The experiment's game, importing its ``game_module`` first; errors name the field."""
+    exp = source.experiment
+    try:
+        return load_game(exp.game, exp.game_module)
+    except ImportError as exc:
+        where = display_path(source.path)
+        raise ExperimentError(f'{where}: field "game_module": cannot import {exp.game_module!r} ({exc})') from None
+    except KeyError as exc:
+        raise ExperimentError(f'{display_path(source.path)}: field "game": {exc.args[0]}') from None
+
+
+def check_cells(game: Game, cells: list[Cell], path: Path) -> None:
+    """Let the game validate every cell; one ``ExperimentError`` listing the invalid ones."""
+    problems = []
+    for cell in cells:
+        try:
+            game.check_settings(cell.settings)
+        except ValueError as exc:
+            problems.append(f"{display_path(path)}: cell {cell.id} {results.canonical_json(cell.settings)}: {exc}")
+    if problems:
+        more = f"\n… and {len(problems) - 5} more invalid cells" if len(problems) > 5 else ""
+        raise ExperimentError("\n".join(problems[:5]) + more)
+
+
+def _iso(epoch: float | None = None) -> str:
+    """UTC timestamp (now, or of ``epoch``) in ISO 8601."""
+    moment = datetime.now(UTC) if epoch is None else datetime.fromtimestamp(epoch, UTC)
+    return moment.isoformat(timespec="milliseconds")
+
+
+def _version(package: str) -> str | None:
+    """Installed version of ``package``, if any."""
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _git(*args: str) -> str | None:
+    """Output of a git command in dsim's own checkout; ``None`` when not a checkout or git fails."""
+    if not (REPO_ROOT / ".git").exists():
+        return None
+    try:
+        done = subprocess.run(["git", "-C", str(REPO_ROOT), *args], capture_output=True, text=True,
+                              timeout=10, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip()
+
+
+def _run_record(executor: Executor) -> dict[str, Any]:
+    """Provenance of one invocation: host, versions, git commit, executor; timings fill in later."""
+    status = _git("status", "--porcelain")
+    return {
+        "started": _iso(),
+        "finished": None,
+        "host": platform.node(),
+        "dsim": dsim.__version__,
+        "git_commit": _git("rev-parse", "HEAD"),
+        "git_dirty": None if status is None else bool(status),
+        "python": platform.python_version(),
+        **{package: _version(package) for package in ("numba", "numpy", "pyarrow")},
+        **executor.describe(),
+        "cells": {},
+    }
+
+
+def _new_manifest(source: ExperimentFile, cells: list[Cell], battles: int, chunk: int,
+                  data_hashes: Mapping[str, str | None]) -> dict[str, Any]:
+    """The manifest of a fresh results folder (runs are appended as they happen)."""
+    exp = source.experiment
+    return {
+        "format": results.MANIFEST_FORMAT,
+        "name": exp.name,
+        "description": exp.description,
+        "game": exp.game,
+        "game_module": exp.game_module,
+        "seed": exp.seed,
+        "battles": battles,
+        "chunk": chunk,
+        "experiment": {"path": str(source.path.resolve()), "sha256": source.sha256, "text": source.text},
+        "cells": {c.id: {"settings": c.settings, "stream": c.stream, "data_hash": data_hashes[c.id]} for c in cells},
+        "runs": [],
+    }
+
+
+def _check_resume(out: Path, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
+    """Refuse to add to a folder written by another experiment, chunk size or game data."""
+    if old["experiment"]["sha256"] != new["experiment"]["sha256"]:
+        raise ExperimentError(
+            f"{out}: holds results of a different experiment file ({old['experiment']['path']}, "
+            f"sha256 {old['experiment']['sha256'][:12]}…); use a new --out folder"
+        )
+    if old["chunk"] != new["chunk"]:
+        raise ExperimentError(f"{out}: was written with chunks of {old['chunk']} battles; "
+                              f"resume with --chunk {old['chunk']} or use a new --out folder")
+    if new["battles"] < old["battles"]:
+        raise ExperimentError(f"{out}: already targets {old['battles']} battles per cell; "
+                              f"pass --battles ≥ {old['battles']} or use a new --out folder")
+    for cell, entry in new["cells"].items():
+        if old["cells"][cell]["data_hash"] != entry["data_hash"]:
+            raise ExperimentError(f"{out}: the game data changed since this folder was written "
+                                  f"(cell {cell}); use a new --out folder")
+
+
+def _existing_manifest(out: Path) -> dict[str, Any] | None:
+    """The folder's manifest, ``None`` for an empty folder; refuses a folder of unknown files."""
+    if (out / results.MANIFEST).exists():
+        return results.read_manifest(out)
+    strangers = sorted(p.name for p in out.iterdir() if p.name != LOCK and not p.name.endswith(".tmp"))
+    if strangers:
+        raise ExperimentError(f"{out}: not empty and has no {results.MANIFEST} (found {strangers[0]}); "
+                              f"use a new or empty --out folder")
+    return None
+
+
+@contextmanager
+def _locked(out: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the folder, so that two sweeps never write into it at once."""
+    with open(out / LOCK, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ExperimentError(f"{out}: another dsim sweep is writing to this folder") from None
+        yield
+
+
+def _plan(cells: list[Cell], manifest: Mapping[str, Any], exp: Experiment,
+          done: Mapping[tuple[str, int], int]) -> list[ChunkTask]:
+    """Chunks not on disk yet; a chunk stored with another battle count (``--battles`` grew) reruns."""
+    battles, size = manifest["battles"], manifest["chunk"]
+    tasks = []
+    for cell in cells:
+        for index, start in enumerate(range(0, battles, size)):
+            count = min(size, battles - start)
+            if done.get((cell.id, index)) != count:
+                tasks.append(ChunkTask(exp.game, exp.game_module, cell.id, cell.settings, exp.seed,
+                                       cell.stream, index, start, count))
+    return tasks
+
+
+def run_sweep(
+    source: ExperimentFile,
+    out: str | Path,
+    executor: Executor,
+    *,
+    battles: int | None = None,
+    chunk: int | None = None,
+    on_start: Callable[[SweepStatus], None] | None = None,
+    on_chunk: Callable[[ChunkTask, bool], None] | None = None,
+) -> SweepStatus:
+    """Play every cell of an experiment into ``out``, resuming from the chunks already there.
+
+    All cells are validated by the game first. ``battles`` / ``chunk`` override the file's
+    values (a folder can grow to more battles later, never change chunk size). ``on_start``
+    gets the work to do, ``on_chunk`` each finished chunk and whether it finished its cell.
+    Returns the status counted at the start.
+    """
+    exp = source.experiment
+    battles, chunk = battles or exp.battles, chunk or exp.chunk
+    game = _load_game(source)
+    cells = expand(exp)
+    check_cells(game, cells, source.path)
+    data_hash = getattr(game, "data_hash", None)
+    manifest = _new_manifest(source, cells, battles, chunk,
+                             {c.id: data_hash(c.settings) if data_hash else None for c in cells})
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    with _locked(out):
+        old = _existing_manifest(out)
+        if old is not None:
+            _check_resume(out, old, manifest)
+            manifest["runs"] = old["runs"]
+        results.remove_temp_files(out)
+        table = results.read_chunks(out, manifest)
+        rows = zip(*(table.column(n).to_pylist() for n in ("cell", "chunk", "count"))) if table is not None else []
+        tasks = _plan(cells, manifest, exp, {(cell, index): count for cell, index, count in rows})
+        pending = Counter(task.cell for task in tasks)
+        status = SweepStatus(len(cells), len(cells) - len(pending), battles * len(cells),
+                             battles * len(cells) - sum(task.count for task in tasks), len(tasks))
+        run = _run_record(executor)
+        manifest["runs"].append(run)
+        results.write_manifest(out, manifest)
+        if on_start:
+            on_start(status)
+        with closing(executor.run(tasks)) as arrivals:
+            for task, result in arrivals:
+                results.write_chunk(out, result.row)
+                _record(run, task, result)
+                pending[task.cell] -= 1
+                if pending[task.cell] == 0:
+                    results.write_manifest(out, manifest)
+                if on_chunk:
+                    on_chunk(task, pending[task.cell] == 0)
+        run["finished"] = _iso()
+        results.write_manifest(out, manifest)
+    return status
+
+
+def _record(run: dict[str, Any], task: ChunkTask, result: ChunkResult) -> None:
+    """Add a finished chunk to its cell's entry in the run record (ISO UTC times compare as text)."""
+    started, finished = _iso(result.started), _iso(result.started + result.seconds)
+    entry = run["cells"].setdefault(task.cell, {"started": started, "finished": finished, "chunks": 0,
+                                                "battles": 0, "seconds": 0.0})
+    entry.update(started=min(entry["started"], started), finished=max(entry["finished"], finished),
+                 chunks=entry["chunks"] + 1, battles=entry["battles"] + task.count,
+                 seconds=round(entry["seconds"] + result.seconds, 6))

@@ -1,0 +1,159 @@
+"""Reading results folders back: per-cell table, guarding against foreign files, `dsim report`."""
+
+import json
+import shutil
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from dsim import results
+from dsim.cli import app
+from dsim.executors import LocalExecutor
+from dsim.stats import wilson_interval
+from dsim.sweep import load_experiment, run_sweep
+from tests.toygame import write_experiment
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A finished toy sweep: 2 × 2 cells (p × variant), 400 battles each in chunks of 100."""
+    folder = tmp_path_factory.mktemp("finished")
+    path = write_experiment(folder, grid='p = [0.3, 0.7]\nvariants = [{}, {bleed = "on_hit"}]')
+    run_sweep(load_experiment(path), folder / "out", LocalExecutor())
+    return folder / "out"
+
+
+@pytest.fixture
+def copy(finished, tmp_path):
+    """A scratch copy of the finished sweep to damage."""
+    return shutil.copytree(finished, tmp_path / "copy")
+
+
+def _report(*args):
+    return CliRunner().invoke(app, ["report", *map(str, args)], env={"COLUMNS": "200"})
+
+
+def test_load_gives_one_row_per_cell_with_counts_interval_and_means(finished):
+    cells = results.load(finished)
+    raw = pd.read_parquet(finished)
+    assert len(cells) == 4 and len(raw) == 16
+    assert list(cells.columns[:4]) == ["cell", "max_rounds", "p", "variants.bleed"]
+    for _, cell in cells.iterrows():
+        rows = raw[raw.cell == cell.cell]
+        assert cell.battles == 400 and cell.chunks == 4 and cell.complete
+        assert cell.wins == rows.wins.sum() and cell.win_rate == cell.wins / 400
+        assert (cell.ci_low, cell.ci_high) == wilson_interval(cell.wins, 400)
+        assert cell.rounds_mean == rows.rounds_sum.sum() / 400
+        variance = (rows.rounds_sumsq.sum() - 400 * cell.rounds_mean**2) / 399
+        assert cell.rounds_std == pytest.approx(np.sqrt(variance))
+        assert cell.rounds_hist_win.sum() + cell.rounds_hist_loss.sum() == 400
+        assert cell.rounds_hist_win.sum() == cell.wins
+    assert cells["p"].tolist() == [0.3, 0.3, 0.7, 0.7]
+
+
+def test_partial_sweep_loads_with_incomplete_cells(copy):
+    for path in sorted(copy.glob("*.parquet"))[:3]:
+        path.unlink()
+    cells = results.load(copy)
+    assert not cells.complete.all() and cells.battles.min() == 100
+
+
+@pytest.mark.parametrize("damage,message", [
+    (lambda d, first: (d / first.name).write_bytes(b"PAR1 garbage"), "not a readable Parquet file"),
+    (lambda d, first: pd.DataFrame({"a": [1]}).to_parquet(d / "foreign.parquet"), "not a dsim chunk file"),
+    (lambda d, first: shutil.copy(first, d / first.name.replace("-000000", "-000007")), "file name does not match"),
+    (lambda d, first: pq.write_table(
+        pq.read_table(first).set_column(0, "cell", pa.array(["0123456789abcdef"])),
+        d / "0123456789abcdef-000000.parquet"), "unknown cell id '0123456789abcdef'"),
+    (lambda d, first: pq.write_table(pq.read_table(first).drop_columns(["deaths_sum"]), d / first.name),
+     "columns differ"),
+])
+def test_corrupt_or_foreign_parquet_files_are_refused_clearly(copy, damage, message):
+    damage(copy, sorted(copy.glob("*.parquet"))[0])
+    with pytest.raises(results.ResultsError, match=message):
+        results.load(copy)
+    result = _report(copy)
+    assert result.exit_code == 1 and message.split("'")[0] in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_resume_into_a_damaged_folder_is_refused(copy, tmp_path):
+    (copy / "stranger.parquet").write_bytes(b"not parquet")
+    path = tmp_path / "toy.toml"
+    shutil.copy(results.read_manifest(copy)["experiment"]["path"], path)
+    with pytest.raises(results.ResultsError, match=r"stranger\.parquet: not a readable Parquet file"):
+        run_sweep(load_experiment(path), copy, LocalExecutor())
+
+
+def test_folder_is_readable_by_pandas_despite_manifest_and_temporary_files(copy):
+    (copy / ".x-000001.parquet.77.tmp").write_bytes(b"partial")
+    assert len(pd.read_parquet(copy)) == 16
+    assert len(results.load(copy)) == 4
+
+
+def test_report_json_lists_cells_with_rate_interval_and_settings(finished):
+    result = _report(finished, "--json", "--battles-needed", 0.02)
+    assert result.exit_code == 0, result.output
+    records = json.loads(result.stdout)
+    cells = results.load(finished)
+    assert [r["cell"] for r in records] == list(cells.cell)
+    first = records[0]
+    assert {"cell", "settings", "battles", "wins", "win_rate", "ci95", "mean", "battles_needed"} <= set(first)
+    assert first["settings"] == {"max_rounds": 8, "p": 0.3, "variants": {}}
+    assert first["ci95"] == [cells.ci_low[0], cells.ci_high[0]]
+    assert first["battles"] == 400 and first["win_rate"] == first["wins"] / 400
+    assert first["mean"]["rounds"] == cells.rounds_mean[0] and "deaths" in first["std"]
+    assert first["battles_needed"] > 400
+
+
+def test_report_csv_has_readable_setting_columns(finished):
+    result = _report(finished, "--csv")
+    assert result.exit_code == 0
+    table = pd.read_csv(pd.io.common.StringIO(result.stdout))
+    assert list(table.columns[:4]) == ["cell", "max_rounds", "p", "variants.bleed"]
+    assert table["variants.bleed"].tolist() == ["(default)", "on_hit"] * 2
+    assert table.win_rate.tolist() == pytest.approx(results.load(finished).win_rate.tolist())
+
+
+def test_report_compare_tests_cells_differing_in_one_setting(finished):
+    result = _report(finished, "--compare", "--json")
+    assert result.exit_code == 0
+    comparisons = json.loads(result.stdout)
+    assert sorted((c["setting"], c["context"]) for c in comparisons) == [
+        ("p", "variants.bleed=(default)"), ("p", "variants.bleed=on_hit"),
+        ("variants.bleed", "p=0.3"), ("variants.bleed", "p=0.7"),
+    ]
+    ps = sorted(c["p_value"] for c in comparisons)
+    holm = sorted(c["p_holm"] for c in comparisons)
+    assert holm[0] == pytest.approx(min(1.0, 4 * ps[0]))
+    table = _report(finished, "--compare")
+    assert table.exit_code == 0 and "variants.bleed" in table.stdout
+
+
+def test_report_table_and_user_errors(finished, tmp_path):
+    table = _report(finished)
+    assert table.exit_code == 0 and results.load(finished).cell[0] in table.stdout
+    for args, message in [((tmp_path,), "no _manifest.json"), ((finished, "--json", "--csv"), "one of --json"),
+                          ((finished, "--battles-needed", 2), "between 0 and 1")]:
+        result = _report(*args)
+        assert result.exit_code == 1 and message in result.stderr
+
+
+def test_sweep_cli_runs_and_resumes(tmp_path):
+    path = write_experiment(tmp_path)
+    runner = CliRunner()
+    first = runner.invoke(app, ["sweep", str(path), "--out", str(tmp_path / "out")])
+    assert first.exit_code == 0, first.output
+    assert len(list((tmp_path / "out").glob("*.parquet"))) == 8
+    again = runner.invoke(app, ["sweep", str(path), "--out", str(tmp_path / "out"), "--chunk", "50"])
+    assert again.exit_code == 1 and "chunks of 100 battles" in again.stderr
+
+
+def test_local_flags_need_dask(tmp_path):
+    result = CliRunner().invoke(app, ["sweep", str(write_experiment(tmp_path)), "--out", str(tmp_path / "o"),
+                                      "--workers", "2"])
+    assert result.exit_code == 1 and "--executor dask" in result.stderr

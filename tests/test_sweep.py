@@ -1,0 +1,146 @@
+"""Experiment files: schema errors, grid expansion, stable cell ids, validation by the game."""
+
+import hashlib
+
+import pytest
+from typer.testing import CliRunner
+
+from dsim.cli import app
+from dsim.executors import LocalExecutor
+from dsim.sweep import Experiment, ExperimentError, expand, load_experiment, run_sweep
+from tests.toygame import write_experiment
+
+GOLDEN = """
+game = "dstbg"
+name = "golden"
+seed = 1
+battles = 10
+[fixed]
+boss = "gargoyle"
+gravestones = 2
+[grid]
+party = [["knight", "warrior"], ["assassin"]]
+[grid.variants]
+bleed_zero_damage = ["trigger_on_hit", "no_damage"]
+"""
+
+# The same experiment with keys, tables and grid values in another order.
+GOLDEN_SHUFFLED = """
+name = "golden"
+battles = 10
+seed = 1
+game = "dstbg"
+[grid]
+variants = { bleed_zero_damage = ["no_damage", "trigger_on_hit"] }
+party = [["assassin"], ["knight", "warrior"]]
+[fixed]
+gravestones = 2
+boss = "gargoyle"
+"""
+
+
+def _load(tmp_path, text, name="e.toml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return load_experiment(path)
+
+
+def test_grid_expands_to_the_product_over_fixed_settings(tmp_path):
+    cells = expand(_load(tmp_path, GOLDEN).experiment)
+    assert [c.settings for c in cells] == [
+        {"boss": "gargoyle", "gravestones": 2, "party": party, "variants": {"bleed_zero_damage": bleed}}
+        for party in (["knight", "warrior"], ["assassin"])
+        for bleed in ("trigger_on_hit", "no_damage")
+    ]
+
+
+def test_cell_ids_are_golden_and_independent_of_key_and_grid_order(tmp_path):
+    cells = expand(_load(tmp_path, GOLDEN).experiment)
+    shuffled = expand(_load(tmp_path, GOLDEN_SHUFFLED, "s.toml").experiment)
+    assert [c.id for c in cells] == [c.id for c in expand(_load(tmp_path, GOLDEN).experiment)]
+    assert sorted(c.id for c in cells) == sorted(c.id for c in shuffled)
+    assert [c.id for c in cells] == ["a13952e1353b2c81", "34a9e931e1bd4a69", "d562f6c6567749c4", "2f0c4d4a1486f871"]
+    canonical = ('{"boss":"gargoyle","gravestones":2,"party":["knight","warrior"],'
+                 '"variants":{"bleed_zero_damage":"trigger_on_hit"}}')
+    assert cells[0].id == hashlib.sha256(canonical.encode()).hexdigest()[:16]
+    assert cells[0].stream == int(cells[0].id, 16) >> 1 < 2**63
+
+
+def test_explicit_cells_merge_over_fixed_and_duplicates_are_kept_once():
+    exp = Experiment(game="toy", name="x", seed=1, battles=1, fixed={"p": 0.5, "variants": {"a": 1}},
+                     grid={"max_rounds": [3, 4]},
+                     cells=[{"max_rounds": 3}, {"variants": {"b": 2}, "p": 0.9}])
+    settings = [c.settings for c in expand(exp)]
+    assert settings == [
+        {"p": 0.5, "variants": {"a": 1}, "max_rounds": 3},
+        {"p": 0.5, "variants": {"a": 1}, "max_rounds": 4},
+        {"p": 0.9, "variants": {"a": 1, "b": 2}},
+    ]
+
+
+def test_explicit_cells_without_grid_replace_the_fixed_only_cell():
+    exp = Experiment(game="toy", name="x", seed=1, battles=1, fixed={"p": 0.5}, cells=[{"max_rounds": 3}])
+    assert [c.settings for c in expand(exp)] == [{"p": 0.5, "max_rounds": 3}]
+    fixed_only = Experiment(game="toy", name="x", seed=1, battles=1, fixed={"p": 0.5})
+    assert [c.settings for c in expand(fixed_only)] == [{"p": 0.5}]
+
+
+def test_grid_table_of_lists_sets_nested_settings_beside_fixed_ones():
+    exp = Experiment(game="toy", name="x", seed=1, battles=1, fixed={"variants": {"a": 1}},
+                     grid={"variants": {"b": [1, 2]}})
+    assert [c.settings["variants"] for c in expand(exp)] == [{"a": 1, "b": 1}, {"a": 1, "b": 2}]
+
+
+@pytest.mark.parametrize("body,message", [
+    ('seed = -1\nbattles = 5', 'field "seed": expected a value ≥ 0, got -1'),
+    ('seed = 1\nbattles = "many"', 'field "battles": expected an integer, got \'many\''),
+    ('seed = 1\nbattles = 0', 'field "battles": expected a value ≥ 1, got 0'),
+    ('seed = 1\nbattles = 5\nchunk = 0', 'field "chunk": expected a value ≥ 1, got 0'),
+    ('seed = 1\nbattles = 5\nbogus = 1', 'field "bogus": unknown field'),
+    ('battles = 5', 'field "seed": required field is missing'),
+    ('seed = 1\nbattles = 5\n[grid]\nparty = "knight"', 'field "grid.party": expected a non-empty list of values'),
+    ('seed = 1\nbattles = 5\n[grid]\nparty = []', 'field "grid.party": expected a non-empty list of values'),
+    ('seed = 1\nbattles = 5\n[fixed]\np = 0.5\n[grid]\np = [0.1]', 'field "grid.p": also set in [fixed]'),
+    ('seed = 1\nbattles = 5\n[fixed]\nwhen = 1979-05-27', 'field "fixed.when": expected a string, number'),
+    ('seed = 1\nbattles = 5\n[fixed]\np = nan', 'field "fixed.p": expected a finite number'),
+])
+def test_schema_errors_name_file_field_and_expectation(tmp_path, body, message):
+    with pytest.raises(ExperimentError) as caught:
+        _load(tmp_path, f'game = "toy"\nname = "x"\n{body}\n')
+    assert f"e.toml: {message}" in str(caught.value)
+
+
+def test_toml_syntax_error_and_missing_file(tmp_path):
+    with pytest.raises(ExperimentError, match=r"e\.toml: TOML syntax error"):
+        _load(tmp_path, "game = \n")
+    with pytest.raises(ExperimentError, match="cannot read file"):
+        load_experiment(tmp_path / "missing.toml")
+
+
+def test_every_cell_is_checked_by_the_game_before_anything_runs(tmp_path):
+    path = write_experiment(tmp_path, fixed="", grid="p = [0.5, 1.5]\nmax_rounds = [0, 3]")
+    with pytest.raises(ExperimentError) as caught:
+        run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor())
+    lines = str(caught.value).splitlines()
+    assert len(lines) == 3  # (1.5, 0), (1.5, 3), (0.5, 0)
+    assert all(line.startswith(f"{path}: cell ") for line in lines)
+    assert "p must be a number in [0, 1], got 1.5" in caught.value.args[0]
+    assert not (tmp_path / "out").exists()
+
+
+def test_unknown_game_and_unimportable_game_module(tmp_path):
+    path = tmp_path / "g.toml"
+    path.write_text('game = "nope"\nname = "x"\nseed = 1\nbattles = 5\n', encoding="utf-8")
+    with pytest.raises(ExperimentError, match=r'field "game": unknown game \'nope\''):
+        run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor())
+    path.write_text('game = "toy"\ngame_module = "tests.nope"\nname = "x"\nseed = 1\nbattles = 5\n', encoding="utf-8")
+    with pytest.raises(ExperimentError, match=r'field "game_module": cannot import'):
+        run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor())
+
+
+def test_cli_reports_experiment_errors_in_one_line_without_traceback(tmp_path):
+    path = write_experiment(tmp_path, grid="p = [2.0]")
+    result = CliRunner().invoke(app, ["sweep", str(path), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: ") and "p must be a number in [0, 1]" in result.stderr
+    assert "Traceback" not in result.output

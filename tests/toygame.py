@@ -1,0 +1,88 @@
+"""A tiny fake game for testing sweeps, results and plots without the DS:TBG kernel.
+
+Battle ``i`` of a cell is a biased coin (``p`` from the settings, default 0.5) plus a few
+integer and float outcomes, all drawn from a SplitMix64-style counter hash of
+``(seed, stream, i)``, so any battle is a pure function of those three numbers.
+Importing this module registers the game as ``"toy"`` (experiment key
+``game_module = "tests.toygame"``). Settings: ``p`` (0..1), ``max_rounds`` (≥ 1),
+``sleep`` (seconds per chunk, to make a sweep slow enough to interrupt).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dsim.games import register_game
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """SplitMix64 finaliser (wrapping uint64 arithmetic)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def uniforms(seed: int, stream: int, start: int, count: int, draws: int) -> np.ndarray:
+    """``(count, draws)`` uniforms in [0, 1); row ``k`` depends only on (seed, stream, start + k)."""
+    battle = np.arange(start, start + count, dtype=np.uint64)[:, None]
+    key = _mix(np.array([seed], np.uint64) ^ _mix(np.array([stream], np.uint64) + _GOLDEN))
+    counter = battle * np.uint64(draws) + np.arange(draws, dtype=np.uint64)[None, :]
+    return (_mix(key + counter * _GOLDEN) >> np.uint64(11)).astype(np.float64) / float(1 << 53)
+
+
+class ToyGame:
+    """Coin-flip battles with rounds, deaths and damage, for infrastructure tests."""
+
+    name = "toy"
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """``p`` must be a probability, ``max_rounds`` a positive integer."""
+        p = settings.get("p", 0.5)
+        if not isinstance(p, int | float) or not 0 <= p <= 1:
+            raise ValueError(f"p must be a number in [0, 1], got {p!r}")
+        rounds = settings.get("max_rounds", 10)
+        if not isinstance(rounds, int) or rounds < 1:
+            raise ValueError(f"max_rounds must be an integer ≥ 1, got {rounds!r}")
+
+    def data_hash(self, settings: Mapping[str, Any]) -> str:
+        """The toy game has no data files; a constant stands in for their hash."""
+        return "toy-data-v1"
+
+    def play(
+        self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int
+    ) -> dict[str, np.ndarray]:
+        """Battles ``start .. start+count-1``."""
+        time.sleep(settings.get("sleep", 0))
+        u = uniforms(seed, stream, start, count, 4)
+        win = u[:, 0] < settings.get("p", 0.5)
+        rounds = 1 + (u[:, 1] * settings.get("max_rounds", 10)).astype(np.int64)
+        return {
+            "win": win,
+            "rounds": rounds,
+            "deaths": np.where(win, 0, 1 + (u[:, 2] * 3).astype(np.int64)),
+            "damage_dealt": np.round(u[:, 3] * 20.0, 3),
+            "heatup": u[:, 2] < 0.5,
+        }
+
+
+register_game("toy", ToyGame)
+
+
+def write_experiment(folder: Path, name: str = "toy.toml", *, battles: int = 400, chunk: int = 100,
+                     seed: int = 11, fixed: str = "max_rounds = 8", grid: str = "p = [0.3, 0.7]",
+                     extra: str = "") -> Path:
+    """Write a small toy experiment file into ``folder`` and return its path."""
+    path = folder / name
+    path.write_text(
+        f'game = "toy"\ngame_module = "tests.toygame"\nname = "toy test"\nseed = {seed}\n'
+        f"battles = {battles}\nchunk = {chunk}\n{extra}\n[fixed]\n{fixed}\n[grid]\n{grid}\n",
+        encoding="utf-8",
+    )
+    return path
