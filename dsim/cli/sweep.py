@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -77,12 +78,13 @@ def sweep(
     progress = Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), _BattleRate(),
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err_console)
     ids: dict[str, Any] = {}
+    live = ExitStack()  # the progress display runs from on_start until run_sweep returns or fails
 
     def on_start(status: SweepStatus) -> None:
         ids["cells"] = progress.add_task("cells", total=status.cells, completed=status.cells_done)
         ids["battles"] = progress.add_task("battles", total=status.battles, completed=status.battles_done,
                                            unit="battles")
-        progress.start()
+        live.enter_context(progress)
 
     def on_chunk(task: Any, cell_finished: bool) -> None:
         progress.advance(ids["battles"], task.count)
@@ -90,13 +92,11 @@ def sweep(
             progress.advance(ids["cells"])
 
     try:
-        status = run_sweep(load_experiment(file), out, runner, battles=battles, chunk=chunk,
-                           on_start=on_start, on_chunk=on_chunk)
+        with live:
+            status = run_sweep(load_experiment(file), out, runner, battles=battles, chunk=chunk,
+                               on_start=on_start, on_chunk=on_chunk)
     except (ExperimentError, results.ResultsError, ExecutorError) as exc:
         _fail(str(exc))
-    finally:
-        if progress.live.is_started:
-            progress.stop()
     err_console.print(f"{status.cells} cells × {status.battles // status.cells:,} battles in {out} "
                       f"({status.chunks_pending} chunks played, {status.battles_done:,} battles were already there). "
                       f"Next: dsim report {out}", highlight=False)
