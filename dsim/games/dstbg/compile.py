@@ -1,0 +1,297 @@
+"""Validated game data → the flat int32 tables the kernel reads (design §1, §5).
+
+One cell (party, encounter or boss, variants) compiles to a :class:`Compiled`: the kernel's
+``Tables`` plus the names needed to render a trace. Nothing downstream of this module reads YAML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from dsim.dice import Pool, pmf_array
+from dsim.games.dstbg import board as B
+from dsim.games.dstbg.kernel import context as X
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.schema import INF_RANGE
+from dsim.games.dstbg.variants import variant_vector
+
+COND_BITS = {"bleed": L.COND_BLEED, "poison": L.COND_POISON, "frostbite": L.COND_FROSTBITE, "stagger": L.COND_STAGGER}
+TERRAIN = {None: L.TERRAIN_NONE, "barrel": L.TERRAIN_BARREL, "chest": L.TERRAIN_CHEST, "gravestone": L.TERRAIN_GRAVESTONE}
+HEROIC = {
+    "backstab": L.HEROIC_BACKSTAB,
+    "perseverance": L.HEROIC_PERSEVERANCE,
+    "knight_block_die": L.HEROIC_KNIGHT_BLOCK,
+    "berserk_charge": L.HEROIC_BERSERK,
+}
+TARGETS = {"nearest": L.TGT_NEAREST, "aggro": L.TGT_AGGRO, "area": L.TGT_AREA, None: L.TGT_NONE}
+WALL_ROWS = {"bottom": ("row", 4), "top": ("row", 0), "left": ("col", 0), "right": ("col", 4)}
+DIE_LETTERS = "KUO"
+LSTAT_THRESHOLDS = 8
+LSTAT_NEEDS = 41
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled cell: kernel tables and the names that make a trace readable."""
+
+    tables: X.Tables
+    board: B.Board
+    char_ids: tuple[str, ...]
+    enemy_ids: tuple[str, ...]  # per enemy slot
+    item_ids: tuple[str, ...]  # per item instance
+    line_names: tuple[str, ...]  # per attack line, e.g. "estoc #2"
+
+
+def _dice_counts(text: str) -> tuple[int, int, int]:
+    return text.count("K"), text.count("U"), text.count("O")
+
+
+def _range(value: Any) -> int:
+    return INF_RANGE if value is None or value == "inf" else int(value)
+
+
+def _cond_mask(conditions: list[str]) -> int:
+    mask = 0
+    for c in conditions:
+        mask |= COND_BITS[c]
+    return mask
+
+
+def _item_flags(item: Any) -> int:
+    flags = 0
+    for eff in item.effects:
+        if eff.kind == "immune_condition":
+            flags |= {"poison": L.ITF_IMMUNE_POISON, "bleed": L.ITF_IMMUNE_BLEED, "frostbite": L.ITF_IMMUNE_FROSTBITE}.get(
+                eff.condition or "", 0
+            )
+        elif eff.kind == "ignore_attack_push":
+            flags |= L.ITF_IGNORE_ATTACK_PUSH
+        elif eff.kind == "cannot_dodge_or_run":
+            flags |= L.ITF_NO_DODGE_RUN
+    return flags
+
+
+def _support(line: Any) -> tuple[int, int, int]:
+    """(kind, amount, scope) of a dice-less line's first gain effect (SUP_NONE if it has none)."""
+    for eff in line.effects:
+        if eff.kind in ("gain_stamina", "gain_health"):
+            kind = L.SUP_STAMINA if eff.kind == "gain_stamina" else L.SUP_HEALTH
+            scope = {"self": L.SCOPE_SELF, "all_in_range": L.SCOPE_ALL, "party": L.SCOPE_ALL}.get(eff.scope or "", L.SCOPE_ONE)
+            return kind, int(eff.amount or 0), scope
+    return L.SUP_NONE, 0, 0
+
+
+def _line_stats(k: int, u: int, o: int, mod: int, faces: dict[str, list[int]]) -> np.ndarray:
+    """E[damage]×100 and P(damage ≥ need)×1000 per weak-arc bonus and block/resist value."""
+    out = np.zeros((2, LSTAT_THRESHOLDS, LSTAT_NEEDS), np.int32)
+    if k + u + o == 0:
+        return out
+    for bonus in (0, 1):
+        pool = Pool(counts=(("K", k + bonus), ("U", u), ("O", o)), modifier=mod)
+        pmf = pmf_array(pool, faces)
+        totals = np.arange(pmf.size)
+        for th in range(LSTAT_THRESHOLDS):
+            dmg = np.maximum(totals - th, 0)
+            out[bonus, th, 0] = int(round(100 * float(pmf @ dmg)))
+            for need in range(1, LSTAT_NEEDS):
+                out[bonus, th, need] = int(round(1000 * float(pmf[dmg >= need].sum())))
+    return out
+
+
+def _wall_nodes(board: B.Board, wall: str, col_shift: int = 0) -> list[int]:
+    axis, value = WALL_ROWS[wall]
+    nodes = []
+    for n, (r, c) in enumerate(board.coords):
+        if (axis == "row" and r == value) or (axis == "col" and c - col_shift == value):
+            nodes.append(n)
+    return nodes
+
+
+def _party_tables(data: Any, party: list[str], faces: dict[str, list[int]]):
+    """Character, item-instance and line tables for the party's starting equipment (R-1.7)."""
+    chars = np.zeros((L.MAX_CHARS, L.CT_FIELDS), np.int32)
+    items: list[list[int]] = []
+    lines: list[list[int]] = []
+    lstat: list[np.ndarray] = []
+    item_ids: list[str] = []
+    line_names: list[str] = []
+    equip = np.full((L.MAX_CHARS, 5), -1, np.int32)
+
+    def instance(item_id: str) -> int:
+        item = data.items[item_id]
+        row = [0] * L.IT_FIELDS
+        row[L.IT_BLOCK_K : L.IT_BLOCK_O + 1] = _dice_counts(item.block)
+        row[L.IT_RESIST_K : L.IT_RESIST_O + 1] = _dice_counts(item.resist)
+        row[L.IT_DODGE] = item.dodge
+        row[L.IT_HANDS] = item.hands or 0
+        row[L.IT_LINE0] = len(lines)
+        row[L.IT_N_LINES] = len(item.attacks)
+        row[L.IT_IS_ARMOUR] = 1 if item.kind == "armour" else 0
+        row[L.IT_FLAGS] = _item_flags(item)
+        for j, line in enumerate(item.attacks):
+            k, u, o = _dice_counts(line.dice)
+            sup, amount, scope = _support(line) if k + u + o == 0 else (L.SUP_NONE, 0, 0)
+            lrow = [0] * L.L_FIELDS
+            lrow[L.L_STAMINA] = line.stamina
+            lrow[L.L_K], lrow[L.L_U], lrow[L.L_O] = k, u, o
+            lrow[L.L_MOD] = line.modifier
+            lrow[L.L_MAGIC] = int(line.magic)
+            lrow[L.L_NODE] = int(line.node)
+            lrow[L.L_REACH] = int(line.reach)
+            lrow[L.L_RANGE] = _range(line.range if line.range is not None else item.range)
+            lrow[L.L_SHIFT_BEFORE] = line.shift_before
+            lrow[L.L_SHIFT_AFTER] = line.shift_after
+            lrow[L.L_REPEAT] = line.repeat
+            lrow[L.L_PUSH] = int(line.push)
+            lrow[L.L_COND] = _cond_mask(line.conditions)
+            lrow[L.L_FROM_BACKUP] = int(line.usable_from_backup)
+            lrow[L.L_SUPPORT], lrow[L.L_SUPPORT_AMT], lrow[L.L_SUPPORT_SCOPE] = sup, amount, scope
+            lines.append(lrow)
+            lstat.append(_line_stats(k, u, o, line.modifier, faces))
+            line_names.append(f"{item_id} #{j + 1}")
+        items.append(row)
+        item_ids.append(item_id)
+        return len(items) - 1
+
+    for c, cid in enumerate(party):
+        ch = data.characters[cid]
+        chars[c, L.CT_TAUNT] = ch.taunt
+        chars[c, L.CT_HEROIC] = HEROIC.get(ch.heroic_action.id, L.HEROIC_NONE)
+        kit = ch.starting_equipment
+        equip[c, 0] = instance(kit.armour)
+        for h, item_id in enumerate(kit.hands[:2]):
+            equip[c, 1 + h] = instance(item_id)
+        for j, item_id in enumerate(kit.backup[:2]):
+            equip[c, 3 + j] = instance(item_id)
+    return (
+        chars,
+        np.array(items, np.int32).reshape(-1, L.IT_FIELDS),
+        np.array(lines, np.int32).reshape(-1, L.L_FIELDS),
+        np.array(lstat, np.int32).reshape(-1, 2, LSTAT_THRESHOLDS, LSTAT_NEEDS),
+        equip,
+        tuple(item_ids),
+        tuple(line_names),
+    )
+
+
+def _enemy_program(enemy: Any) -> list[list[int]]:
+    """An enemy's behaviour icons as program steps (R-11.2); range and dodge copied into each step."""
+    steps = []
+    for icon in enemy.behaviour:
+        row = [0] * L.S_FIELDS
+        row[L.S_TARGET] = TARGETS[icon.target]
+        row[L.S_RANGE] = _range(enemy.range) if enemy.range is not None else -1
+        row[L.S_DODGE] = enemy.dodge
+        row[L.S_REPEAT] = 1
+        if icon.op == "move":
+            row[L.S_OP] = L.OP_MOVE
+            row[L.S_DIR] = L.DIR_TOWARD if icon.direction == "toward" else L.DIR_AWAY
+            row[L.S_DIST] = icon.distance
+            row[L.S_PUSH] = int(icon.push)
+            row[L.S_PUSH_DMG] = icon.push_damage
+        else:
+            row[L.S_OP] = L.OP_ATTACK
+            row[L.S_MAGIC] = int(icon.type == "magic")
+            row[L.S_DAMAGE] = icon.damage
+            row[L.S_NODE] = int(icon.node)
+            row[L.S_PUSH] = int(icon.push)
+            row[L.S_COND] = _cond_mask(icon.conditions)
+        steps.append(row)
+    return steps
+
+
+def compile_encounter(
+    data: Any, party: list[str], encounter_id: str, variants: dict[str, Any] | None = None
+) -> Compiled:
+    """Compile one encounter battle (R-7) for a party with its starting equipment."""
+    if not 1 <= len(party) <= L.MAX_CHARS:
+        raise ValueError(f"a party has 1 to {L.MAX_CHARS} characters, got {len(party)}")
+    if len(set(party)) != len(party):
+        raise ValueError("each character can be in the party only once (R-1.7)")
+    for cid in party:
+        if cid not in data.characters:
+            raise ValueError(f"unknown character {cid!r} (known: {', '.join(sorted(data.characters))})")
+    if encounter_id not in data.encounters:
+        raise ValueError(f"unknown encounter {encounter_id!r} (see `dsim data list encounters`)")
+    enc = data.encounters[encounter_id]
+    tile = data.tiles["exploration"]
+    board = B.standard_tile()
+    faces = {d.letter: list(d.faces) for d in data.dice.values()}
+    chars, items, lines, lstat, equip, item_ids, line_names = _party_tables(data, party, faces)
+
+    type_ids: list[str] = []
+    prog: list[list[int]] = []
+    etypes: list[list[int]] = []
+    scen = np.zeros(X.SC_LEN, np.int32)
+    slots: list[tuple[int, int]] = []
+    enemy_ids: list[str] = []
+    for spawn, node_rc in ((enc.spawn_1, tile.spawn_1), (enc.spawn_2, tile.spawn_2)):
+        for eid in spawn:
+            if eid not in type_ids:
+                enemy = data.enemies[eid]
+                row = [0] * L.ET_FIELDS
+                row[L.ET_THREAT] = enemy.threat
+                row[L.ET_HEALTH] = enemy.health
+                row[L.ET_BLOCK] = enemy.block
+                row[L.ET_RESIST] = enemy.resist
+                row[L.ET_PROG] = len(prog)
+                program = _enemy_program(enemy)
+                row[L.ET_PROG_LEN] = len(program)
+                row[L.ET_HEATUP] = -1
+                prog.extend(program)
+                etypes.append(row)
+                type_ids.append(eid)
+            slots.append((type_ids.index(eid), board.node(*node_rc)))
+            enemy_ids.append(eid)
+    if len(slots) > L.MAX_ENEMIES:
+        raise ValueError(f"encounter {encounter_id!r} has more than {L.MAX_ENEMIES} enemies")
+
+    n_nodes = board.n_nodes
+    special = set()
+    for name in ("spawn_1", "spawn_2", "terrain_1", "terrain_2"):
+        special.add(board.node(*getattr(tile, name)))
+    scen[X.SC_N_CHARS] = len(party)
+    scen[X.SC_N_ENEMIES] = len(slots)
+    scen[X.SC_N_NODES] = n_nodes
+    scen[X.SC_TRAPS] = int(enc.traps)
+    for e, (etype, node) in enumerate(slots):
+        scen[X.SC_ENEMY + 2 * e] = etype
+        scen[X.SC_ENEMY + 2 * e + 1] = node
+    scen[X.SC_TERRAIN + board.node(*tile.terrain_1)] = TERRAIN[enc.terrain_1]
+    scen[X.SC_TERRAIN + board.node(*tile.terrain_2)] = TERRAIN[enc.terrain_2]
+    entry_door = getattr(data, "entry_door", "bottom")
+    door_walls = set()
+    for wall in tile.doors:
+        door_walls.update(_wall_nodes(board, wall))
+    for n in range(n_nodes):  # R-7.7: basic nodes except along a wall with a door
+        scen[X.SC_TRAP_OK + n] = int(n not in special and n not in door_walls)
+    entry = [n for n in _wall_nodes(board, entry_door) if n not in special]  # R-7.8, A-16 door_wall
+    scen[X.SC_N_ENTRY] = len(entry)
+    scen[X.SC_ENTRY : X.SC_ENTRY + len(entry)] = entry
+    tokens = [trap.damage * 8 + trap.dodge for trap in data.traps.values() for _ in range(trap.count)]
+    tokens = tokens[: X.MAX_TRAP_TOKENS]
+    scen[X.SC_N_TRAP_TOKENS] = len(tokens)
+    scen[X.SC_TRAP_TOKENS : X.SC_TRAP_TOKENS + len(tokens)] = tokens
+    scen[X.SC_EQUIP : X.SC_EQUIP + 5 * L.MAX_CHARS] = equip.reshape(-1)
+    scen[X.SC_BOSS_FACING_NODE] = -1
+
+    face_rows = np.array([data.dice[k].faces for k in ("black", "blue", "orange", "green")], np.int32)
+    tables = X.Tables(
+        neighbour=np.ascontiguousarray(board.neighbour, np.int32),
+        steps=np.ascontiguousarray(board.steps, np.int32),
+        arcs=np.ascontiguousarray(board.arc_mask, np.int32),
+        chars=chars,
+        items=items,
+        lines=lines,
+        lstat=lstat,
+        etypes=np.array(etypes, np.int32),
+        prog=np.array(prog, np.int32),
+        cards=np.zeros((1, X.CARD_FIELDS), np.int32),
+        faces=face_rows,
+        variants=variant_vector(variants),
+        scen=scen,
+    )
+    return Compiled(tables, board, tuple(party), tuple(enemy_ids), item_ids, line_names)

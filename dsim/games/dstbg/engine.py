@@ -1,0 +1,75 @@
+"""Python entry points of the DS:TBG kernel: play batches of battles, replay one with a trace.
+
+The two Numba entries are compiled with explicit signatures whose policy argument is a
+first-class function type, so one cached kernel serves every policy (numba caches nothing
+for plain dispatcher arguments). Results depend only on (seed, stream, battle index).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numba
+import numpy as np
+
+from dsim.games.dstbg.kernel import battle as K
+from dsim.games.dstbg.kernel import context as X
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.policy import PolicyFunctionType
+
+DEFAULT_CHUNK = 1 << 16
+
+
+def _tables_type(tables: X.Tables) -> numba.types.Type:
+    return numba.typeof(tables)
+
+
+@lru_cache(maxsize=None)
+def _entries(tables_type: numba.types.Type):
+    """Compile (or load from cache) the batch and single-battle entries for one Tables type."""
+    f64 = numba.types.float64[::1]
+    out2d = numba.types.int32[:, ::1]
+    i64 = numba.types.int64
+    batch = numba.njit(
+        numba.types.void(tables_type, PolicyFunctionType, f64, i64, i64, i64, out2d),
+        cache=True,
+        parallel=True,
+    )(K.play_batch_impl)
+    battle_type = numba.typeof(X.new_battle(2, np.zeros(1)))
+    one = numba.njit(
+        numba.types.void(tables_type, battle_type, PolicyFunctionType, i64, i64, i64),
+        cache=True,
+    )(K.run_one_impl)
+    return batch, one
+
+
+def play_batch(
+    tables: X.Tables, policy, params: np.ndarray, seed: int, stream: int, start: int, count: int,
+    chunk: int = DEFAULT_CHUNK,
+) -> np.ndarray:
+    """Outcome rows (``count`` × ``N_OUT`` int32) of battles ``start .. start+count-1``."""
+    batch, _ = _entries(_tables_type(tables))
+    out = np.zeros((count, K.N_OUT), np.int32)
+    params = np.ascontiguousarray(params, np.float64)
+    for lo in range(0, count, chunk):
+        hi = min(count, lo + chunk)
+        batch(tables, policy, params, seed, stream, start + lo, out[lo:hi])
+    return out
+
+
+def play_one(
+    tables: X.Tables, policy, params: np.ndarray, seed: int, stream: int, index: int,
+    forced: np.ndarray | None = None, trace_events: int = 4000,
+) -> X.Battle:
+    """Replay one battle with its trace; ``forced`` dice values are used first (tests)."""
+    _, one = _entries(_tables_type(tables))
+    b = X.new_battle(tables.steps.shape[0], params, forced, trace_events)
+    one(tables, b, policy, seed, stream, index)
+    return b
+
+
+def outcome_columns(rows: np.ndarray) -> dict[str, np.ndarray]:
+    """Outcome rows as named columns (plus ``win``), the form sweeps and reports consume."""
+    cols = {name: rows[:, i].copy() for i, name in enumerate(K.OUTCOME_NAMES)}
+    cols["win"] = rows[:, K.OUT_RESULT] == L.OUT_WIN
+    return cols

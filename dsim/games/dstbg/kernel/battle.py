@@ -1,0 +1,198 @@
+"""One battle from setup to its end (R-7, R-8), and the parallel batch over battles."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from dsim.games.dstbg.kernel import context as X
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.kernel.character import activate_character
+from dsim.games.dstbg.kernel.core import ci, decide, ei, figures_at, log, ni, recompute_walk, running, set_opt
+from dsim.games.dstbg.kernel.enemy import enemy_turn
+from dsim.rng import battle_key, randint
+
+# outcome columns (one row per battle)
+OUT_RESULT = 0  # L.OUT_*
+OUT_ROUNDS = 1
+OUT_DEATHS = 2
+OUT_DAMAGE_DEALT = 3
+OUT_DAMAGE_TAKEN = 4
+OUT_STAMINA_SPENT = 5
+OUT_ESTUS = 6
+OUT_LUCK = 7
+OUT_HEROIC = 8
+OUT_KILLED = 9
+OUT_BOSS_HEALTH = 10
+OUT_HEATUP_ROUND = 11
+OUT_CARDS = 12
+OUT_DODGES = 13
+OUT_DODGES_OK = 14
+OUT_NEXT_FIRST = 15
+N_OUT = 16
+OUTCOME_NAMES = (
+    "result", "rounds", "deaths", "damage_dealt", "damage_taken", "stamina_spent", "estus_used",
+    "luck_used", "heroic_used", "enemies_killed", "boss_health_left", "heatup_round", "cards_drawn",
+    "dodges", "dodges_ok", "next_first_char",
+)
+
+
+@njit(cache=True)
+def setup(t, b, policy) -> None:
+    """R-7: enemies on spawn nodes, terrain, traps shuffled onto eligible nodes, characters on entry
+    nodes (D-14), aggro (R-7.9, A-3); the first character to activate (D-5)."""
+    st = b.st
+    sc = t.scen
+    st[:] = 0
+    st[L.G_N_CHARS] = sc[X.SC_N_CHARS]
+    st[L.G_N_ENEMIES] = sc[X.SC_N_ENEMIES]
+    st[L.G_N_NODES] = sc[X.SC_N_NODES]
+    st[L.G_IS_BOSS] = sc[X.SC_IS_BOSS]
+    st[L.G_AGGRO] = -1
+    st[L.G_ACTIVE] = -1
+    st[L.G_HEATUP_ROUND] = -1
+    n_nodes = sc[X.SC_N_NODES]
+    for n in range(n_nodes):
+        st[ni(n, L.N_TERRAIN)] = sc[X.SC_TERRAIN + n]
+        st[ni(n, L.N_TRAP)] = -1
+    if sc[X.SC_TRAPS] == 1:
+        # R-7.7: shuffle the trap tokens face down, one on each eligible basic node.
+        pool = sc[X.SC_TRAP_TOKENS : X.SC_TRAP_TOKENS + sc[X.SC_N_TRAP_TOKENS]].copy()
+        for i in range(pool.shape[0] - 1, 0, -1):
+            j = randint(b.rng, i + 1)
+            pool[i], pool[j] = pool[j], pool[i]
+        k = 0
+        for n in range(n_nodes):
+            if sc[X.SC_TRAP_OK + n] == 1 and k < pool.shape[0]:
+                st[ni(n, L.N_TRAP)] = pool[k]
+                k += 1
+    for e in range(sc[X.SC_N_ENEMIES]):
+        st[ei(e, L.E_TYPE)] = sc[X.SC_ENEMY + 2 * e]
+        st[ei(e, L.E_POS)] = sc[X.SC_ENEMY + 2 * e + 1]
+        st[ei(e, L.E_ALIVE)] = 1
+    for c in range(sc[X.SC_N_CHARS]):
+        for j in range(5):
+            st[ci(c, L.C_ARMOUR if j == 0 else L.C_HAND0 + j - 1)] = sc[X.SC_EQUIP + 5 * c + j]
+        st[ci(c, L.C_ALIVE)] = 1
+        st[ci(c, L.C_ESTUS)] = 1
+        st[ci(c, L.C_LUCK)] = 1
+        st[ci(c, L.C_HEROIC)] = 1
+        st[ci(c, L.C_POS)] = -1
+    recompute_walk(t, b)
+    log(b, L.ACTOR_NONE, -1, L.EV_SETUP, sc[X.SC_N_ENEMIES], sc[X.SC_TRAPS], 0, 0, -1)
+    for c in range(sc[X.SC_N_CHARS]):
+        n = 0
+        for i in range(sc[X.SC_N_ENTRY]):
+            node = sc[X.SC_ENTRY + i]
+            if figures_at(b, node) < 3:  # R-2.8
+                set_opt(b, n, node, figures_at(b, node), c, 0, 0, 0, 0, 0)
+                n += 1
+        st[ci(c, L.C_POS)] = b.opts[decide(b, policy, L.H_PLACE, n), 0]
+        log(b, L.ACTOR_CHAR, c, L.EV_PLACE, st[ci(c, L.C_POS)], 0, 0, 0, -1)
+    for c in range(sc[X.SC_N_CHARS]):
+        set_opt(b, c, c, t.chars[c, L.CT_TAUNT], 0, 0, 0, 0, 0, 0)
+    mode = t.variants[L.V_INITIAL_AGGRO]
+    if mode == 2:
+        st[L.G_AGGRO] = randint(b.rng, sc[X.SC_N_CHARS])
+    first = decide(b, policy, L.H_FIRST_CHAR, sc[X.SC_N_CHARS])
+    st[L.G_NEXT_CHAR] = first
+    if mode == 1:
+        st[L.G_AGGRO] = first
+    elif mode == 0:
+        for c in range(sc[X.SC_N_CHARS]):
+            set_opt(b, c, c, t.chars[c, L.CT_TAUNT], 0, 0, 0, 0, 0, 0)
+        st[L.G_AGGRO] = decide(b, policy, L.H_AGGRO, sc[X.SC_N_CHARS])
+    log(b, L.ACTOR_CHAR, st[L.G_AGGRO], L.EV_AGGRO, 0, 0, 0, 0, -1)
+
+
+@njit(cache=True)
+def play(t, b, policy) -> None:
+    """R-8.8: after setup, enemy turns and single-character turns alternate until one side is defeated."""
+    st = b.st
+    max_rounds = t.variants[L.V_MAX_ROUNDS]
+    enemies_first = t.variants[L.V_FIRST_SIDE] == 0  # A-2
+    n_chars = st[L.G_N_CHARS]
+    while running(b):
+        st[L.G_ROUND] += 1
+        if st[L.G_ROUND] > max_rounds:
+            st[L.G_OUTCOME] = L.OUT_TIMEOUT
+            break
+        log(b, L.ACTOR_NONE, -1, L.EV_ROUND, st[L.G_ROUND], 0, 0, 0, -1)
+        if enemies_first:
+            enemy_turn(t, b, policy)
+        if not running(b):
+            break
+        c = st[L.G_NEXT_CHAR]
+        activate_character(t, b, policy, c)
+        st[L.G_NEXT_CHAR] = (c + 1) % n_chars  # R-8.2 clockwise
+        if not enemies_first and running(b):
+            enemy_turn(t, b, policy)
+        if st[L.G_BARRELS_CHANGED] == 1:
+            recompute_walk(t, b)
+    log(b, L.ACTOR_NONE, -1, L.EV_END, st[L.G_OUTCOME], st[L.G_ROUND], 0, 0, -1)
+
+
+@njit(cache=True)
+def summarise(t, b, out: np.ndarray) -> None:
+    """Fill one outcome row from the final state."""
+    st = b.st
+    out[:] = 0
+    out[OUT_RESULT] = st[L.G_OUTCOME]
+    out[OUT_ROUNDS] = min(st[L.G_ROUND], t.variants[L.V_MAX_ROUNDS])
+    for c in range(st[L.G_N_CHARS]):
+        out[OUT_DEATHS] += 1 - st[ci(c, L.C_ALIVE)]
+        out[OUT_DAMAGE_DEALT] += st[ci(c, L.C_DMG_DEALT)]
+        out[OUT_DAMAGE_TAKEN] += st[ci(c, L.C_DMG_TAKEN)]
+        out[OUT_STAMINA_SPENT] += st[ci(c, L.C_STAMINA_SPENT)]
+        out[OUT_ESTUS] += st[ci(c, L.C_ESTUS_USED)]
+        out[OUT_LUCK] += st[ci(c, L.C_LUCK_USED)]
+        out[OUT_HEROIC] += st[ci(c, L.C_HEROIC_USED)]
+        out[OUT_DODGES] += st[ci(c, L.C_DODGES)]
+        out[OUT_DODGES_OK] += st[ci(c, L.C_DODGES_OK)]
+    out[OUT_BOSS_HEALTH] = -1
+    for e in range(st[L.G_N_ENEMIES]):
+        out[OUT_KILLED] += 1 - st[ei(e, L.E_ALIVE)]
+        et = st[ei(e, L.E_TYPE)]
+        if t.etypes[et, L.ET_IS_BOSS] == 1:
+            left = t.etypes[et, L.ET_HEALTH] - st[ei(e, L.E_WOUNDS)]
+            out[OUT_BOSS_HEALTH] = left if out[OUT_BOSS_HEALTH] < 0 else out[OUT_BOSS_HEALTH] + left
+    out[OUT_HEATUP_ROUND] = st[L.G_HEATUP_ROUND]
+    out[OUT_CARDS] = st[L.G_CARDS_DRAWN]
+    out[OUT_NEXT_FIRST] = st[L.G_NEXT_CHAR]
+
+
+@njit(cache=True)
+def run_battle(t, b, policy, seed: int, stream: int, index: int) -> None:
+    """Play battle ``index`` of a cell on the buffers ``b`` (reset first); randomness from (seed, stream, index)."""
+    b.rng[0] = battle_key(seed, stream, index)
+    b.rng[1] = 0
+    b.cursor[:] = 0
+    setup(t, b, policy)
+    play(t, b, policy)
+
+
+def play_batch_impl(t, policy, params, seed, stream, start, out):
+    """Battles ``start .. start+len(out)-1`` in parallel; each thread owns its battle's buffers."""
+    count = out.shape[0]
+    n_nodes = t.steps.shape[0]
+    for i in prange(count):
+        b = X.Battle(
+            np.zeros(L.STATE_LEN, np.int32),
+            np.zeros(2, np.uint64),
+            np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
+            np.zeros((n_nodes, n_nodes), np.int32),
+            np.zeros(8, np.int32),
+            np.zeros(8, np.int32),
+            np.zeros(0, np.int32),
+            np.zeros(4, np.int32),
+            np.zeros((0, L.EV_FIELDS + L.STATE_LEN), np.int32),
+            np.zeros(1, np.int32),
+            params,
+        )
+        run_battle(t, b, policy, seed, stream, start + i)
+        summarise(t, b, out[i])
+
+
+def run_one_impl(t, b, policy, seed, stream, index):
+    """One battle on caller-provided buffers (trace replays and rule tests)."""
+    run_battle(t, b, policy, seed, stream, index)

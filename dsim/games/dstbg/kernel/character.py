@@ -1,0 +1,503 @@
+"""Character activation and character attacks (R-10, R-4.10, R-9.4)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.kernel.combat import (
+    ROLL_ATTACK,
+    armour_flags,
+    can_pay,
+    char_end_of_activation,
+    enemy_conditions,
+    enemy_suffer,
+    gain,
+    offer_luck,
+    pay,
+)
+from dsim.games.dstbg.kernel.core import (
+    K_BLACK,
+    ci,
+    decide,
+    dice_mark,
+    ei,
+    figures_at,
+    log,
+    move_dist,
+    ni,
+    pool_sum,
+    range_dist,
+    roll_die,
+    roll_pool,
+    running,
+    set_opt,
+)
+from dsim.games.dstbg.kernel.movement import break_barrel, is_boss, place_char, push_enemy_away, MOVE_VOLUNTARY
+
+# attack option kinds (option column O_H)
+OPT_SINGLE = 0
+OPT_NODE = 1
+OPT_SUPPORT_ONE = 2
+OPT_SUPPORT_ALL = 3
+
+STEP_WALK = 0
+STEP_SHIFT = 1
+
+
+# --- moving -----------------------------------------------------------------------------------
+@njit(cache=True)
+def nearest_enemy_dists(t, b, node: int):
+    """Move and range distance from ``node`` to the nearest living enemy (option features)."""
+    dm = L.UNREACHABLE
+    dr = L.UNREACHABLE
+    for e in range(b.st[L.G_N_ENEMIES]):
+        if b.st[ei(e, L.E_ALIVE)] == 1:
+            p = b.st[ei(e, L.E_POS)]
+            dm = min(dm, move_dist(t, b, node, p))
+            dr = min(dr, range_dist(t, b, node, p))
+    return dm, dr
+
+
+@njit(cache=True)
+def attackable_from(t, b, c: int, node: int) -> int:
+    """How many living enemies some hand-weapon attack line could target from ``node`` (feature)."""
+    cnt = 0
+    for e in range(b.st[L.G_N_ENEMIES]):
+        if b.st[ei(e, L.E_ALIVE)] == 0:
+            continue
+        d = range_dist(t, b, node, b.st[ei(e, L.E_POS)])
+        ok = False
+        for slot in range(2):
+            it = b.st[ci(c, L.C_HAND0 + slot)]
+            if it < 0:
+                continue
+            first = t.items[it, L.IT_LINE0]
+            for li in range(first, first + t.items[it, L.IT_N_LINES]):
+                if t.lines[li, L.L_K] + t.lines[li, L.L_U] + t.lines[li, L.L_O] == 0:
+                    continue
+                if d <= t.lines[li, L.L_RANGE] and not (d == 0 and t.lines[li, L.L_REACH] == 1):
+                    ok = True
+        cnt += 1 if ok else 0
+    return cnt
+
+
+@njit(cache=True)
+def step_cost(t, b, c: int, dest: int, kind: int, free_steps: int) -> int:
+    """Stamina for one node: walk free once, run 1, +1 frostbite, +1 barrel (R-10.4, R-9.10, R-7.5);
+    a shift costs nothing and never enters a barrel by default (R-4.10, A-24). −1 = not allowed."""
+    terr = b.st[ni(dest, L.N_TERRAIN)]
+    if terr == L.TERRAIN_GRAVESTONE or terr == L.TERRAIN_CHEST:
+        return -1
+    barrel = 1 if terr == L.TERRAIN_BARREL else 0
+    if kind == STEP_SHIFT:
+        if barrel and t.variants[L.V_SHIFT_INTO_BARREL] == 0:
+            return -1
+        return barrel
+    frost = 1 if b.st[ci(c, L.C_COND)] & L.COND_FROSTBITE else 0
+    if free_steps > 0:
+        return frost + barrel
+    if armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN:
+        return -1  # Smough's Armour: cannot run
+    return 1 + frost + barrel
+
+
+@njit(cache=True)
+def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int) -> int:
+    """D-18/D-21: node by node, the policy picks the next adjacent node or stops; returns steps taken.
+
+    Option rows: (node, stamina cost, face-down trap, barrel, move distance to the nearest enemy,
+    figures there, range distance to the nearest enemy, enemies attackable from there); row 0 = stop."""
+    taken = 0
+    while taken < max_steps and running(b):
+        pos = b.st[ci(c, L.C_POS)]
+        dm, dr = nearest_enemy_dists(t, b, pos)
+        set_opt(b, 0, pos, 0, 0, 0, dm, figures_at(b, pos), dr, attackable_from(t, b, c, pos))
+        n = 1
+        for d in range(8):
+            dest = t.neighbour[pos, d]
+            if dest < 0:
+                continue
+            cost = step_cost(t, b, c, dest, kind, free_steps)
+            if cost < 0 or not can_pay(t, b, c, cost):
+                continue
+            trap = 1 if b.st[ni(dest, L.N_TRAP)] >= 0 and b.st[ni(dest, L.N_TRAP_UP)] == 0 else 0
+            barrel = 1 if b.st[ni(dest, L.N_TERRAIN)] == L.TERRAIN_BARREL else 0
+            dm, dr = nearest_enemy_dists(t, b, dest)
+            set_opt(b, n, dest, cost, trap, barrel, dm, figures_at(b, dest), dr, attackable_from(t, b, c, dest))
+            n += 1
+        k = decide(b, policy, L.H_SHIFT if kind == STEP_SHIFT else L.H_STEP, n)
+        if k == 0:
+            break
+        dest = b.opts[k, 0]
+        cost = b.opts[k, 1]
+        if b.opts[k, 3] == 1:
+            break_barrel(b, dest)
+        pay(t, b, c, cost)
+        if kind == STEP_WALK and free_steps > 0:
+            free_steps -= 1
+        if not running(b):
+            break
+        place_char(t, b, policy, c, dest, MOVE_VOLUNTARY)
+        taken += 1
+    return taken
+
+
+# --- attacking ----------------------------------------------------------------------------------
+@njit(cache=True)
+def line_value(t, li: int, bonus: int, threshold: int, need: int):
+    """(E[damage] × 100, P(damage ≥ need) × 1000) of an attack line against block/resist ``threshold``."""
+    th = min(max(threshold, 0), t.lstat.shape[2] - 1)
+    nd = min(max(need, 1), t.lstat.shape[3] - 1)
+    return t.lstat[li, bonus, th, 0], t.lstat[li, bonus, th, nd]
+
+
+@njit(cache=True)
+def line_range(t, b, c: int, li: int) -> int:
+    """The option's range: its own range icon, else the weapon card's range (R-4.4)."""
+    return t.lines[li, L.L_RANGE]
+
+
+@njit(cache=True)
+def attack_cost(t, b, c: int, li: int) -> int:
+    """Stamina cost of one use of a line: +1 when staggered (R-9.10); Berserk Charge range-0 attack is free."""
+    if b.st[ci(c, L.C_BERSERK)] == 1 and line_range(t, b, c, li) == 0 and t.lines[li, L.L_SUPPORT] == 0:
+        return 0
+    stagger = 1 if b.st[ci(c, L.C_COND)] & L.COND_STAGGER else 0
+    return t.lines[li, L.L_STAMINA] + stagger
+
+
+@njit(cache=True)
+def weak_bonus(t, b, c: int, e: int) -> int:
+    """R-12.12: one extra black die when attacking a boss from a weak arc of the last attack icon."""
+    if not is_boss(t, b, e) or b.st[L.G_WEAK_ARCS] == 0:
+        return 0
+    pos = b.st[ci(c, L.C_POS)]
+    epos = b.st[ei(e, L.E_POS)]
+    if pos == epos:
+        arc = b.st[ci(c, L.C_ARC)]
+    else:
+        arc = t.arcs[b.st[ei(e, L.E_FACING)], epos, pos]
+    return 1 if arc & b.st[L.G_WEAK_ARCS] else 0
+
+
+@njit(cache=True)
+def attack_options(t, b, c: int, only_line: int, only_enemy: int, free: bool) -> int:
+    """Option rows for D-19/D-20: row 0 = stop; then (slot, line, enemy, node, cost, E[dmg]×100,
+    P(kill)×1000, kind) for every affordable line and legal target (R-10.5, R-10.6, R-4.10)."""
+    st = b.st
+    pos = st[ci(c, L.C_POS)]
+    set_opt(b, 0, -1, -1, -1, -1, 0, 0, 0, -1)
+    n = 1
+    if t.variants[L.V_ATTACKS_PER_ACT] == 1 and (st[ci(c, L.C_USED0)] or st[ci(c, L.C_USED1)]) and only_line < 0:
+        return n
+    for slot in range(4):
+        it = st[ci(c, L.C_HAND0 + slot)]
+        if it < 0:
+            continue
+        if slot < 2 and st[ci(c, L.C_USED0 + slot)] == 1 and only_line < 0:
+            continue
+        first = t.items[it, L.IT_LINE0]
+        for li in range(first, first + t.items[it, L.IT_N_LINES]):
+            if only_line >= 0 and li != only_line:
+                continue
+            if slot >= 2 and t.lines[li, L.L_FROM_BACKUP] == 0:
+                continue  # F-4.1: backup weapons attack only if their card says so
+            cost = 0 if free else attack_cost(t, b, c, li)
+            if not can_pay(t, b, c, cost):
+                continue
+            rng = line_range(t, b, c, li)
+            sup = t.lines[li, L.L_SUPPORT]
+            if sup != L.SUP_NONE:
+                if only_enemy >= 0:
+                    continue
+                amount = t.lines[li, L.L_SUPPORT_AMT]
+                if t.lines[li, L.L_SUPPORT_SCOPE] == L.SCOPE_ALL:
+                    if n < L.MAX_OPTS:
+                        set_opt(b, n, slot, li, -1, -1, cost, amount * 100, sup, OPT_SUPPORT_ALL)
+                        n += 1
+                    continue
+                for a in range(st[L.G_N_CHARS]):
+                    if st[ci(a, L.C_ALIVE)] == 0:
+                        continue
+                    if t.lines[li, L.L_SUPPORT_SCOPE] == L.SCOPE_SELF and a != c:
+                        continue
+                    if range_dist(t, b, pos, st[ci(a, L.C_POS)]) <= rng and n < L.MAX_OPTS:
+                        set_opt(b, n, slot, li, -1, a, cost, amount * 100, sup, OPT_SUPPORT_ONE)
+                        n += 1
+                continue
+            if t.lines[li, L.L_K] + t.lines[li, L.L_U] + t.lines[li, L.L_O] == 0:
+                continue
+            reach = t.lines[li, L.L_REACH]
+            shift = t.lines[li, L.L_SHIFT_BEFORE]
+            node_attack = t.lines[li, L.L_NODE] == 1 or (
+                st[ci(c, L.C_BERSERK)] == 1 and rng == 0
+            )
+            magic = t.lines[li, L.L_MAGIC]
+            for e in range(st[L.G_N_ENEMIES]):
+                if st[ei(e, L.E_ALIVE)] == 0 or (only_enemy >= 0 and e != only_enemy):
+                    continue
+                epos = st[ei(e, L.E_POS)]
+                d = range_dist(t, b, pos, epos)
+                if d > rng + shift or (reach == 1 and d == 0 and shift == 0):
+                    continue
+                if node_attack:
+                    dup = False  # one option per target node
+                    for e2 in range(e):
+                        if st[ei(e2, L.E_ALIVE)] == 1 and st[ei(e2, L.E_POS)] == epos:
+                            dup = True
+                    if dup:
+                        continue
+                et = st[ei(e, L.E_TYPE)]
+                bonus = weak_bonus(t, b, c, e)
+                need = t.etypes[et, L.ET_HEALTH] - st[ei(e, L.E_WOUNDS)]
+                defence = t.etypes[et, L.ET_RESIST if magic else L.ET_BLOCK]
+                ev, pk = line_value(t, li, bonus, defence, need)
+                if node_attack:
+                    for e2 in range(e + 1, st[L.G_N_ENEMIES]):
+                        if st[ei(e2, L.E_ALIVE)] == 1 and st[ei(e2, L.E_POS)] == epos:
+                            et2 = st[ei(e2, L.E_TYPE)]
+                            need2 = t.etypes[et2, L.ET_HEALTH] - st[ei(e2, L.E_WOUNDS)]
+                            d2 = t.etypes[et2, L.ET_RESIST if magic else L.ET_BLOCK]
+                            ev2, pk2 = line_value(t, li, bonus, d2, need2)
+                            ev += ev2
+                            pk += pk2
+                if n < L.MAX_OPTS:
+                    set_opt(b, n, slot, li, e, epos, cost, ev, pk, OPT_NODE if node_attack else OPT_SINGLE)
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def support(t, b, c: int, li: int, target: int) -> None:
+    """A line without dice: gain stamina or health for the chosen allies (F-9.1: not a target; F-4.2)."""
+    amount = t.lines[li, L.L_SUPPORT_AMT]
+    kind = t.lines[li, L.L_SUPPORT]
+    rng = t.lines[li, L.L_RANGE]
+    pos = b.st[ci(c, L.C_POS)]
+    for a in range(b.st[L.G_N_CHARS]):
+        if b.st[ci(a, L.C_ALIVE)] == 0:
+            continue
+        if target >= 0 and a != target:
+            continue
+        if target < 0 and range_dist(t, b, pos, b.st[ci(a, L.C_POS)]) > rng:
+            continue
+        if kind == L.SUP_STAMINA:
+            gain(b, a, amount, 0)
+        else:
+            gain(b, a, 0, amount)
+
+
+@njit(cache=True)
+def resolve_attack(t, b, policy, c: int, row: int) -> None:
+    """R-10.6: pay, shift before, roll (+weak-arc die, luck), damage each target, conditions, push, shift after."""
+    st = b.st
+    o = b.opts[row]
+    slot = o[0]
+    li = o[1]
+    target = o[2]
+    node = o[3]
+    cost = o[4]
+    kind = o[7]
+    pay(t, b, c, cost)
+    if slot < 2:
+        st[ci(c, L.C_USED0 + slot)] = 1
+    if not running(b):
+        return
+    if kind == OPT_SUPPORT_ONE or kind == OPT_SUPPORT_ALL:
+        support(t, b, c, li, o[3] if kind == OPT_SUPPORT_ONE else -1)
+        return
+    berserk = st[ci(c, L.C_BERSERK)] == 1 and line_range(t, b, c, li) == 0
+    if berserk:
+        st[ci(c, L.C_BERSERK)] = 0
+    shift = t.lines[li, L.L_SHIFT_BEFORE]
+    if shift > 0:
+        move_phase(t, b, policy, c, STEP_SHIFT, shift, 0)
+        if not running(b):
+            return
+    pos = st[ci(c, L.C_POS)]
+    if st[ei(target, L.E_ALIVE)] == 1:
+        node = st[ei(target, L.E_POS)]
+    d = range_dist(t, b, pos, node)
+    if d > line_range(t, b, c, li) or (t.lines[li, L.L_REACH] == 1 and d == 0) or st[ei(target, L.E_ALIVE)] == 0:
+        log(b, L.ACTOR_CHAR, c, L.EV_ATTACK_FAIL, li, target, d, 0, -1)
+        return
+    bonus = weak_bonus(t, b, c, target)
+    mark = dice_mark(b)
+    n = roll_pool(t, b, t.lines[li, L.L_K], t.lines[li, L.L_U], t.lines[li, L.L_O], 0)
+    if bonus and n < b.dice.shape[0]:
+        b.dice[n] = roll_die(t, b, K_BLACK)
+        b.dcol[n] = K_BLACK
+        n += 1
+    offer_luck(t, b, policy, c, n, ROLL_ATTACK, 0)
+    total = pool_sum(b, n) + t.lines[li, L.L_MOD]
+    if total < 0:
+        total = 0  # R-4.8 derived: a total below 0 counts as 0
+    magic = t.lines[li, L.L_MAGIC] == 1
+    node_attack = kind == OPT_NODE
+    log(b, L.ACTOR_CHAR, c, L.EV_ATTACK, li, target, node, total, mark)
+    for e in range(st[L.G_N_ENEMIES]):
+        if st[ei(e, L.E_ALIVE)] == 0:
+            continue
+        if node_attack:
+            if st[ei(e, L.E_POS)] != node:
+                continue
+        elif e != target:
+            continue
+        et = st[ei(e, L.E_TYPE)]
+        defence = t.etypes[et, L.ET_RESIST if magic else L.ET_BLOCK]
+        dmg = total - defence if total > defence else 0
+        st[ci(c, L.C_DMG_DEALT)] += min(dmg, t.etypes[et, L.ET_HEALTH] - st[ei(e, L.E_WOUNDS)])
+        enemy_suffer(t, b, e, dmg, L.SRC_ATTACK)
+        if not running(b):
+            return
+        if st[ei(e, L.E_ALIVE)] == 1:
+            enemy_conditions(t, b, e, t.lines[li, L.L_COND])  # R-9.2: enemies never dodge, so always hit
+            if t.lines[li, L.L_PUSH] == 1:
+                push_enemy_away(t, b, policy, e, pos)
+    after = t.lines[li, L.L_SHIFT_AFTER]
+    if after > 0 and running(b):
+        move_phase(t, b, policy, c, STEP_SHIFT, after, 0)
+
+
+@njit(cache=True)
+def attack_phase(t, b, policy, c: int) -> None:
+    """D-19/D-20/D-22: attacks with hand weapons until the policy stops; repeat icons per A-28."""
+    while running(b):
+        n = attack_options(t, b, c, -1, -1, False)
+        k = decide(b, policy, L.H_ATTACK, n)
+        if k == 0:
+            return
+        li = b.opts[k, 1]
+        resolve_attack(t, b, policy, c, k)
+        extra = t.lines[li, L.L_REPEAT] - 1
+        while extra > 0 and running(b):
+            # A-28 same_option_pay_each: each repetition is a full use of the same option.
+            n = attack_options(t, b, c, li, -1, t.variants[L.V_REPEAT_ICON] == 1)
+            k = decide(b, policy, L.H_ATTACK, n)
+            if k == 0:
+                break
+            resolve_attack(t, b, policy, c, k)
+            extra -= 1
+
+
+@njit(cache=True)
+def backstab(t, b, policy, c: int, e: int) -> None:
+    """Assassin heroic action: after a successful dodge, a free attack on the enemy dodged (R-3.7; card text)."""
+    if t.chars[c, L.CT_HEROIC] != L.HEROIC_BACKSTAB or b.st[ci(c, L.C_HEROIC)] != 1:
+        return
+    if b.st[ei(e, L.E_ALIVE)] == 0 or not running(b):
+        return
+    n = attack_options(t, b, c, -1, e, True)
+    if n <= 1:
+        return
+    k = decide(b, policy, L.H_HEROIC, n)
+    if k == 0:
+        return
+    b.st[ci(c, L.C_HEROIC)] = 0
+    b.st[ci(c, L.C_HEROIC_USED)] += 1
+    log(b, L.ACTOR_CHAR, c, L.EV_HEROIC, L.HEROIC_BACKSTAB, e, 0, 0, -1)
+    slot = b.opts[k, 0]
+    used = b.st[ci(c, L.C_USED0 + slot)] if slot < 2 else 0
+    resolve_attack(t, b, policy, c, k)
+    if slot < 2:
+        b.st[ci(c, L.C_USED0 + slot)] = used  # a reaction, not the activation's attack
+
+
+# --- activation ------------------------------------------------------------------------------------
+@njit(cache=True)
+def offer_estus(t, b, policy, c: int) -> None:
+    """D-23: drink the estus in the character's own activation to clear all cubes (R-3.5)."""
+    st = b.st
+    if st[ci(c, L.C_ESTUS)] != 1 or not running(b):
+        return
+    set_opt(b, 0, 0, st[ci(c, L.C_STAMINA)], st[ci(c, L.C_DAMAGE)], 0, 0, 0, 0, 0)
+    set_opt(b, 1, 1, st[ci(c, L.C_STAMINA)], st[ci(c, L.C_DAMAGE)], 0, 0, 0, 0, 0)
+    if decide(b, policy, L.H_ESTUS, 2) == 1:
+        st[ci(c, L.C_ESTUS)] = 0
+        st[ci(c, L.C_ESTUS_USED)] += 1
+        log(b, L.ACTOR_CHAR, c, L.EV_ESTUS, st[ci(c, L.C_STAMINA)], st[ci(c, L.C_DAMAGE)], 0, 0, -1)
+        st[ci(c, L.C_STAMINA)] = 0
+        st[ci(c, L.C_DAMAGE)] = 0
+
+
+@njit(cache=True)
+def offer_swap(t, b, policy, c: int) -> None:
+    """D-17: swap a hand weapon with one in the backup slot at the start of activation (R-10.1, R-4.2)."""
+    st = b.st
+    set_opt(b, 0, -1, -1, 0, 0, 0, 0, 0, 0)
+    n = 1
+    for h in range(2):
+        for j in range(2):
+            bk = st[ci(c, L.C_BACKUP0 + j)]
+            if bk < 0:
+                continue
+            other = st[ci(c, L.C_HAND0 + 1 - h)]
+            if t.items[bk, L.IT_HANDS] == 2 and other >= 0:
+                continue  # a two-handed weapon needs the other hand empty
+            if other >= 0 and t.items[other, L.IT_HANDS] == 2:
+                continue
+            set_opt(b, n, h, j, bk, st[ci(c, L.C_HAND0 + h)], 0, 0, 0, 0)
+            n += 1
+    if n == 1:
+        return
+    k = decide(b, policy, L.H_SWAP, n)
+    if k == 0:
+        return
+    h = b.opts[k, 0]
+    j = b.opts[k, 1]
+    held = st[ci(c, L.C_HAND0 + h)]
+    st[ci(c, L.C_HAND0 + h)] = st[ci(c, L.C_BACKUP0 + j)]
+    st[ci(c, L.C_BACKUP0 + j)] = held
+    log(b, L.ACTOR_CHAR, c, L.EV_SWAP, h, j, 0, 0, -1)
+
+
+@njit(cache=True)
+def offer_heroic_start(t, b, policy, c: int) -> int:
+    """D-16 at activation start: Herald's Perseverance (party +2 stamina) or the Warrior's Berserk
+    Charge (1 free extra node and a free range-0 node attack); returns extra free steps."""
+    st = b.st
+    h = t.chars[c, L.CT_HEROIC]
+    if st[ci(c, L.C_HEROIC)] != 1 or (h != L.HEROIC_PERSEVERANCE and h != L.HEROIC_BERSERK):
+        return 0
+    cubes = 0
+    for a in range(st[L.G_N_CHARS]):
+        cubes += st[ci(a, L.C_STAMINA)]
+    set_opt(b, 0, 0, h, cubes, st[ci(c, L.C_STAMINA)], 0, 0, 0, 0)
+    set_opt(b, 1, 1, h, cubes, st[ci(c, L.C_STAMINA)], 0, 0, 0, 0)
+    if decide(b, policy, L.H_HEROIC, 2) == 0:
+        return 0
+    st[ci(c, L.C_HEROIC)] = 0
+    st[ci(c, L.C_HEROIC_USED)] += 1
+    log(b, L.ACTOR_CHAR, c, L.EV_HEROIC, h, 0, 0, 0, -1)
+    if h == L.HEROIC_PERSEVERANCE:
+        for a in range(st[L.G_N_CHARS]):
+            if st[ci(a, L.C_ALIVE)] == 1:
+                gain(b, a, 2, 0)
+        return 0
+    st[ci(c, L.C_BERSERK)] = 1
+    return 1
+
+
+@njit(cache=True)
+def activate_character(t, b, policy, c: int) -> None:
+    """R-10: gain 2 stamina, take aggro, swap; move before or after attacking (F-10.1); end of activation."""
+    st = b.st
+    st[L.G_ACTIVE] = c
+    log(b, L.ACTOR_CHAR, c, L.EV_ACTIVATE, 0, 0, 0, 0, -1)
+    gain(b, c, 2, 0)  # R-10.1
+    st[L.G_AGGRO] = c  # R-10.1
+    st[ci(c, L.C_USED0)] = 0
+    st[ci(c, L.C_USED1)] = 0
+    offer_swap(t, b, policy, c)
+    offer_estus(t, b, policy, c)
+    free = 1 + offer_heroic_start(t, b, policy, c)
+    moved = move_phase(t, b, policy, c, STEP_WALK, 20, free)  # R-10.3: move before …
+    attack_phase(t, b, policy, c)
+    if moved == 0 and running(b):
+        move_phase(t, b, policy, c, STEP_WALK, 20, free)  # … or after attacking
+    st[ci(c, L.C_BERSERK)] = 0
+    offer_estus(t, b, policy, c)
+    if running(b):
+        char_end_of_activation(t, b, c)  # R-10.8
+    st[L.G_ACTIVE] = -1

@@ -1,0 +1,316 @@
+"""Damage, conditions, defence rolls and the luck reroll (rules R-3, R-9).
+
+Order of one enemy attack on one character (R-9.5 derived order, F-9.5):
+effective value (stagger −1) → block/resist roll or dodge (+ luck) → damage after defence →
+ember −1 if ≥ 3 → red cubes → bleed +2 as a separate source → death → conditions → push.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.kernel.core import (
+    K_BLUE,
+    ci,
+    decide,
+    dice_mark,
+    ei,
+    living_enemies,
+    log,
+    pmf_pool,
+    pool_sum,
+    roll_die,
+    roll_pool,
+    running,
+    set_opt,
+)
+
+
+# --- characters: cubes, death, stamina ------------------------------------------------------
+@njit(cache=True)
+def free_slots(b, c: int) -> int:
+    """Empty slots of the endurance bar (R-3.2)."""
+    return 10 - b.st[ci(c, L.C_STAMINA)] - b.st[ci(c, L.C_DAMAGE)]
+
+
+@njit(cache=True)
+def kill_char(b, c: int) -> None:
+    """A full bar kills the character and the party is defeated at once (R-3.3, R-8.5)."""
+    b.st[ci(c, L.C_ALIVE)] = 0
+    b.st[L.G_OUTCOME] = L.OUT_LOSS
+    log(b, L.ACTOR_CHAR, c, L.EV_DEATH, 0, 0, 0, 0, -1)
+
+
+@njit(cache=True)
+def can_pay(t, b, c: int, cost: int) -> bool:
+    """A stamina cost needs free slots; filling the last one is allowed and fatal by default (R-3.3, A-13)."""
+    free = free_slots(b, c)
+    if cost < free or cost == 0:
+        return True
+    return cost == free and t.variants[L.V_STAMINA_LAST_SLOT] == 0
+
+
+@njit(cache=True)
+def pay(t, b, c: int, cost: int) -> None:
+    """Spend stamina: black cubes from the left (R-3.2); a full bar kills (R-3.3)."""
+    if cost <= 0:
+        return
+    b.st[ci(c, L.C_STAMINA)] += cost
+    b.st[ci(c, L.C_STAMINA_SPENT)] += cost
+    log(b, L.ACTOR_CHAR, c, L.EV_STAMINA, cost, 0, 0, 0, -1)
+    if free_slots(b, c) <= 0:
+        kill_char(b, c)
+
+
+@njit(cache=True)
+def gain(b, c: int, stamina: int, health: int) -> None:
+    """Gaining removes cubes of that colour; with none left it does nothing (R-3.4)."""
+    s = min(stamina, b.st[ci(c, L.C_STAMINA)])
+    h = min(health, b.st[ci(c, L.C_DAMAGE)])
+    b.st[ci(c, L.C_STAMINA)] -= s
+    b.st[ci(c, L.C_DAMAGE)] -= h
+    if s > 0 or h > 0:
+        log(b, L.ACTOR_CHAR, c, L.EV_GAIN, s, h, 0, 0, -1)
+
+
+@njit(cache=True)
+def armour_flags(t, b, c: int) -> int:
+    """Passive effect flags of the equipped armour and hand items."""
+    f = 0
+    for slot in (L.C_ARMOUR, L.C_HAND0, L.C_HAND1):
+        it = b.st[ci(c, slot)]
+        if it >= 0:
+            f |= t.items[it, L.IT_FLAGS]
+    return f
+
+
+@njit(cache=True)
+def char_suffer(t, b, c: int, amount: int, src: int, printed: int) -> None:
+    """Suffer damage: ember (R-3.8, A-10..A-12), red cubes from the right, bleed +2 (R-9.10), death.
+
+    ``printed`` is the attack's printed value, used for the ember test under
+    ``ember_threshold = printed_value`` (A-11); by default the damage suffered counts.
+    """
+    st = b.st
+    if amount <= 0 or not running(b):
+        return
+    ember_applies = src == L.SRC_ATTACK or src == L.SRC_PUSH or t.variants[L.V_EMBER_SCOPE] == 1
+    bleeding = (st[ci(c, L.C_COND)] & L.COND_BLEED) != 0
+    if ember_applies and st[ci(c, L.C_EMBER)] == 1:
+        basis = printed if printed >= 0 and t.variants[L.V_EMBER_THRESHOLD] == 1 else amount
+        basis += 2 if bleeding and t.variants[L.V_EMBER_BLEED] == 1 else 0
+        if basis >= 3:
+            amount -= 1
+    while True:
+        dealt = min(amount, free_slots(b, c))
+        st[ci(c, L.C_DAMAGE)] += dealt
+        st[ci(c, L.C_DMG_TAKEN)] += dealt
+        log(b, L.ACTOR_CHAR, c, L.EV_DAMAGE, amount, src, 0, 0, -1)
+        if free_slots(b, c) <= 0:
+            kill_char(b, c)
+            return
+        if not (bleeding and src != L.SRC_BLEED and amount > 0):
+            return
+        # R-9.10 bleed: 2 more damage from a separate source (F-3.4), then the token goes.
+        st[ci(c, L.C_COND)] &= ~L.COND_BLEED
+        amount = 2
+        src = L.SRC_BLEED
+
+
+@njit(cache=True)
+def char_conditions(t, b, c: int, mask: int) -> None:
+    """Put condition tokens on a character hit, one of each at most, minus immunities (R-9.10)."""
+    flags = armour_flags(t, b, c)
+    if flags & L.ITF_IMMUNE_POISON:
+        mask &= ~L.COND_POISON
+    if flags & L.ITF_IMMUNE_BLEED:
+        mask &= ~L.COND_BLEED
+    if flags & L.ITF_IMMUNE_FROSTBITE:
+        mask &= ~L.COND_FROSTBITE
+    new = mask & ~b.st[ci(c, L.C_COND)]
+    if new:
+        b.st[ci(c, L.C_COND)] |= new
+        log(b, L.ACTOR_CHAR, c, L.EV_CONDITION, new, 0, 0, 0, -1)
+
+
+@njit(cache=True)
+def char_end_of_activation(t, b, c: int) -> None:
+    """Poison deals 1 (may trigger bleed, F-9.11), then poison, frostbite, stagger are removed (R-9.10, R-10.8)."""
+    st = b.st
+    if st[ci(c, L.C_COND)] & L.COND_POISON:
+        char_suffer(t, b, c, 1, L.SRC_POISON, -1)
+    clear = st[ci(c, L.C_COND)] & (L.COND_POISON | L.COND_FROSTBITE | L.COND_STAGGER)
+    if clear:
+        st[ci(c, L.C_COND)] &= ~clear
+        log(b, L.ACTOR_CHAR, c, L.EV_CONDITION_END, clear, 0, 0, 0, -1)
+
+
+# --- enemies: wounds, conditions -----------------------------------------------------------------
+@njit(cache=True)
+def enemy_suffer(t, b, e: int, amount: int, src: int) -> None:
+    """Wound tokens; bleed +2 (R-9.10); removal at wounds ≥ health (R-9.3); victory at once (F-8.1)."""
+    st = b.st
+    if amount <= 0 or not running(b) or st[ei(e, L.E_ALIVE)] == 0:
+        return
+    et = st[ei(e, L.E_TYPE)]
+    health = t.etypes[et, L.ET_HEALTH]
+    while True:
+        st[ei(e, L.E_WOUNDS)] += amount
+        log(b, L.ACTOR_ENEMY, e, L.EV_DAMAGE, amount, src, 0, 0, -1)
+        if st[ei(e, L.E_WOUNDS)] >= health:
+            st[ei(e, L.E_WOUNDS)] = health
+            st[ei(e, L.E_ALIVE)] = 0
+            log(b, L.ACTOR_ENEMY, e, L.EV_DEATH, 0, 0, 0, 0, -1)
+            if living_enemies(b) == 0:
+                b.st[L.G_OUTCOME] = L.OUT_WIN
+            return
+        if not ((st[ei(e, L.E_COND)] & L.COND_BLEED) and src != L.SRC_BLEED):
+            return
+        st[ei(e, L.E_COND)] &= ~L.COND_BLEED  # R-9.10 bleed on an enemy
+        amount = 2
+        src = L.SRC_BLEED
+
+
+@njit(cache=True)
+def enemy_conditions(t, b, e: int, mask: int) -> None:
+    """Condition tokens on an enemy hit (R-9.10)."""
+    new = mask & ~b.st[ei(e, L.E_COND)]
+    if new:
+        b.st[ei(e, L.E_COND)] |= new
+        log(b, L.ACTOR_ENEMY, e, L.EV_CONDITION, new, 0, 0, 0, -1)
+
+
+@njit(cache=True)
+def enemy_end_of_activation(t, b, e: int) -> None:
+    """Poison deals 1 (an enemy can die of it and end the battle, R-11.14), then tokens are removed."""
+    st = b.st
+    if st[ei(e, L.E_ALIVE)] == 0:
+        return
+    if st[ei(e, L.E_COND)] & L.COND_POISON:
+        enemy_suffer(t, b, e, 1, L.SRC_POISON)
+    clear = st[ei(e, L.E_COND)] & (L.COND_POISON | L.COND_FROSTBITE | L.COND_STAGGER)
+    if clear:
+        st[ei(e, L.E_COND)] &= ~clear
+        log(b, L.ACTOR_ENEMY, e, L.EV_CONDITION_END, clear, 0, 0, 0, -1)
+
+
+# --- luck ------------------------------------------------------------------------------------------
+ROLL_ATTACK = 0
+ROLL_BLOCK = 1
+ROLL_DODGE = 2
+ROLL_TRAP_DODGE = 3
+
+
+@njit(cache=True)
+def offer_luck(t, b, policy, c: int, n: int, kind: int, need: int) -> None:
+    """D-24: after a roll its owner may flip luck to reroll one die (R-3.6, F-3.1, A-14)."""
+    if b.st[ci(c, L.C_LUCK)] != 1 or n == 0:
+        return
+    if kind == ROLL_TRAP_DODGE and t.variants[L.V_LUCK_ROLLS] == 1:
+        return
+    set_opt(b, 0, -1, -1, -1, kind, need, pool_sum(b, n), c, 0)
+    for i in range(n):
+        set_opt(b, i + 1, i, b.dcol[i], b.dice[i], kind, need, pool_sum(b, n), c, 0)
+    k = decide(b, policy, L.H_LUCK, n + 1)
+    if k == 0:
+        return
+    i = k - 1
+    mark = dice_mark(b)
+    b.dice[i] = roll_die(t, b, b.dcol[i])
+    b.st[ci(c, L.C_LUCK)] = 0
+    b.st[ci(c, L.C_LUCK_USED)] += 1
+    log(b, L.ACTOR_CHAR, c, L.EV_LUCK, i, b.dice[i], kind, 0, mark)
+
+
+# --- defence ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def defence_dice(t, b, c: int, magic: bool):
+    """Block (or resist) dice pooled from the armour and hand slots (R-4.6, R-9.5)."""
+    k = 0
+    u = 0
+    o = 0
+    g = 0
+    for slot in (L.C_ARMOUR, L.C_HAND0, L.C_HAND1):
+        it = b.st[ci(c, slot)]
+        if it >= 0:
+            off = L.IT_RESIST_K if magic else L.IT_BLOCK_K
+            k += t.items[it, off]
+            u += t.items[it, off + 1]
+            o += t.items[it, off + 2]
+            g += t.items[it, L.IT_DODGE]
+    return k, u, o, g
+
+
+@njit(cache=True)
+def expected_taken(t, k: int, u: int, o: int, damage: int) -> int:
+    """E[max(0, damage − block total)] × 100, shown to the policy as an option feature."""
+    pmf = pmf_pool(t, k, u, o, 0)
+    ev = 0.0
+    for s in range(pmf.shape[0]):
+        if s < damage:
+            ev += pmf[s] * (damage - s)
+    return int(ev * 100.0 + 0.5)
+
+
+@njit(cache=True)
+def dodge_chance(t, g: int, difficulty: int) -> int:
+    """P(dodge successes ≥ difficulty) × 1000 (F-9.3: zero dice never beat difficulty ≥ 1)."""
+    if difficulty <= 0:
+        return 1000
+    pmf = pmf_pool(t, 0, 0, 0, g)
+    p = 0.0
+    for s in range(difficulty, pmf.shape[0]):
+        p += pmf[s]
+    return int(p * 1000.0 + 0.5)
+
+
+@njit(cache=True)
+def dodge_cost(b, c: int) -> int:
+    """A dodge costs 1 stamina, +1 with frostbite (R-9.5, R-9.10)."""
+    return 1 + (1 if b.st[ci(c, L.C_COND)] & L.COND_FROSTBITE else 0)
+
+
+@njit(cache=True)
+def roll_dodge(t, b, policy, c: int, g: int, difficulty: int, kind: int) -> bool:
+    """Roll the green dice; success iff dodge symbols ≥ difficulty (R-9.5)."""
+    mark = dice_mark(b)
+    n = roll_pool(t, b, 0, 0, 0, g)
+    offer_luck(t, b, policy, c, n, kind, difficulty)
+    ok = pool_sum(b, n) >= difficulty
+    b.st[ci(c, L.C_DODGES)] += 1
+    if ok:
+        b.st[ci(c, L.C_DODGES_OK)] += 1
+    log(b, L.ACTOR_CHAR, c, L.EV_DEFEND, 2, pool_sum(b, n), 1 if ok else 0, difficulty, mark)
+    return ok
+
+
+@njit(cache=True)
+def roll_block(t, b, policy, c: int, damage: int, magic: bool, attacker: int) -> int:
+    """Block or resist roll against a fixed damage value; returns the damage after defence (R-9.5)."""
+    k, u, o, _ = defence_dice(t, b, c, magic)
+    extra_u = 0
+    if (
+        not magic
+        and t.chars[c, L.CT_HEROIC] == L.HEROIC_KNIGHT_BLOCK
+        and b.st[ci(c, L.C_HEROIC)] == 1
+    ):
+        # Knight's heroic action: one extra blue die on one block roll (R-3.7; card text).
+        set_opt(b, 0, 0, L.HEROIC_KNIGHT_BLOCK, expected_taken(t, k, u, o, damage), damage, 0, 0, 0, 0)
+        set_opt(b, 1, 1, L.HEROIC_KNIGHT_BLOCK, expected_taken(t, k, u + 1, o, damage), damage, 0, 0, 0, 0)
+        if decide(b, policy, L.H_HEROIC, 2) == 1:
+            extra_u = 1
+            b.st[ci(c, L.C_HEROIC)] = 0
+            b.st[ci(c, L.C_HEROIC_USED)] += 1
+            log(b, L.ACTOR_CHAR, c, L.EV_HEROIC, L.HEROIC_KNIGHT_BLOCK, 0, 0, 0, -1)
+    mark = dice_mark(b)
+    n = roll_pool(t, b, k, u, o, 0)
+    if extra_u and n < b.dice.shape[0]:
+        b.dice[n] = roll_die(t, b, K_BLUE)
+        b.dcol[n] = K_BLUE
+        n += 1
+    offer_luck(t, b, policy, c, n, ROLL_BLOCK, damage)
+    total = pool_sum(b, n)
+    taken = damage - total if damage > total else 0
+    log(b, L.ACTOR_CHAR, c, L.EV_DEFEND, 1 if magic else 0, total, taken, attacker, mark)
+    return taken

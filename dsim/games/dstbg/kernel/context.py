@@ -1,0 +1,98 @@
+"""The two bundles every kernel function receives: compiled tables and one battle's buffers.
+
+Both are named tuples of numpy arrays, which Numba passes by reference and caches by type.
+``Tables`` is read-only game data for one cell (board, party, enemies, variants);
+``Battle`` is the mutable state of one battle plus its random stream, option buffer and
+optional trace buffers.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from dsim.games.dstbg.kernel import layout as L
+
+# scenario vector layout (one encounter or boss battle, compiled per cell)
+SC_N_CHARS = 0
+SC_N_ENEMIES = 1
+SC_N_NODES = 2
+SC_TRAPS = 3
+SC_N_ENTRY = 4
+SC_IS_BOSS = 5
+SC_N_TRAP_TOKENS = 6
+SC_BOSS_FACING_NODE = 7  # node the boss initially faces toward (A-42 default), -1 none
+SC_ENEMY = 8  # MAX_ENEMIES x (type, node)
+SC_TERRAIN = SC_ENEMY + 2 * L.MAX_ENEMIES
+SC_TRAP_OK = SC_TERRAIN + L.MAX_NODES
+SC_ENTRY = SC_TRAP_OK + L.MAX_NODES
+SC_TRAP_TOKENS = SC_ENTRY + L.MAX_NODES
+MAX_TRAP_TOKENS = 24
+SC_EQUIP = SC_TRAP_TOKENS + MAX_TRAP_TOKENS  # MAX_CHARS x (armour, hand0, hand1, backup0, backup1)
+SC_LEN = SC_EQUIP + 5 * L.MAX_CHARS
+
+
+class Tables(NamedTuple):
+    """Compiled, read-only data of one cell."""
+
+    neighbour: np.ndarray  # int32 (n, 8): node in direction d, -1 off board
+    steps: np.ndarray  # int32 (n, n): adjacency steps ignoring terrain
+    arcs: np.ndarray  # int32 (8, n, n): arc bitmask of node for boss facing/boss node
+    chars: np.ndarray  # int32 (MAX_CHARS, CT_FIELDS)
+    items: np.ndarray  # int32 (n_items, IT_FIELDS)
+    lines: np.ndarray  # int32 (n_lines, L_FIELDS)
+    lstat: np.ndarray  # int32 (n_lines, 2, 8, 41): [.., 0] E[damage]x100, [.., k] P(damage>=k)x1000
+    etypes: np.ndarray  # int32 (n_types, ET_FIELDS)
+    prog: np.ndarray  # int32 (n_steps, S_FIELDS)
+    cards: np.ndarray  # int32 (n_cards, CARD_FIELDS)
+    faces: np.ndarray  # int32 (4, 6): black, blue, orange, green
+    variants: np.ndarray  # int32 (N_VARIANTS,)
+    scen: np.ndarray  # int32 (SC_LEN,)
+
+
+class Battle(NamedTuple):
+    """Mutable buffers of one battle."""
+
+    st: np.ndarray  # int32 (STATE_LEN,)
+    rng: np.ndarray  # uint64 (2,): key, counter
+    opts: np.ndarray  # int32 (MAX_OPTS, OPT_FIELDS)
+    dwalk: np.ndarray  # int32 (n, n) walk distances avoiding blocking terrain
+    dice: np.ndarray  # int32 (8,) scratch: last roll's dice values
+    dcol: np.ndarray  # int32 (8,) scratch: last roll's dice colours
+    forced: np.ndarray  # int32 (k,) forced dice results for tests (consumed first)
+    cursor: np.ndarray  # int32 (4,): forced position, trace events, trace dice, spare
+    trace: np.ndarray  # int32 (max_events, EV_FIELDS + STATE_LEN) or (0, ...) when off
+    tdice: np.ndarray  # int32 (max_dice,) dice values rolled, referenced by events
+    params: np.ndarray  # float64 policy parameter vector
+
+
+# boss card table columns
+CARD_PROG = 0
+CARD_PROG_LEN = 1
+CARD_HEATUP = 2
+CARD_WEAK = 3
+CARD_FIGURE = 4  # figure slot whose deck this card belongs to (O&S), -1 shared
+CARD_FIELDS = 5
+
+
+def new_battle(
+    n_nodes: int,
+    params: np.ndarray,
+    forced: np.ndarray | None = None,
+    trace_events: int = 0,
+) -> Battle:
+    """Allocate the buffers of one battle (Python side: tests and trace replays)."""
+    return Battle(
+        st=np.zeros(L.STATE_LEN, np.int32),
+        rng=np.zeros(2, np.uint64),
+        opts=np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
+        dwalk=np.zeros((n_nodes, n_nodes), np.int32),
+        dice=np.zeros(8, np.int32),
+        dcol=np.zeros(8, np.int32),
+        forced=np.zeros(0, np.int32) if forced is None else np.asarray(forced, np.int32),
+        cursor=np.zeros(4, np.int32),
+        trace=np.zeros((trace_events, L.EV_FIELDS + L.STATE_LEN), np.int32),
+        tdice=np.zeros(max(trace_events * 4, 1), np.int32),
+        params=np.asarray(params, np.float64),
+    )

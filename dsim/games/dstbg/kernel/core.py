@@ -1,0 +1,261 @@
+"""Shared kernel primitives: state access, decisions, dice, trace, distances, occupancy.
+
+Everything here is a small ``@njit`` function over the ``Tables``/``Battle`` bundles; the
+rules that use them live in ``combat``, ``movement``, ``enemy``, ``character`` and ``battle``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.board import walk_distances_nb
+from dsim.rng import randint
+
+K_BLACK = 0
+K_BLUE = 1
+K_ORANGE = 2
+K_GREEN = 3
+
+
+# --- state field addresses ---------------------------------------------------------------
+@njit(cache=True)
+def ci(c: int, f: int) -> int:
+    """Address of field ``f`` of character ``c``."""
+    return L.C_BASE + c * L.C_FIELDS + f
+
+
+@njit(cache=True)
+def ei(e: int, f: int) -> int:
+    """Address of field ``f`` of enemy slot ``e``."""
+    return L.E_BASE + e * L.E_FIELDS + f
+
+
+@njit(cache=True)
+def ni(n: int, f: int) -> int:
+    """Address of field ``f`` of node ``n``."""
+    return L.N_BASE + n * L.N_FIELDS + f
+
+
+@njit(cache=True)
+def running(b) -> bool:
+    """True while neither side has won (every rule step checks this, F-8.1 / R-3.3)."""
+    return b.st[L.G_OUTCOME] == L.OUT_RUNNING
+
+
+# --- trace ---------------------------------------------------------------------------------
+@njit(cache=True)
+def log(b, kind: int, actor: int, ev: int, a: int, c: int, d: int, e: int, dice0: int) -> None:
+    """Append one event and a snapshot of the state to the trace (no-op when tracing is off)."""
+    k = b.cursor[1]
+    if k >= b.trace.shape[0]:
+        return
+    row = b.trace[k]
+    row[0] = b.st[L.G_ROUND]
+    row[1] = kind
+    row[2] = actor
+    row[3] = ev
+    row[4] = a
+    row[5] = c
+    row[6] = d
+    row[7] = e
+    row[8] = dice0 if dice0 >= 0 else b.cursor[2]
+    row[9] = b.cursor[2] - dice0 if dice0 >= 0 else 0
+    row[L.EV_FIELDS :] = b.st
+    b.cursor[1] = k + 1
+
+
+@njit(cache=True)
+def dice_mark(b) -> int:
+    """Position in the trace's dice log, to attach the dice rolled from here to an event."""
+    return b.cursor[2]
+
+
+# --- dice -----------------------------------------------------------------------------------
+@njit(cache=True)
+def roll_die(t, b, colour: int) -> int:
+    """One die: a forced value if the test script has one left, else a face of the stream."""
+    p = b.cursor[0]
+    if p < b.forced.shape[0]:
+        v = b.forced[p]
+        b.cursor[0] = p + 1
+    else:
+        v = t.faces[colour, randint(b.rng, 6)]
+    q = b.cursor[2]
+    if q < b.tdice.shape[0] and b.trace.shape[0] > 0:
+        b.tdice[q] = v
+        b.cursor[2] = q + 1
+    return v
+
+
+@njit(cache=True)
+def roll_pool(t, b, k: int, u: int, o: int, g: int) -> int:
+    """Roll a pool into the scratch buffers ``b.dice``/``b.dcol``; returns the number of dice."""
+    n = 0
+    for colour in range(4):
+        count = k if colour == K_BLACK else u if colour == K_BLUE else o if colour == K_ORANGE else g
+        for _ in range(count):
+            if n < b.dice.shape[0]:
+                b.dice[n] = roll_die(t, b, colour)
+                b.dcol[n] = colour
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def pool_sum(b, n: int) -> int:
+    """Sum of the first ``n`` dice in the scratch buffer."""
+    s = 0
+    for i in range(n):
+        s += b.dice[i]
+    return s
+
+
+@njit(cache=True)
+def pmf_pool(t, k: int, u: int, o: int, g: int) -> np.ndarray:
+    """Exact distribution of a pool's total (float64 pmf indexed by total)."""
+    pmf = np.zeros(4 * (k + u + o + g) + 1)
+    pmf[0] = 1.0
+    top = 0
+    for colour in range(4):
+        count = k if colour == K_BLACK else u if colour == K_BLUE else o if colour == K_ORANGE else g
+        for _ in range(count):
+            new = np.zeros_like(pmf)
+            for s in range(top + 1):
+                if pmf[s] > 0.0:
+                    for f in range(6):
+                        new[s + t.faces[colour, f]] += pmf[s] / 6.0
+            pmf = new
+            top += 4
+    return pmf
+
+
+# --- decisions ------------------------------------------------------------------------------
+@njit(cache=True)
+def decide(b, policy, hook: int, n: int) -> int:
+    """Ask the policy to pick one of the ``n`` option rows in ``b.opts`` (0 if only one)."""
+    if n <= 1:
+        return 0
+    choice = np.int64(policy(hook, b.st, b.opts, n, b.params, b.dwalk))
+    if choice < 0 or choice >= n:
+        choice = 0
+    if b.trace.shape[0] > 0:
+        log(b, L.ACTOR_NONE, -1, L.EV_DECISION, hook, choice, n, b.opts[choice, 0], -1)
+    return choice
+
+
+@njit(cache=True)
+def decide_for_enemy(t, b, policy, hook: int, n: int) -> int:
+    """A players' choice made on an enemy's behalf, answered per ``players_choice_policy`` (A-41)."""
+    if n <= 1:
+        return 0
+    mode = t.variants[L.V_PLAYERS_CHOICE]
+    if mode == 1:
+        return np.int64(randint(b.rng, n))
+    b.st[L.G_ADVERSARIAL] = 1 if mode == 2 else 0
+    choice = decide(b, policy, hook, n)
+    b.st[L.G_ADVERSARIAL] = 0
+    return np.int64(choice)
+
+
+@njit(cache=True)
+def set_opt(b, i: int, a: int, c: int, d: int, e: int, f: int, g: int, h: int, k: int) -> None:
+    """Fill option row ``i``."""
+    o = b.opts[i]
+    o[0] = a
+    o[1] = c
+    o[2] = d
+    o[3] = e
+    o[4] = f
+    o[5] = g
+    o[6] = h
+    o[7] = k
+
+
+# --- distances and occupancy ----------------------------------------------------------------
+@njit(cache=True)
+def range_dist(t, b, a: int, z: int) -> int:
+    """Distance used for range checks (A-17 ``range_metric``)."""
+    if t.variants[L.V_RANGE_METRIC] == 1:
+        return b.dwalk[a, z]
+    return t.steps[a, z]
+
+
+@njit(cache=True)
+def move_dist(t, b, a: int, z: int) -> int:
+    """Distance deciding closer/farther/nearest for movement (A-18 ``move_metric``)."""
+    if t.variants[L.V_MOVE_METRIC] == 1:
+        return t.steps[a, z]
+    return b.dwalk[a, z]
+
+
+@njit(cache=True)
+def nearest_dist(t, b, a: int, z: int) -> int:
+    """Distance deciding "nearest" for attack targets (A-19 ``nearest_for_attacks``)."""
+    if t.variants[L.V_NEAREST_FOR_ATTACKS] == 1:
+        return move_dist(t, b, a, z)
+    return range_dist(t, b, a, z)
+
+
+@njit(cache=True)
+def blocks_movement(b, n: int) -> bool:
+    """Gravestones, chests and intact barrels block walking, enemy moves and pushes (R-7.4–R-7.6, F-7.1)."""
+    terr = b.st[ni(n, L.N_TERRAIN)]
+    return terr == L.TERRAIN_GRAVESTONE or terr == L.TERRAIN_CHEST or terr == L.TERRAIN_BARREL
+
+
+@njit(cache=True)
+def figures_at(b, n: int) -> int:
+    """Number of living figures on node ``n`` (R-2.6 limit is 3)."""
+    st = b.st
+    cnt = 0
+    for c in range(st[L.G_N_CHARS]):
+        if st[ci(c, L.C_ALIVE)] == 1 and st[ci(c, L.C_POS)] == n:
+            cnt += 1
+    for e in range(st[L.G_N_ENEMIES]):
+        if st[ei(e, L.E_ALIVE)] == 1 and st[ei(e, L.E_POS)] == n:
+            cnt += 1
+    return cnt
+
+
+@njit(cache=True)
+def bosses_at(t, b, n: int) -> int:
+    """Number of living boss figures on node ``n`` (R-2.7 limit is 1)."""
+    st = b.st
+    cnt = 0
+    for e in range(st[L.G_N_ENEMIES]):
+        if st[ei(e, L.E_ALIVE)] == 1 and st[ei(e, L.E_POS)] == n:
+            if t.etypes[st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1:
+                cnt += 1
+    return cnt
+
+
+@njit(cache=True)
+def recompute_walk(t, b) -> None:
+    """All-pairs walk distances that never pass through blocking terrain (A-18 default); called
+    at setup and again after a barrel is destroyed."""
+    n = t.steps.shape[0]
+    blocked = np.zeros(n, np.bool_)
+    for x in range(n):
+        blocked[x] = blocks_movement(b, x)
+    b.dwalk[:, :] = walk_distances_nb(t.neighbour, blocked)
+    b.st[L.G_BARRELS_CHANGED] = 0
+
+
+@njit(cache=True)
+def living_chars(b) -> int:
+    """Number of living characters."""
+    cnt = 0
+    for c in range(b.st[L.G_N_CHARS]):
+        cnt += b.st[ci(c, L.C_ALIVE)]
+    return cnt
+
+
+@njit(cache=True)
+def living_enemies(b) -> int:
+    """Number of living enemies (bosses included)."""
+    cnt = 0
+    for e in range(b.st[L.G_N_ENEMIES]):
+        cnt += b.st[ei(e, L.E_ALIVE)]
+    return cnt

@@ -1,0 +1,289 @@
+"""Enemy activation: targets, movement icons with push, attack icons, defence (R-11, R-9.5–R-9.9)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.kernel.character import backstab
+from dsim.games.dstbg.kernel.combat import (
+    armour_flags,
+    can_pay,
+    char_conditions,
+    char_suffer,
+    defence_dice,
+    dodge_chance,
+    dodge_cost,
+    enemy_end_of_activation,
+    expected_taken,
+    pay,
+    roll_block,
+    roll_dodge,
+    ROLL_DODGE,
+)
+from dsim.games.dstbg.kernel.core import (
+    blocks_movement,
+    ci,
+    decide,
+    decide_for_enemy,
+    ei,
+    figures_at,
+    log,
+    move_dist,
+    nearest_dist,
+    range_dist,
+    running,
+    set_opt,
+)
+from dsim.games.dstbg.kernel.movement import (
+    dodge_move,
+    place_enemy,
+    push_char_any,
+    resolve_traps,
+    push_char_away,
+)
+from dsim.rng import randint
+
+PUSH_NONE = 0
+PUSH_AWAY = 1  # attack push: farther from the attacker (R-9.7)
+PUSH_ANY = 2  # move push: any adjacent node (R-9.8)
+
+
+# --- targets ----------------------------------------------------------------------------------
+@njit(cache=True)
+def choose_target(t, b, policy, e: int, target: int, for_move: bool) -> int:
+    """R-11.4: the aggro holder, or the nearest character; ties → aggro if tied, else highest taunt
+    (A-39 pool), equal taunt → players' choice or random (A-40, D-34). −1 if nobody is left."""
+    st = b.st
+    if target == L.TGT_AGGRO:
+        a = st[L.G_AGGRO]
+        return a if a >= 0 and st[ci(a, L.C_ALIVE)] == 1 else -1
+    pos = st[ei(e, L.E_POS)]
+    best = L.UNREACHABLE + 1
+    for c in range(st[L.G_N_CHARS]):
+        if st[ci(c, L.C_ALIVE)] == 1:
+            d = move_dist(t, b, pos, st[ci(c, L.C_POS)]) if for_move else nearest_dist(t, b, pos, st[ci(c, L.C_POS)])
+            best = min(best, d)
+    n_tied = 0
+    tied = 0  # bitmask of tied characters
+    for c in range(st[L.G_N_CHARS]):
+        if st[ci(c, L.C_ALIVE)] == 1:
+            d = move_dist(t, b, pos, st[ci(c, L.C_POS)]) if for_move else nearest_dist(t, b, pos, st[ci(c, L.C_POS)])
+            if d == best:
+                tied |= 1 << c
+                n_tied += 1
+    if n_tied == 0:
+        return -1
+    if n_tied == 1:
+        for c in range(st[L.G_N_CHARS]):
+            if tied & (1 << c):
+                return c
+    a = st[L.G_AGGRO]
+    if a >= 0 and tied & (1 << a):
+        return a
+    pool = tied
+    if t.variants[L.V_TAUNT_POOL] == 1:
+        pool = 0
+        for c in range(st[L.G_N_CHARS]):
+            if st[ci(c, L.C_ALIVE)] == 1:
+                pool |= 1 << c
+    top = -1
+    for c in range(st[L.G_N_CHARS]):
+        if pool & (1 << c):
+            top = max(top, t.chars[c, L.CT_TAUNT])
+    n = 0
+    for c in range(st[L.G_N_CHARS]):
+        if pool & (1 << c) and t.chars[c, L.CT_TAUNT] == top:
+            set_opt(b, n, c, st[ci(c, L.C_POS)], top, e, 0, 0, 0, 0)
+            n += 1
+    if n > 1 and t.variants[L.V_TAUNT_EQUAL] == 1:
+        return b.opts[randint(b.rng, n), 0]
+    return b.opts[decide_for_enemy(t, b, policy, L.H_TAUNT_TIE, n), 0]
+
+
+# --- defence against one attack ------------------------------------------------------------------
+@njit(cache=True)
+def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: int, cond: int, push: int, printed: int) -> bool:
+    """D-26: block/resist or dodge one attack; suffer the damage; conditions and push if hit (R-9.5, F-9.5).
+    Returns whether the character was hit."""
+    st = b.st
+    if st[ci(c, L.C_ALIVE)] == 0 or not running(b):
+        return False
+    k, u, o, g = defence_dice(t, b, c, magic)
+    cost = dodge_cost(b, c)
+    may_dodge = can_pay(t, b, c, cost) and not (armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN)
+    p = dodge_chance(t, g, difficulty)
+    set_opt(b, 0, 0, expected_taken(t, k, u, o, damage), damage, difficulty, p, cost, e, 1 if magic else 0)
+    n = 1
+    if may_dodge:
+        set_opt(b, 1, 1, (damage * (1000 - p)) // 10, damage, difficulty, p, cost, e, 1 if magic else 0)
+        n = 2
+    dodged = False
+    if decide(b, policy, L.H_DEFENCE, n) == 1:
+        pay(t, b, c, cost)
+        if not running(b):
+            return False
+        resolve_traps(t, b, policy, dodge_move(t, b, policy, c))  # F-9.4; F-7.2 a trap interrupts the attack
+        if not running(b) or st[ci(c, L.C_ALIVE)] == 0:
+            return False
+        _, _, _, g = defence_dice(t, b, c, magic)
+        dodged = roll_dodge(t, b, policy, c, g, difficulty, ROLL_DODGE)
+        taken = 0 if dodged else damage  # dodge is all or nothing (R-9.5)
+    else:
+        taken = roll_block(t, b, policy, c, damage, magic, e)
+    if dodged:
+        backstab(t, b, policy, c, e)
+        return False
+    char_suffer(t, b, c, taken, L.SRC_ATTACK, printed)
+    if taken == 0 and t.variants[L.V_BLEED_ZERO] == 1 and st[ci(c, L.C_COND)] & L.COND_BLEED:
+        st[ci(c, L.C_COND)] &= ~L.COND_BLEED  # A-29 trigger_on_hit
+        char_suffer(t, b, c, 2, L.SRC_BLEED, -1)
+    if not running(b):
+        return True
+    char_conditions(t, b, c, cond)
+    epos = st[ei(e, L.E_POS)]
+    if push == PUSH_AWAY:
+        push_char_away(t, b, policy, c, epos, L.H_ATTACK_PUSH)
+    elif push == PUSH_ANY:
+        push_char_any(t, b, policy, c, epos)
+    return True
+
+
+# --- icons ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def staggered(b, e: int) -> int:
+    """1 if the enemy holds a stagger token (its damage values are 1 lower, R-9.10)."""
+    return 1 if b.st[ei(e, L.E_COND)] & L.COND_STAGGER else 0
+
+
+@njit(cache=True)
+def push_out_of(t, b, policy, e: int, node: int, damage: int, difficulty: int) -> None:
+    """R-9.8/R-11.7: push every character out of ``node``; with push damage each pushed character
+    defends first (A-36 defend_then_push) and a successful dodge avoids the push (A-37)."""
+    st = b.st
+    for c in range(st[L.G_N_CHARS]):
+        if not running(b):
+            return
+        if st[ci(c, L.C_ALIVE)] == 0 or st[ci(c, L.C_POS)] != node:
+            continue
+        if damage <= 0:
+            push_char_any(t, b, policy, c, node)
+            continue
+        if t.variants[L.V_PUSH_DMG_ORDER] == 1:
+            push_char_any(t, b, policy, c, node)
+            defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
+            continue
+        hit = defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
+        if (hit or t.variants[L.V_PUSH_DMG_DODGED] == 1) and st[ci(c, L.C_POS)] == node and st[ci(c, L.C_ALIVE)] == 1:
+            push_char_any(t, b, policy, c, node)
+
+
+@njit(cache=True)
+def enemy_move(t, b, policy, e: int, s: int) -> None:
+    """R-11.5–R-11.7, F-11.4–F-11.6: move N toward/away from the target fixed at the icon's start."""
+    st = b.st
+    p = t.prog[s]
+    target = choose_target(t, b, policy, e, p[L.S_TARGET], True)
+    if target < 0:
+        return
+    tpos_fixed = target  # the figure is fixed; its node is read each step (it may be pushed)
+    dist = p[L.S_DIST] - (1 if st[ei(e, L.E_COND)] & L.COND_FROSTBITE else 0)  # R-9.10
+    push = p[L.S_PUSH] == 1
+    push_dmg = p[L.S_PUSH_DMG]
+    if t.variants[L.V_STAGGER_PUSH_DMG] == 1 and push_dmg > 0:
+        push_dmg = max(0, push_dmg - staggered(b, e))
+    if push and (dist > 0 or t.variants[L.V_FROST_ZERO_PUSH] == 0):
+        push_out_of(t, b, policy, e, st[ei(e, L.E_POS)], 0, 0)  # step 2: no damage here (F-11.5)
+    for _ in range(max(dist, 0)):
+        if not running(b) or st[ci(tpos_fixed, L.C_ALIVE)] == 0:
+            return
+        pos = st[ei(e, L.E_POS)]
+        tpos = st[ci(tpos_fixed, L.C_POS)]
+        if p[L.S_DIR] == L.DIR_TOWARD and pos == tpos and not push:
+            return  # F-11.6
+        here = move_dist(t, b, pos, tpos)
+        n = 0
+        for d in range(8):
+            dest = t.neighbour[pos, d]
+            if dest < 0 or blocks_movement(b, dest):
+                continue
+            there = move_dist(t, b, dest, tpos)
+            if (p[L.S_DIR] == L.DIR_TOWARD and there < here) or (p[L.S_DIR] == L.DIR_AWAY and there > here):
+                set_opt(b, n, dest, there, figures_at(b, dest), e, 0, 0, 0, 0)
+                n += 1
+        if n == 0:
+            return  # F-11.4: no closer (farther) node, the enemy does not move
+        k = decide_for_enemy(t, b, policy, L.H_ENEMY_STEP, n)
+        place_enemy(t, b, policy, e, b.opts[k, 0])
+        if push:
+            push_out_of(t, b, policy, e, st[ei(e, L.E_POS)], push_dmg, p[L.S_DODGE])
+
+
+@njit(cache=True)
+def enemy_attack(t, b, policy, e: int, s: int) -> None:
+    """R-11.9–R-11.11: attack the aggro holder or nearest character (or every character on its node)
+    within range; out of range the attack fails."""
+    st = b.st
+    p = t.prog[s]
+    target = choose_target(t, b, policy, e, p[L.S_TARGET], False)
+    if target < 0:
+        return
+    pos = st[ei(e, L.E_POS)]
+    tnode = st[ci(target, L.C_POS)]
+    if range_dist(t, b, pos, tnode) > p[L.S_RANGE]:
+        log(b, L.ACTOR_ENEMY, e, L.EV_ATTACK_FAIL, s, target, range_dist(t, b, pos, tnode), 0, -1)
+        return
+    damage = max(0, p[L.S_DAMAGE] - staggered(b, e))  # R-9.10 stagger
+    log(b, L.ACTOR_ENEMY, e, L.EV_ATTACK, s, target, tnode, damage, -1)
+    push = PUSH_AWAY if p[L.S_PUSH] == 1 else PUSH_NONE
+    magic = p[L.S_MAGIC] == 1
+    if p[L.S_NODE] == 0:
+        defend(t, b, policy, target, e, damage, magic, p[L.S_DODGE], p[L.S_COND], push, p[L.S_DAMAGE])
+        return
+    # R-11.10: every character on the node defends separately; the attacks are simultaneous (F-9.6).
+    hit_mask = 0
+    for c in range(st[L.G_N_CHARS]):
+        if st[ci(c, L.C_ALIVE)] == 1 and st[ci(c, L.C_POS)] == tnode:
+            hit_mask |= 1 << c
+    for c in range(st[L.G_N_CHARS]):
+        if hit_mask & (1 << c) and running(b):
+            defend(t, b, policy, c, e, damage, magic, p[L.S_DODGE], p[L.S_COND], push, p[L.S_DAMAGE])
+
+
+@njit(cache=True)
+def activate_regular(t, b, policy, e: int) -> None:
+    """R-11.2: resolve the data card's behaviour icons left to right, each with its own target (F-11.2, F-11.3)."""
+    et = b.st[ei(e, L.E_TYPE)]
+    first = t.etypes[et, L.ET_PROG]
+    for s in range(first, first + t.etypes[et, L.ET_PROG_LEN]):
+        if not running(b) or b.st[ei(e, L.E_ALIVE)] == 0:
+            return
+        if t.prog[s, L.S_OP] == L.OP_MOVE:
+            enemy_move(t, b, policy, e, s)
+        elif t.prog[s, L.S_OP] == L.OP_ATTACK:
+            enemy_attack(t, b, policy, e, s)
+
+
+@njit(cache=True)
+def enemy_turn(t, b, policy) -> None:
+    """R-11.1: every living enemy activates once, highest threat first; ties are the players' choice (D-30)."""
+    st = b.st
+    done = 0
+    while running(b):
+        top = -1
+        for e in range(st[L.G_N_ENEMIES]):
+            if st[ei(e, L.E_ALIVE)] == 1 and not done & (1 << e):
+                top = max(top, t.etypes[st[ei(e, L.E_TYPE)], L.ET_THREAT])
+        if top < 0:
+            return
+        n = 0
+        for e in range(st[L.G_N_ENEMIES]):
+            if st[ei(e, L.E_ALIVE)] == 1 and not done & (1 << e) and t.etypes[st[ei(e, L.E_TYPE)], L.ET_THREAT] == top:
+                set_opt(b, n, e, st[ei(e, L.E_TYPE)], st[ei(e, L.E_POS)], top, 0, 0, 0, 0)
+                n += 1
+        e = b.opts[decide_for_enemy(t, b, policy, L.H_ENEMY_ORDER, n), 0]
+        done |= 1 << e
+        log(b, L.ACTOR_ENEMY, e, L.EV_ACTIVATE, 0, 0, 0, 0, -1)
+        activate_regular(t, b, policy, e)
+        if running(b):
+            enemy_end_of_activation(t, b, e)  # R-11.14

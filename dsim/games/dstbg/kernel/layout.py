@@ -1,0 +1,345 @@
+"""Array layouts shared by the compile step, the kernel, policies and the trace.
+
+The battle state is one flat ``int32`` vector (pgx-style: explicit, copyable, easy to
+snapshot into the trace); these constants name its fields. Compiled game tables are small
+``int32`` matrices whose columns are named here too. Numba folds module-level ints into
+constants, so field access costs nothing.
+"""
+
+# --- sizes -------------------------------------------------------------------------------
+MAX_CHARS = 4
+MAX_ENEMIES = 8  # largest core encounter has 6; bosses use at most 2 slots
+MAX_NODES = 26  # the joined main-boss arena
+MAX_OPTS = 64
+OPT_FIELDS = 8
+MAX_HANDS = 2
+MAX_BACKUP = 2
+UNREACHABLE = 999
+
+# --- global fields of the state vector --------------------------------------------------
+G_ROUND = 0
+G_OUTCOME = 1  # OUT_* below
+G_N_CHARS = 2
+G_N_ENEMIES = 3
+G_AGGRO = 4  # character index holding the aggro token
+G_NEXT_CHAR = 5  # character that activates in the next character turn
+G_N_NODES = 6
+G_ACTIVE = 7  # character index currently activating (-1 in an enemy turn)
+G_ADVERSARIAL = 8  # 1 when a (enemy) hook must be answered against the party (A-41)
+G_IS_BOSS = 9
+G_WEAK_ARCS = 10  # bitmask of the weak arcs of the last attack icon (R-12.12)
+G_HEATED = 11  # 1 once the boss has heated up (R-12.6)
+G_HEATUP_ROUND = 12
+G_DECK_LEN = 13
+G_DECK_POS = 14
+G_CARDS_DRAWN = 15
+G_LAST_CARD = 16
+G_BARRELS_CHANGED = 17  # walk distances must be recomputed
+G_FIELDS = 20
+
+# --- per-character fields ---------------------------------------------------------------
+C_BASE = G_FIELDS
+C_POS = 0
+C_STAMINA = 1  # black cubes (R-3.2)
+C_DAMAGE = 2  # red cubes (R-3.2)
+C_COND = 3  # condition bitmask (COND_*)
+C_ESTUS = 4  # 1 = full (R-3.5)
+C_LUCK = 5  # 1 = ready (R-3.6)
+C_HEROIC = 6  # 1 = ready (R-3.7)
+C_EMBER = 7  # 1 = holds an ember (R-3.8)
+C_ALIVE = 8
+C_ARC = 9  # arc occupied when in a boss's node (ARC_* bit), 0 otherwise
+C_WALKED = 10  # free walk used this activation
+C_HAND0 = 11  # item instance in the first hand slot, -1 empty
+C_HAND1 = 12
+C_BACKUP0 = 13
+C_BACKUP1 = 14
+C_ARMOUR = 15
+C_USED0 = 16  # hand weapon 0 already attacked this activation
+C_USED1 = 17
+C_BERSERK = 18  # Berserk Charge armed: next range-0 attack is free and a node attack
+C_DMG_DEALT = 19  # outcome counters
+C_DMG_TAKEN = 20
+C_STAMINA_SPENT = 21
+C_ESTUS_USED = 22
+C_LUCK_USED = 23
+C_HEROIC_USED = 24
+C_DODGES = 25
+C_DODGES_OK = 26
+C_FIELDS = 27
+
+# --- per-enemy fields ---------------------------------------------------------------------
+E_BASE = C_BASE + MAX_CHARS * C_FIELDS
+E_TYPE = 0  # enemy type row in the enemy table
+E_POS = 1
+E_WOUNDS = 2
+E_COND = 3
+E_ALIVE = 4
+E_FACING = 5  # bosses: direction index 0..7 (board.DIRECTIONS)
+E_SLOT_TURNS = 6
+E_FIELDS = 8
+
+# --- per-node fields ----------------------------------------------------------------------
+N_BASE = E_BASE + MAX_ENEMIES * E_FIELDS
+N_TERRAIN = 0  # TERRAIN_*
+N_TRAP = 1  # trap token value: -1 none, 0 blank, k = k damage
+N_TRAP_UP = 2  # 1 once flipped this battle
+N_FIELDS = 3
+
+# --- boss deck (card indices into the card table) -------------------------------------
+D_BASE = N_BASE + MAX_NODES * N_FIELDS
+MAX_DECK = 16
+STATE_LEN = D_BASE + MAX_DECK
+
+# --- enumerations ---------------------------------------------------------------------------
+OUT_RUNNING = 0
+OUT_WIN = 1
+OUT_LOSS = 2
+OUT_TIMEOUT = 3
+
+COND_BLEED = 1
+COND_POISON = 2
+COND_FROSTBITE = 4
+COND_STAGGER = 8
+
+TERRAIN_NONE = 0
+TERRAIN_BARREL = 1
+TERRAIN_BARREL_BROKEN = 2
+TERRAIN_CHEST = 3
+TERRAIN_GRAVESTONE = 4
+
+ARC_FRONT = 1
+ARC_RIGHT = 2
+ARC_BACK = 4
+ARC_LEFT = 8
+
+HEROIC_NONE = 0
+HEROIC_BACKSTAB = 1
+HEROIC_PERSEVERANCE = 2
+HEROIC_KNIGHT_BLOCK = 3
+HEROIC_BERSERK = 4
+
+# --- behaviour program steps (enemy icons and boss card halves) ---------------------------
+OP_MOVE = 1
+OP_ATTACK = 2
+OP_LEAP = 3
+OP_TURN = 4
+
+DIR_TOWARD = 1
+DIR_AWAY = 2
+DIR_FORWARD = 3
+DIR_BACKWARD = 4
+DIR_LEFT = 5
+DIR_RIGHT = 6
+
+TGT_NONE = 0
+TGT_NEAREST = 1
+TGT_AGGRO = 2
+TGT_AREA = 3
+
+S_OP = 0
+S_DIR = 1
+S_TARGET = 2
+S_DIST = 3
+S_PUSH = 4
+S_PUSH_DMG = 5
+S_MAGIC = 6
+S_DAMAGE = 7
+S_NODE = 8
+S_ARCS = 9
+S_COND = 10
+S_RANGE = 11
+S_DODGE = 12
+S_REPEAT = 13
+S_FACE = 14  # boss move: target to face first (TGT_*)
+S_DEGREES = 15  # boss turn
+S_FIELDS = 16
+
+# --- enemy types ----------------------------------------------------------------------------
+ET_THREAT = 0
+ET_HEALTH = 1
+ET_BLOCK = 2
+ET_RESIST = 3
+ET_PROG = 4  # first program step
+ET_PROG_LEN = 5
+ET_IS_BOSS = 6
+ET_HEATUP = 7  # boss heat-up health threshold (-1 none)
+ET_FIELDS = 8
+
+# --- item instances (hand items and armour, upgrades applied) -------------------------------
+IT_BLOCK_K = 0
+IT_BLOCK_U = 1
+IT_BLOCK_O = 2
+IT_RESIST_K = 3
+IT_RESIST_U = 4
+IT_RESIST_O = 5
+IT_DODGE = 6
+IT_HANDS = 7
+IT_LINE0 = 8
+IT_N_LINES = 9
+IT_IS_ARMOUR = 10
+IT_FLAGS = 11  # ITF_* bitmask of passive effects the kernel simulates
+IT_FIELDS = 12
+
+ITF_IMMUNE_POISON = 1
+ITF_IMMUNE_BLEED = 2
+ITF_IMMUNE_FROSTBITE = 4
+ITF_IGNORE_ATTACK_PUSH = 8
+ITF_NO_DODGE_RUN = 16
+
+# --- attack lines -------------------------------------------------------------------------
+L_STAMINA = 0
+L_K = 1
+L_U = 2
+L_O = 3
+L_MOD = 4
+L_MAGIC = 5
+L_NODE = 6
+L_REACH = 7
+L_RANGE = 8
+L_SHIFT_BEFORE = 9
+L_SHIFT_AFTER = 10
+L_REPEAT = 11
+L_PUSH = 12
+L_COND = 13
+L_FROM_BACKUP = 14
+L_SUPPORT = 15  # SUP_* kind of a support (non-attack) effect
+L_SUPPORT_AMT = 16
+L_SUPPORT_SCOPE = 17
+L_FIELDS = 18
+
+SUP_NONE = 0
+SUP_STAMINA = 1
+SUP_HEALTH = 2
+
+SCOPE_SELF = 0
+SCOPE_ONE = 1
+SCOPE_ALL = 2
+
+# --- characters (static) --------------------------------------------------------------------
+CT_TAUNT = 0
+CT_HEROIC = 1
+CT_FIELDS = 2
+
+# --- policy hooks (rules §17) -------------------------------------------------------------------
+H_FIRST_CHAR = 5  # D-5 pick the first character to activate
+H_PLACE = 14  # D-14 entry node for a character
+H_AGGRO = 15  # D-15 who gets the aggro token
+H_HEROIC = 16  # D-16 use the heroic action now?
+H_SWAP = 17  # D-17 swap weapons with the backup slot
+H_STEP = 18  # D-18 next node of a move (or stop)
+H_ATTACK = 19  # D-19/D-20 weapon, option and target (or stop)
+H_SHIFT = 21  # D-21 shift step (or stop)
+H_ESTUS = 23  # D-23 drink the estus now?
+H_LUCK = 24  # D-24 reroll one die?
+H_DEFENCE = 26  # D-26 block/resist or dodge
+H_DODGE_MOVE = 261  # D-26 where to move on a dodge (or stay)
+H_TRAP = 27  # D-27 take the trap damage or dodge it
+H_ATTACK_PUSH = 29  # D-29 push destination among nodes farther from the attacker
+H_ENEMY_ORDER = 30  # D-30 (enemy) order among equal threat
+H_ENEMY_STEP = 31  # D-31 (enemy) route among equally good nodes
+H_MOVE_PUSH = 32  # D-32 where a character pushed by a move/leap goes
+H_NODE_LIMIT = 33  # D-33 which figure leaves a full node, and where
+H_TAUNT_TIE = 34  # D-34 (enemy) nearest-character tie not settled by aggro/taunt
+
+# option row fields (meaning per hook documented in policies/dstbg/README.md)
+O_A = 0
+O_B = 1
+O_C = 2
+O_D = 3
+O_E = 4
+O_F = 5
+O_G = 6
+O_H = 7
+
+# --- variants (rules §16): index into the int32 variant vector -------------------------------
+# Values are small ints; 0 is always the documented default.
+V_FIRST_SIDE = 0  # A-2: 0 enemies_first, 1 characters_first
+V_INITIAL_AGGRO = 1  # A-3: 0 players_choice, 1 first_activating, 2 random
+V_EMBER_SCOPE = 2  # A-10: 0 attacks_only, 1 any_damage
+V_EMBER_THRESHOLD = 3  # A-11: 0 after_defence, 1 printed_value
+V_EMBER_BLEED = 4  # A-12: 0 separate, 1 combined
+V_STAMINA_LAST_SLOT = 5  # A-13: 0 fatal, 1 forbidden
+V_LUCK_ROLLS = 6  # A-14: 0 incl traps, 1 no_traps
+V_RANGE_METRIC = 7  # A-17: 0 steps_ignore_terrain, 1 steps_avoid_blocking_terrain
+V_MOVE_METRIC = 8  # A-18: 0 walkable_path, 1 steps_ignore_terrain
+V_NEAREST_FOR_ATTACKS = 9  # A-19: 0 same_as_range, 1 same_as_move
+V_PUSH_INTO_FULL = 10  # A-20: 0 chain_push, 1 forbidden
+V_PUSH_NO_LEGAL = 11  # A-21: 0 stay, 1 any_adjacent_ignoring_terrain
+V_NODE_LIMIT_DEST = 12  # A-22: 0 any_adjacent, 1 away_from_entrant
+V_TRAP_TRIGGER = 13  # A-23: 0 any_move, 1 voluntary_only
+V_SHIFT_INTO_BARREL = 14  # A-24: 0 forbidden, 1 pay_one
+V_ATTACKS_PER_ACT = 15  # A-27: 0 per_hand_weapon, 1 one_total
+V_REPEAT_ICON = 16  # A-28: 0 same_option_pay_each, 1 pay_once_roll_each, 2 any_option_each
+V_BLEED_ZERO = 17  # A-29: 0 no_trigger, 1 trigger_on_hit
+V_BLEED_SAME = 18  # A-30: 0 next_damage_only, 1 same_attack
+V_STAGGER_PUSH_DMG = 19  # A-31: 0 no, 1 yes
+V_STAGGER_REPEAT = 20  # A-32: 0 per_use, 1 once
+V_DODGE_MOVE = 21  # A-33: 0 optional, 1 mandatory
+V_ATTACK_PUSH_CORNERED = 22  # A-34: 0 wall_slide, 1 no_push, 2 any_adjacent
+V_MOVE_PUSH_DIR = 23  # A-35: 0 any_adjacent, 1 away_from_enemy
+V_PUSH_DMG_ORDER = 24  # A-36: 0 defend_then_push, 1 push_then_defend
+V_PUSH_DMG_DODGED = 25  # A-37: 0 not_pushed, 1 still_pushed
+V_FROST_ZERO_PUSH = 26  # A-38: 0 push_anyway, 1 no_move_no_push
+V_TAUNT_POOL = 27  # A-39: 0 among_tied, 1 all_characters
+V_TAUNT_EQUAL = 28  # A-40: 0 players_choice, 1 random
+V_PLAYERS_CHOICE = 29  # A-41: 0 favourable, 1 random, 2 adversarial
+V_DEFEAT_CLEARS = 30  # A-50 (recorded only: cubes are per battle here)
+V_ESTUS_TIMING = 31  # A-15: 0 own_activation, 1 also_enemy_turn (not simulated yet)
+V_BOSS_FACING = 32  # A-42
+V_BOSS_ARC_SHIFT = 33  # A-43
+V_BOSS_TOWARD = 34  # A-44
+V_BOSS_ARC_LIMIT = 35  # A-45
+V_HEATUP_SCOPE = 36  # A-46
+V_HEATUP_TIMING = 37  # A-47
+V_GRAVESTONE_INFO = 38  # A-48
+V_MAX_ROUNDS = 39  # simulator safety cap on rounds (house setting, default 60)
+V_EXTRA_ESTUS = 40  # house rule: extra estus drinks per battle
+V_BOSS_HEALTH_DELTA = 41  # house rule
+V_HEATUP_DELTA = 42  # house rule
+V_BOSS_REPEAT_SCOPE = 43  # repeat icon on a boss card: 0 attack icon only, 1 whole card
+N_VARIANTS = 48
+
+# --- trace events ----------------------------------------------------------------------------
+EV_FIELDS = 10  # round, actor_kind, actor, event, a, b, c, d, dice_start, dice_len
+ACTOR_NONE = 0
+ACTOR_CHAR = 1
+ACTOR_ENEMY = 2
+
+# event codes (names and rule citations for `dsim explain` live in trace.py)
+EV_SETUP = 1
+EV_PLACE = 2
+EV_AGGRO = 3
+EV_ROUND = 4
+EV_ACTIVATE = 5
+EV_MOVE = 6
+EV_PUSH = 7
+EV_ATTACK = 8
+EV_DEFEND = 9
+EV_DAMAGE = 10
+EV_CONDITION = 11
+EV_CONDITION_END = 12
+EV_DEATH = 13
+EV_ESTUS = 14
+EV_LUCK = 15
+EV_HEROIC = 16
+EV_TRAP = 17
+EV_BARREL = 18
+EV_GAIN = 19
+EV_END = 20
+EV_CARD = 21
+EV_TURN = 22
+EV_HEATUP = 23
+EV_HEAL = 24
+EV_SWAP = 25
+EV_ATTACK_FAIL = 26
+EV_STAMINA = 27
+EV_LEAP = 28
+EV_DECISION = 29
+
+# damage sources for EV_DAMAGE
+SRC_ATTACK = 0
+SRC_BLEED = 1
+SRC_POISON = 2
+SRC_TRAP = 3
+SRC_PUSH = 4

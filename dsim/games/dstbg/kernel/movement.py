@@ -1,0 +1,305 @@
+"""Figures entering nodes: the 3-figure limit, traps, barrels and pushes (R-2.6, R-7.5, R-7.7, R-9.6–R-9.9)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.kernel.combat import (
+    can_pay,
+    char_suffer,
+    dodge_chance,
+    dodge_cost,
+    defence_dice,
+    pay,
+    roll_dodge,
+    armour_flags,
+    ROLL_TRAP_DODGE,
+)
+from dsim.games.dstbg.kernel.core import (
+    blocks_movement,
+    ci,
+    decide,
+    ei,
+    figures_at,
+    log,
+    move_dist,
+    ni,
+    running,
+    set_opt,
+)
+
+KIND_CHAR = 0
+KIND_ENEMY = 1
+MOVE_VOLUNTARY = 0  # walk, run, shift, dodge
+MOVE_PUSH = 1
+
+
+@njit(cache=True)
+def is_boss(t, b, e: int) -> bool:
+    """Whether enemy slot ``e`` holds a boss figure."""
+    return t.etypes[b.st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1
+
+
+@njit(cache=True)
+def break_barrel(b, n: int) -> None:
+    """Entering an intact barrel destroys it: it blocks nothing for the rest of the battle (R-7.5)."""
+    b.st[ni(n, L.N_TERRAIN)] = L.TERRAIN_BARREL_BROKEN
+    b.st[L.G_BARRELS_CHANGED] = 1
+    log(b, L.ACTOR_NONE, -1, L.EV_BARREL, n, 0, 0, 0, -1)
+
+
+@njit(cache=True)
+def node_limit(t, b, policy, node: int, entrant_kind: int, entrant: int, came_from: int) -> int:
+    """R-2.6/F-2.1: a figure entering a node with three others pushes one out at once (D-33);
+    a push into a full node pushes again (A-20 chain_push). Returns the characters moved (bitmask)."""
+    moved = 0
+    st = b.st
+    for _ in range(8):
+        if figures_at(b, node) <= 3 or not running(b):
+            return moved
+        entrant_boss = entrant_kind == KIND_ENEMY and is_boss(t, b, entrant)
+        n = 0
+        for kind in (KIND_CHAR, KIND_ENEMY):
+            count = st[L.G_N_CHARS] if kind == KIND_CHAR else st[L.G_N_ENEMIES]
+            for i in range(count):
+                if kind == entrant_kind and i == entrant:
+                    continue
+                if kind == KIND_CHAR:
+                    if st[ci(i, L.C_ALIVE)] == 0 or st[ci(i, L.C_POS)] != node:
+                        continue
+                else:
+                    if st[ei(i, L.E_ALIVE)] == 0 or st[ei(i, L.E_POS)] != node:
+                        continue
+                    if is_boss(t, b, i) and not entrant_boss:
+                        continue  # R-9.6: only a boss moves a boss
+                for d in range(8):
+                    dest = t.neighbour[node, d]
+                    if dest < 0 or blocks_movement(b, dest):
+                        continue
+                    if t.variants[L.V_PUSH_INTO_FULL] == 1 and figures_at(b, dest) >= 3:
+                        continue  # A-20 forbidden
+                    if t.variants[L.V_NODE_LIMIT_DEST] == 1 and came_from >= 0:
+                        if t.steps[dest, came_from] <= t.steps[node, came_from]:
+                            continue  # A-22 away_from_entrant
+                    if n < L.MAX_OPTS:
+                        set_opt(b, n, kind, i, dest, figures_at(b, dest), 0, 0, 0, 0)
+                        n += 1
+        if n == 0:
+            return moved  # A-21 stay: no legal destination
+        k = decide(b, policy, L.H_NODE_LIMIT, n)
+        kind = b.opts[k, 0]
+        who = b.opts[k, 1]
+        dest = b.opts[k, 2]
+        if kind == KIND_CHAR:
+            st[ci(who, L.C_POS)] = dest
+            moved |= 1 << who
+            log(b, L.ACTOR_CHAR, who, L.EV_PUSH, node, dest, 0, 0, -1)
+        else:
+            st[ei(who, L.E_POS)] = dest
+            log(b, L.ACTOR_ENEMY, who, L.EV_PUSH, node, dest, 0, 0, -1)
+        entrant_kind = kind
+        entrant = who
+        came_from = node
+        node = dest
+    return moved
+
+
+@njit(cache=True)
+def relocate_char(t, b, policy, c: int, dest: int, how: int) -> int:
+    """Put a character on ``dest`` and apply the node limit; returns the characters that moved
+    and may now spring a trap (A-23: pushes count by default)."""
+    src = b.st[ci(c, L.C_POS)]
+    b.st[ci(c, L.C_POS)] = dest
+    log(b, L.ACTOR_CHAR, c, L.EV_PUSH if how == MOVE_PUSH else L.EV_MOVE, src, dest, 0, 0, -1)
+    pushed = node_limit(t, b, policy, dest, KIND_CHAR, c, src)
+    if t.variants[L.V_TRAP_TRIGGER] == 1:  # A-23 voluntary_only: pushes never spring traps
+        return (1 << c) if how == MOVE_VOLUNTARY else 0
+    return pushed | (1 << c)
+
+
+@njit(cache=True)
+def place_enemy(t, b, policy, e: int, dest: int) -> None:
+    """Move an enemy figure onto ``dest``; enemies never trigger traps (R-11.13), but characters
+    it pushes out by the node limit may."""
+    src = b.st[ei(e, L.E_POS)]
+    b.st[ei(e, L.E_POS)] = dest
+    log(b, L.ACTOR_ENEMY, e, L.EV_MOVE, src, dest, 0, 0, -1)
+    moved = node_limit(t, b, policy, dest, KIND_ENEMY, e, src)
+    if t.variants[L.V_TRAP_TRIGGER] == 0:
+        resolve_traps(t, b, policy, moved)
+
+
+@njit(cache=True)
+def place_char(t, b, policy, c: int, dest: int, how: int) -> None:
+    """Move a character onto ``dest``: node limit first (F-2.1), then face-down traps (R-7.7)."""
+    resolve_traps(t, b, policy, relocate_char(t, b, policy, c, dest, how))
+
+
+@njit(cache=True)
+def resolve_traps(t, b, policy, moved: int) -> None:
+    """Spring the traps under every character in ``moved``, and under anyone a trap dodge moves."""
+    while moved != 0 and running(b):
+        c = 0
+        while not moved & (1 << c):
+            c += 1
+        moved &= ~(1 << c)
+        moved |= spring_trap(t, b, policy, c, b.st[ci(c, L.C_POS)])
+
+
+@njit(cache=True)
+def dodge_move_options(t, b, c: int, allow_stay: bool) -> int:
+    """Option rows for the optional 1-node dodge move (R-9.5, F-9.4): stay, or an adjacent node
+    without gravestone or chest (a barrel node costs 1 more stamina)."""
+    pos = b.st[ci(c, L.C_POS)]
+    n = 0
+    if allow_stay:
+        set_opt(b, 0, pos, 0, 0, 0, 0, figures_at(b, pos), 0, 0)
+        n = 1
+    for d in range(8):
+        dest = t.neighbour[pos, d]
+        if dest < 0:
+            continue
+        terr = b.st[ni(dest, L.N_TERRAIN)]
+        if terr == L.TERRAIN_GRAVESTONE or terr == L.TERRAIN_CHEST:
+            continue
+        extra = 1 if terr == L.TERRAIN_BARREL else 0
+        if extra and not can_pay(t, b, c, extra):
+            continue
+        trap = 1 if b.st[ni(dest, L.N_TRAP)] >= 0 and b.st[ni(dest, L.N_TRAP_UP)] == 0 else 0
+        set_opt(b, n, dest, extra, trap, d, 0, figures_at(b, dest), 0, 0)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def dodge_move(t, b, policy, c: int) -> int:
+    """D-26: where to move on a dodge (optional by default, A-33); returns the characters moved,
+    whose traps the caller resolves before the dodge roll (F-7.2)."""
+    n = dodge_move_options(t, b, c, t.variants[L.V_DODGE_MOVE] == 0)
+    if n == 0:
+        return 0
+    k = decide(b, policy, L.H_DODGE_MOVE, n)
+    dest = b.opts[k, 0]
+    if dest == b.st[ci(c, L.C_POS)]:
+        return 0
+    if b.opts[k, 1] > 0:
+        pay(t, b, c, 1)
+        break_barrel(b, dest)
+        if not running(b):
+            return 0
+    return relocate_char(t, b, policy, c, dest, MOVE_VOLUNTARY)
+
+
+@njit(cache=True)
+def spring_trap(t, b, policy, c: int, node: int) -> int:
+    """R-7.7: the first character to enter a face-down trap flips it; damage cannot be blocked,
+    it may be dodged (D-27, F-7.2); the ember does not reduce it (F-3.3). Returns the characters
+    a dodge move relocated (their traps are resolved next)."""
+    if not running(b) or b.st[ci(c, L.C_ALIVE)] == 0:
+        return 0
+    token = b.st[ni(node, L.N_TRAP)]
+    if token < 0 or b.st[ni(node, L.N_TRAP_UP)] == 1:
+        return 0
+    b.st[ni(node, L.N_TRAP_UP)] = 1
+    damage = token // 8
+    difficulty = token % 8
+    log(b, L.ACTOR_CHAR, c, L.EV_TRAP, node, damage, difficulty, 0, -1)
+    if damage == 0:
+        return 0
+    _, _, _, g = defence_dice(t, b, c, False)
+    cost = dodge_cost(b, c)
+    can_dodge = can_pay(t, b, c, cost) and not (armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN)
+    set_opt(b, 0, 0, damage, damage * 100, 0, 0, 0, 0, 0)
+    n = 1
+    if can_dodge:
+        set_opt(b, 1, 1, damage, 0, dodge_chance(t, g, difficulty), cost, 0, 0, 0)
+        n = 2
+    moved = 0
+    if decide(b, policy, L.H_TRAP, n) == 1:
+        pay(t, b, c, cost)
+        if not running(b):
+            return 0
+        moved = dodge_move(t, b, policy, c)
+        if roll_dodge(t, b, policy, c, g, difficulty, ROLL_TRAP_DODGE):
+            return moved
+    char_suffer(t, b, c, damage, L.SRC_TRAP, -1)
+    return moved
+
+
+@njit(cache=True)
+def push_char_away(t, b, policy, c: int, from_node: int, hook: int) -> None:
+    """R-9.7/F-9.7: pushed to an adjacent node farther from the attacker (players choose among ties, D-29);
+    cornered: ``attack_push_cornered`` (A-34)."""
+    if armour_flags(t, b, c) & L.ITF_IGNORE_ATTACK_PUSH:
+        return
+    pos = b.st[ci(c, L.C_POS)]
+    here = t.steps[pos, from_node]
+    best = -1
+    for d in range(8):
+        dest = t.neighbour[pos, d]
+        if dest >= 0 and not blocks_movement(b, dest):
+            best = max(best, t.steps[dest, from_node])
+    mode = t.variants[L.V_ATTACK_PUSH_CORNERED]
+    if best <= here and mode == 1:
+        return
+    n = 0
+    for d in range(8):
+        dest = t.neighbour[pos, d]
+        if dest < 0 or blocks_movement(b, dest):
+            continue
+        far = t.steps[dest, from_node]
+        ok = far == best and best > here
+        if best <= here:
+            ok = far >= here if mode == 0 else True
+        if ok and t.variants[L.V_PUSH_INTO_FULL] == 1 and figures_at(b, dest) >= 3:
+            ok = False
+        if ok:
+            set_opt(b, n, dest, far, figures_at(b, dest), 0, 0, 0, 0, 0)
+            n += 1
+    if n == 0:
+        return  # A-21 stay
+    k = decide(b, policy, hook, n)
+    place_char(t, b, policy, c, b.opts[k, 0], MOVE_PUSH)
+
+
+@njit(cache=True)
+def push_char_any(t, b, policy, c: int, enemy_node: int) -> None:
+    """R-9.8/F-9.9: a move-push sends the character to any adjacent node the players choose (D-32);
+    ``move_push_direction = away_from_enemy`` keeps only nodes farther from the enemy (A-35)."""
+    pos = b.st[ci(c, L.C_POS)]
+    n = 0
+    for d in range(8):
+        dest = t.neighbour[pos, d]
+        if dest < 0 or blocks_movement(b, dest):
+            continue
+        if t.variants[L.V_MOVE_PUSH_DIR] == 1 and t.steps[dest, enemy_node] <= t.steps[pos, enemy_node]:
+            continue
+        if t.variants[L.V_PUSH_INTO_FULL] == 1 and figures_at(b, dest) >= 3:
+            continue
+        set_opt(b, n, dest, t.steps[dest, enemy_node], figures_at(b, dest), move_dist(t, b, dest, enemy_node), 0, 0, 0, 0)
+        n += 1
+    if n == 0:
+        return
+    k = decide(b, policy, L.H_MOVE_PUSH, n)
+    place_char(t, b, policy, c, b.opts[k, 0], MOVE_PUSH)
+
+
+@njit(cache=True)
+def push_enemy_away(t, b, policy, e: int, from_node: int) -> None:
+    """R-9.7: a character's push icon moves a non-boss enemy to an adjacent node farther from the
+    attacker (players choose, D-29); bosses are never pushed by characters (R-9.6)."""
+    if is_boss(t, b, e) or b.st[ei(e, L.E_ALIVE)] == 0:
+        return
+    pos = b.st[ei(e, L.E_POS)]
+    here = t.steps[pos, from_node]
+    n = 0
+    for d in range(8):
+        dest = t.neighbour[pos, d]
+        if dest >= 0 and not blocks_movement(b, dest) and t.steps[dest, from_node] > here:
+            set_opt(b, n, dest, t.steps[dest, from_node], figures_at(b, dest), 0, 0, 0, 0, 0)
+            n += 1
+    if n == 0:
+        return
+    k = decide(b, policy, L.H_ATTACK_PUSH, n)
+    place_enemy(t, b, policy, e, b.opts[k, 0])
