@@ -17,3 +17,4 @@ def main() -> None:
 from dsim.cli import dice as _dice; app.add_typer(_dice.app, name="dice")  # noqa: E402, E702
 from dsim.cli import data as _data; app.add_typer(_data.app, name="data")  # noqa: E402, E702
 from dsim.cli import sweep as _sweep; _sweep.register(app)  # noqa: E402, E702
+from dsim.cli import battle as _battle; app.command("run")(_battle.run); app.command("explain")(_battle.explain)  # noqa: E402, E702

@@ -44,3 +44,12 @@ def load_game(name: str, module: str | None = None) -> Game:
     if module is not None:
         importlib.import_module(module)
     return get_game(name)
+
+
+def _make_dstbg() -> Game:
+    from dsim.games.dstbg.game import DSTBG
+
+    return DSTBG()
+
+
+register_game("dstbg", _make_dstbg)

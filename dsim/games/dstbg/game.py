@@ -1,0 +1,99 @@
+"""DS:TBG as a :class:`dsim.games.base.Game`: settings → compiled cell → outcome columns.
+
+Settings of one cell: ``party`` (list of character ids), ``encounter`` (id), ``policy`` (name or
+``path.py:name``), ``policy_params`` (table), ``variants`` (table id → reading), ``data``
+(overlay folder). Compiled cells are cached per settings within a process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dsim.games.dstbg import engine
+from dsim.games.dstbg.compile import Compiled, compile_encounter
+from dsim.games.dstbg.loader import load_game_data
+from dsim.games.dstbg.policy import Policy, get_policy
+from dsim.paths import game_data_dir
+
+KNOWN_KEYS = {"party", "encounter", "boss", "gravestones", "policy", "policy_params", "variants", "data", "loadout"}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A compiled cell ready to play: tables, policy and its parameter vector."""
+
+    compiled: Compiled
+    policy: Policy
+    params: np.ndarray
+
+
+def _canonical(settings: Mapping[str, Any]) -> str:
+    return json.dumps(settings, sort_keys=True, default=str)
+
+
+@lru_cache(maxsize=64)
+def _data(overlay: str | None):
+    return load_game_data(overlay=Path(overlay) if overlay else None)
+
+
+@lru_cache(maxsize=256)
+def _cell(key: str) -> Cell:
+    settings = json.loads(key)
+    unknown = set(settings) - KNOWN_KEYS
+    if unknown:
+        raise ValueError(f"unknown setting(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN_KEYS))})")
+    party = settings.get("party")
+    if isinstance(party, str):
+        party = [p.strip() for p in party.split(",") if p.strip()]
+    if not party:
+        raise ValueError("setting 'party' is required: a list of character ids such as [\"knight\", \"warrior\"]")
+    if "boss" in settings:
+        raise ValueError("boss battles are not simulated yet (issue: boss battles); use an 'encounter'")
+    if "loadout" in settings:
+        raise ValueError("custom loadouts are not supported yet; the party uses its starting equipment")
+    if "encounter" not in settings:
+        raise ValueError("setting 'encounter' is required (see `dsim data list encounters`)")
+    data = _data(settings.get("data"))
+    compiled = compile_encounter(data, list(party), settings["encounter"], settings.get("variants"))
+    policy = get_policy(settings.get("policy", "baseline"))
+    params = policy.vector(settings.get("policy_params"))
+    return Cell(compiled, policy, params)
+
+
+def prepare(settings: Mapping[str, Any]) -> Cell:
+    """Validate and compile one cell's settings (``ValueError`` with a user-facing message)."""
+    return _cell(_canonical(settings))
+
+
+class DSTBG:
+    """The DS:TBG game for sweeps, executors and the CLI."""
+
+    name = "dstbg"
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """Raise ``ValueError`` if the cell cannot be compiled."""
+        prepare(settings)
+
+    def play(self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int) -> dict[str, np.ndarray]:
+        """Battles ``start .. start+count-1`` of the cell as outcome columns."""
+        cell = prepare(settings)
+        rows = engine.play_batch(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, start, count)
+        return engine.outcome_columns(rows)
+
+    def data_hash(self, settings: Mapping[str, Any]) -> str:
+        """SHA-256 over the shipped data files and the overlay, so resumed sweeps refuse changed data."""
+        digest = hashlib.sha256()
+        folders = [game_data_dir("dstbg")] + ([Path(settings["data"])] if settings.get("data") else [])
+        for folder in folders:
+            for path in sorted(folder.rglob("*.yaml")):
+                digest.update(path.relative_to(folder).as_posix().encode())
+                digest.update(path.read_bytes())
+        return digest.hexdigest()[:16]

@@ -1,0 +1,137 @@
+"""Turn a battle's trace buffer into events: JSON-ready dicts and readable lines citing rule IDs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dsim.games.dstbg.compile import Compiled
+from dsim.games.dstbg.kernel import context as X
+from dsim.games.dstbg.kernel import layout as L
+
+EVENTS = {
+    L.EV_SETUP: ("setup", "R-7"),
+    L.EV_PLACE: ("place", "R-7.8"),
+    L.EV_AGGRO: ("aggro", "R-7.9"),
+    L.EV_ROUND: ("round", "R-8.1"),
+    L.EV_ACTIVATE: ("activate", "R-8.1"),
+    L.EV_MOVE: ("move", "R-10.4"),
+    L.EV_PUSH: ("push", "R-9.6"),
+    L.EV_ATTACK: ("attack", "R-10.6"),
+    L.EV_DEFEND: ("defend", "R-9.5"),
+    L.EV_DAMAGE: ("damage", "R-9.3"),
+    L.EV_CONDITION: ("condition", "R-9.10"),
+    L.EV_CONDITION_END: ("condition_end", "R-9.10"),
+    L.EV_DEATH: ("death", "R-3.3"),
+    L.EV_ESTUS: ("estus", "R-3.5"),
+    L.EV_LUCK: ("luck", "R-3.6"),
+    L.EV_HEROIC: ("heroic", "R-3.7"),
+    L.EV_TRAP: ("trap", "R-7.7"),
+    L.EV_BARREL: ("barrel", "R-7.5"),
+    L.EV_GAIN: ("gain", "R-3.4"),
+    L.EV_END: ("end", "R-8.4"),
+    L.EV_SWAP: ("swap", "R-10.1"),
+    L.EV_ATTACK_FAIL: ("attack_fails", "R-11.9"),
+    L.EV_STAMINA: ("stamina", "R-3.2"),
+    L.EV_DECISION: ("decision", "§17"),
+}
+HOOKS = {v: k[2:].lower() for k, v in vars(L).items() if k.startswith("H_")}
+CONDITIONS = {L.COND_BLEED: "bleed", L.COND_POISON: "poison", L.COND_FROSTBITE: "frostbite", L.COND_STAGGER: "stagger"}
+SOURCES = {L.SRC_ATTACK: "attack", L.SRC_BLEED: "bleed", L.SRC_POISON: "poison", L.SRC_TRAP: "trap", L.SRC_PUSH: "push"}
+RESULTS = {L.OUT_RUNNING: "running", L.OUT_WIN: "win", L.OUT_LOSS: "loss", L.OUT_TIMEOUT: "timeout"}
+TERRAIN = {L.TERRAIN_NONE: None, L.TERRAIN_BARREL: "barrel", L.TERRAIN_BARREL_BROKEN: "broken_barrel",
+           L.TERRAIN_CHEST: "chest", L.TERRAIN_GRAVESTONE: "gravestone"}
+
+
+def _conds(mask: int) -> list[str]:
+    return [name for bit, name in CONDITIONS.items() if mask & bit]
+
+
+def _state(st: np.ndarray, comp: Compiled) -> dict[str, Any]:
+    """The readable state after an event: positions, cubes, tokens, conditions, wounds."""
+    coords = comp.board.coords
+    chars = []
+    for c, cid in enumerate(comp.char_ids):
+        base = L.C_BASE + c * L.C_FIELDS
+        pos = int(st[base + L.C_POS])
+        chars.append({
+            "id": cid, "node": pos, "rc": coords[pos].tolist() if pos >= 0 else None,
+            "stamina": int(st[base + L.C_STAMINA]), "damage": int(st[base + L.C_DAMAGE]),
+            "alive": bool(st[base + L.C_ALIVE]), "conditions": _conds(int(st[base + L.C_COND])),
+            "estus": bool(st[base + L.C_ESTUS]), "luck": bool(st[base + L.C_LUCK]),
+            "heroic": bool(st[base + L.C_HEROIC]), "aggro": int(st[L.G_AGGRO]) == c,
+        })
+    enemies = []
+    for e, eid in enumerate(comp.enemy_ids):
+        base = L.E_BASE + e * L.E_FIELDS
+        pos = int(st[base + L.E_POS])
+        enemies.append({
+            "slot": e, "id": eid, "node": pos, "rc": coords[pos].tolist(),
+            "wounds": int(st[base + L.E_WOUNDS]), "alive": bool(st[base + L.E_ALIVE]),
+            "conditions": _conds(int(st[base + L.E_COND])),
+        })
+    return {"characters": chars, "enemies": enemies}
+
+
+def events(b: X.Battle, comp: Compiled) -> list[dict[str, Any]]:
+    """Every recorded event of a replayed battle as a JSON-ready dict."""
+    out = []
+    for row in b.trace[: b.cursor[1]]:
+        rnd, kind, actor, ev, a, c, d, e, d0, dn = (int(x) for x in row[: L.EV_FIELDS])
+        name, rule = EVENTS.get(ev, (f"event_{ev}", ""))
+        if kind == L.ACTOR_ENEMY:
+            rule = {"move": "R-11.6", "attack": "R-11.9", "activate": "R-11.1", "damage": "R-9.4"}.get(name, rule)
+        if kind == L.ACTOR_CHAR and 0 <= actor < len(comp.char_ids):
+            who = comp.char_ids[actor]
+        elif kind == L.ACTOR_ENEMY and 0 <= actor < len(comp.enemy_ids):
+            who = f"{comp.enemy_ids[actor]}#{actor}"
+        else:
+            who = "game"
+        item: dict[str, Any] = {"round": rnd, "actor": who, "event": name, "rule": rule,
+                                "values": [a, c, d, e], "dice": b.tdice[d0 : d0 + dn].tolist()}
+        if ev == L.EV_DECISION:
+            item["hook"] = HOOKS.get(a, str(a))
+        item["state"] = _state(row[L.EV_FIELDS:], comp)
+        out.append(item)
+    return out
+
+
+def describe(ev: dict[str, Any], comp: Compiled) -> str:
+    """One readable line for an event."""
+    a, c, d, e = ev["values"]
+    name = ev["event"]
+    who = ev["actor"]
+    rc = lambda n: tuple(comp.board.coords[n].tolist()) if n >= 0 else None  # noqa: E731
+    dice = f" dice {ev['dice']}" if ev["dice"] else ""
+    templates = {
+        "setup": lambda: f"setup: {a} enemies, traps {'on' if c else 'off'}",
+        "place": lambda: f"{who} enters at node {rc(a)}",
+        "aggro": lambda: f"{who} takes the aggro token",
+        "round": lambda: f"--- round {a} ---",
+        "activate": lambda: f"{who} activates",
+        "move": lambda: f"{who} moves {rc(a)} -> {rc(c)}",
+        "push": lambda: f"{who} is pushed {rc(a)} -> {rc(c)}",
+        "attack": lambda: (f"{who} attacks {comp.char_ids[c] if c < len(comp.char_ids) else c} for {e}"
+                   if "#" in who else f"{who} attacks with {comp.line_names[a]}: total {e}"),
+        "defend": lambda: f"{who} {('blocks', 'resists', 'dodges')[a]}: rolled {c}, " + (
+            f"{'dodged' if c >= e and a == 2 else 'failed'} (difficulty {e})" if a == 2 else f"takes {d}"),
+        "damage": lambda: f"{who} suffers {a} ({SOURCES.get(c, c)})",
+        "condition": lambda: f"{who} gains {', '.join(_conds(a))}",
+        "condition_end": lambda: f"{who} loses {', '.join(_conds(a))}",
+        "death": lambda: f"{who} dies",
+        "estus": lambda: f"{who} drinks the estus",
+        "luck": lambda: f"{who} spends luck: die {a + 1} rerolled to {c}",
+        "heroic": lambda: f"{who} uses the heroic action",
+        "trap": lambda: f"{who} springs a trap at {rc(a)}: {c} damage, dodge {d}",
+        "barrel": lambda: f"barrel at {rc(a)} destroyed",
+        "gain": lambda: f"{who} gains {a} stamina, {c} health",
+        "stamina": lambda: f"{who} spends {a} stamina",
+        "swap": lambda: f"{who} swaps hand {a + 1} with backup {c + 1}",
+        "attack_fails": lambda: f"{who}'s attack fails (out of range)",
+        "end": lambda: f"=== battle ends: {RESULTS.get(a, a)} after round {c} ===",
+        "decision": lambda: f"decision {ev.get('hook')}: option {c} of {d}",
+    }
+    text = templates[name]() if name in templates else name
+    rule = f"  [{ev['rule']}]" if ev["rule"] else ""
+    return f"{text}{dice}{rule}"

@@ -1,0 +1,38 @@
+"""`dsim run` / `dsim explain` end to end, including thread-count independence (design §5)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+ARGS = ["run", "--party", "knight,warrior", "--encounter", "the_forgotten", "--battles", "4000", "--seed", "9", "--json"]
+
+
+def _run(threads: int) -> dict:
+    env = dict(os.environ, NUMBA_NUM_THREADS=str(threads))
+    out = subprocess.run([sys.executable, "-m", "dsim", *ARGS], env=env, capture_output=True, text=True, check=True)
+    result = json.loads(out.stdout)
+    result.pop("battles_per_s")
+    return result
+
+
+def test_run_json_bit_identical_across_thread_counts():
+    one, two = _run(1), _run(2)
+    assert one == two
+    assert one["battles"] == 4000 and 0 <= one["ci95"][0] <= one["win_rate"] <= one["ci95"][1] <= 1
+
+
+def test_explain_json_lines_have_round_actor_event_dice_state():
+    out = subprocess.run([sys.executable, "-m", "dsim", "explain", "--party", "knight", "--encounter", "ruined_keep",
+                          "--index", "2", "--json"], capture_output=True, text=True, check=True)
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert lines and all({"round", "actor", "event", "dice", "state"} <= set(ev) for ev in lines)
+    assert lines[-1]["event"] == "end"
+
+
+def test_run_rejects_unknown_character_cleanly():
+    out = subprocess.run([sys.executable, "-m", "dsim", *ARGS[:2], "knight,nobody", *ARGS[3:]], capture_output=True, text=True)
+    assert out.returncode == 1
+    assert "nobody" in out.stderr and "Traceback" not in out.stderr
