@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.character import activate_character
-from dsim.games.dstbg.kernel.core import ci, decide, ei, figures_at, log, ni, recompute_walk, running, set_opt
+from dsim.games.dstbg.kernel.core import allocating, ci, decide, ei, figures_at, kernel, log, ni, recompute_walk, running, set_opt
 from dsim.games.dstbg.kernel.enemy import enemy_turn
 from dsim.rng import battle_key, randint
 
@@ -37,7 +37,7 @@ OUTCOME_NAMES = (
 )
 
 
-@njit(cache=True)
+@allocating
 def setup(t, b, policy) -> None:
     """R-7: enemies on spawn nodes, terrain, traps shuffled onto eligible nodes, characters on entry
     nodes (D-14), aggro (R-7.9, A-3); the first character to activate (D-5)."""
@@ -105,7 +105,7 @@ def setup(t, b, policy) -> None:
     log(b, L.ACTOR_CHAR, st[L.G_AGGRO], L.EV_AGGRO, 0, 0, 0, 0, -1)
 
 
-@njit(cache=True)
+@kernel
 def play(t, b, policy) -> None:
     """R-8.8: after setup, enemy turns and single-character turns alternate until one side is defeated."""
     st = b.st
@@ -132,7 +132,7 @@ def play(t, b, policy) -> None:
     log(b, L.ACTOR_NONE, -1, L.EV_END, st[L.G_OUTCOME], st[L.G_ROUND], 0, 0, -1)
 
 
-@njit(cache=True)
+@kernel
 def summarise(t, b, out: np.ndarray) -> None:
     """Fill one outcome row from the final state."""
     st = b.st
@@ -161,21 +161,28 @@ def summarise(t, b, out: np.ndarray) -> None:
     out[OUT_NEXT_FIRST] = st[L.G_NEXT_CHAR]
 
 
-@njit(cache=True)
+@kernel
 def run_battle(t, b, policy, seed: int, stream: int, index: int) -> None:
     """Play battle ``index`` of a cell on the buffers ``b`` (reset first); randomness from (seed, stream, index)."""
     b.rng[0] = battle_key(seed, stream, index)
     b.rng[1] = 0
     b.cursor[:] = 0
+    b.opts[:, :] = 0
+    b.dice[:] = 0
+    b.dcol[:] = 0
     setup(t, b, policy)
     play(t, b, policy)
 
 
+BLOCK = 64  # battles per block of the batch: one set of buffers serves a block
+
+
 def play_batch_impl(t, policy, params, seed, stream, start, out):
-    """Battles ``start .. start+len(out)-1`` in parallel; each thread owns its battle's buffers."""
+    """Battles ``start .. start+len(out)-1`` in parallel blocks; each block reuses one set of battle
+    buffers (``run_battle`` resets them), so results do not depend on threads or block size."""
     count = out.shape[0]
     n_nodes = t.steps.shape[0]
-    for i in prange(count):
+    for blk in prange((count + BLOCK - 1) // BLOCK):
         b = X.Battle(
             np.zeros(L.STATE_LEN, np.int32),
             np.zeros(2, np.uint64),
@@ -183,14 +190,16 @@ def play_batch_impl(t, policy, params, seed, stream, start, out):
             np.zeros((n_nodes, n_nodes), np.int32),
             np.zeros(8, np.int32),
             np.zeros(8, np.int32),
+            np.zeros((2, X.PMF_LEN)),
             np.zeros(0, np.int32),
             np.zeros(4, np.int32),
             np.zeros((0, L.EV_FIELDS + L.STATE_LEN), np.int32),
             np.zeros(1, np.int32),
             params,
         )
-        run_battle(t, b, policy, seed, stream, start + i)
-        summarise(t, b, out[i])
+        for i in range(blk * BLOCK, min(count, (blk + 1) * BLOCK)):
+            run_battle(t, b, policy, seed, stream, start + i)
+            summarise(t, b, out[i])
 
 
 def run_one_impl(t, b, policy, seed, stream, index):
