@@ -161,7 +161,7 @@ def safest_node(st, opts, n, dist):
     best = 0
     top = -(1 << 30)
     for i in range(n):
-        s = nearest_enemy(st, opts[i, 0], dist) * 10 - opts[i, 2] * 50 - opts[i, 1] * 20 - opts[i, 5]
+        s = nearest_enemy(st, opts[i, 0], dist) * 10 - opts[i, 2] * 50 - opts[i, 1] * 1000 - opts[i, 5]
         if s > top:
             top = s
             best = i
