@@ -1,8 +1,9 @@
 """Noise-aware tuning of a policy's parameter vector (issue 5).
 
-Candidates are the defaults plus a Latin-hypercube sample of the parameter box
-(``scipy.stats.qmc``). Successive halving plays every surviving candidate on the *same* battles
-(common random numbers: one seed, one stream, the same battle indices), keeps the best
+Candidates are the incumbent (at first the defaults) plus a Latin-hypercube sample of a box
+(``scipy.stats.qmc``): the whole parameter box in the first stage, then a box shrunk around the
+incumbent in each later stage. Successive halving plays every surviving candidate on the *same*
+battles (common random numbers: one seed, one stream, the same battle indices), keeps the best
 ``1/eta`` and gives the survivors ``eta`` times more battles. The winner and the defaults are then
 replayed on fresh, shared validation battles, so the reported win rates (Wilson intervals) and the
 paired gain (interval from the discordant battles, McNemar test) are free of the selection bias.
@@ -24,6 +25,7 @@ Evaluate = Callable[[np.ndarray, int, int], np.ndarray]
 """``evaluate(vector, start, count)`` → bool array: which of battles ``start .. start+count-1`` were won."""
 
 VALIDATION_START = 1 << 40  # validation battles never overlap the search battles
+STAGE_OFFSET = 1 << 32  # each stage plays its own battles, so an incumbent's luck is not carried over
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class Bounds:
 class HalvingRound:
     """One round of successive halving: how many candidates played, and their battles so far."""
 
+    stage: int
     candidates: int
     battles_each: int
     best_rate: float
@@ -80,12 +83,12 @@ class TuneResult:
         }
 
 
-def latin_hypercube(bounds: Bounds, count: int, seed: int) -> np.ndarray:
-    """``count`` Latin-hypercube points scaled to the box (one row per candidate)."""
+def latin_hypercube(low: np.ndarray, high: np.ndarray, count: int, seed: int) -> np.ndarray:
+    """``count`` Latin-hypercube points scaled to the box [low, high] (one row per candidate)."""
     if count <= 0:
-        return np.zeros((0, len(bounds.names)))
-    sample = qmc.LatinHypercube(d=len(bounds.names), seed=seed).random(count)
-    return bounds.low + sample * (bounds.high - bounds.low)
+        return np.zeros((0, len(low)))
+    sample = qmc.LatinHypercube(d=len(low), seed=seed).random(count)
+    return low + sample * (high - low)
 
 
 def halving_schedule(n_candidates: int, budget: int, eta: int) -> list[tuple[int, int]]:
@@ -102,7 +105,7 @@ def halving_schedule(n_candidates: int, budget: int, eta: int) -> list[tuple[int
 
 
 def successive_halving(
-    evaluate: Evaluate, vectors: np.ndarray, budget: int, eta: int = 3
+    evaluate: Evaluate, vectors: np.ndarray, budget: int, eta: int = 3, stage: int = 0
 ) -> tuple[int, list[HalvingRound], int]:
     """Index of the best row of ``vectors``, the rounds played and the battles spent (CRN throughout)."""
     schedule = halving_schedule(len(vectors), budget, eta)
@@ -117,7 +120,7 @@ def successive_halving(
         spent += len(alive) * (target - played)
         played = target
         rate = wins[alive] / played
-        rounds.append(HalvingRound(len(alive), played, float(rate.max())))
+        rounds.append(HalvingRound(stage, len(alive), played, float(rate.max())))
         if r + 1 < len(schedule):
             keep = schedule[r + 1][0]
             order = np.argsort(-rate, kind="stable")  # ties keep the earlier candidate (the defaults first)
@@ -128,28 +131,47 @@ def successive_halving(
 
 def tune(
     evaluate: Evaluate, bounds: Bounds, budget: int, seed: int, candidates: int = 27, eta: int = 3,
-    validation_share: float = 0.4, level: float = 0.95,
+    stages: int = 2, shrink: float = 0.25, validation_share: float = 0.4, level: float = 0.95,
 ) -> TuneResult:
-    """Search the box for the highest win rate and validate the winner against the defaults."""
+    """Search the box for the highest win rate and validate the winner against the defaults.
+
+    Stage ``s`` samples within ± ``shrink**s`` × (high − low) of the incumbent (the whole box at
+    ``s = 0``); the stages share the search budget equally."""
     if not 0.0 < validation_share < 1.0:
         raise ValueError(f"validation share must be in (0, 1), got {validation_share}")
-    if candidates < 2:
-        raise ValueError("at least 2 candidates are needed (the defaults and one sample)")
-    vectors = np.vstack([bounds.defaults[None, :], latin_hypercube(bounds, candidates - 1, seed)])
-    search_budget = int(budget * (1.0 - validation_share))
-    best, rounds, spent = successive_halving(evaluate, vectors, search_budget, eta)
+    if candidates < 2 or stages < 1:
+        raise ValueError("at least 2 candidates (the defaults and one sample) and 1 stage are needed")
+    search_budget = int(budget * (1.0 - validation_share)) // stages
+    incumbent = bounds.defaults.copy()
+    rounds: list[HalvingRound] = []
+    spent = 0
+    for stage in range(stages):
+        half = (bounds.high - bounds.low) * shrink**stage
+        low = np.maximum(bounds.low, incumbent - half) if stage else bounds.low
+        high = np.minimum(bounds.high, incumbent + half) if stage else bounds.high
+        vectors = np.vstack([incumbent[None, :], latin_hypercube(low, high, candidates - 1, seed + stage)])
+        offset = stage * STAGE_OFFSET
+
+        def staged(v: np.ndarray, start: int, count: int, offset: int = offset) -> np.ndarray:
+            return evaluate(v, offset + start, count)
+
+        best, played, used = successive_halving(staged, vectors, search_budget, eta, stage)
+        incumbent = vectors[best].copy()
+        rounds += played
+        spent += used
     n_val = max(1, int(budget * validation_share) // 2)
-    won_best = evaluate(vectors[best], VALIDATION_START, n_val)
-    won_default = won_best if best == 0 else evaluate(vectors[0], VALIDATION_START, n_val)
+    is_default = bool(np.array_equal(incumbent, bounds.defaults))
+    won_best = evaluate(incumbent, VALIDATION_START, n_val)
+    won_default = won_best if is_default else evaluate(bounds.defaults, VALIDATION_START, n_val)
     only_best = int((won_best & ~won_default).sum())
     only_default = int((won_default & ~won_best).sum())
     bw, dw = int(won_best.sum()), int(won_default.sum())
     low, high = paired_difference_interval(only_best, only_default, n_val, level)
     return TuneResult(
         names=bounds.names,
-        defaults=dict(zip(bounds.names, map(float, vectors[0]))),
-        best=dict(zip(bounds.names, map(float, vectors[best]))),
-        best_is_default=best == 0,
+        defaults=dict(zip(bounds.names, map(float, bounds.defaults))),
+        best=dict(zip(bounds.names, map(float, incumbent))),
+        best_is_default=is_default,
         validation_battles=n_val,
         best_wins=bw,
         default_wins=dw,

@@ -37,7 +37,7 @@ def test_schedule_rejects_a_budget_too_small():
 
 
 def test_latin_hypercube_covers_each_parameter_stratum_once():
-    pts = latin_hypercube(BOUNDS, 10, seed=3)
+    pts = latin_hypercube(BOUNDS.low, BOUNDS.high, 10, seed=3)
     assert pts.shape == (10, 2)
     for j in range(2):
         assert sorted(np.floor(pts[:, j] * 10).astype(int)) == list(range(10))
@@ -52,6 +52,12 @@ def test_tune_finds_the_optimum_and_beats_the_defaults_beyond_the_interval():
     # the validated rates agree with the truth within their intervals
     lo, hi = result.default_ci
     assert lo <= win_probability(BOUNDS.defaults) <= hi
+
+
+def test_later_stages_search_near_the_incumbent():
+    result = tune(evaluate, BOUNDS, budget=30_000, seed=4, stages=3)
+    assert [r.stage for r in result.rounds] == [0] * 4 + [1] * 4 + [2] * 4
+    assert result.search_battles <= 30_000 * 0.6
 
 
 def test_tune_is_reproducible_with_a_seed():

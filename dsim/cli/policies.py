@@ -141,19 +141,23 @@ def tune(
     budget: Annotated[int, typer.Option("--budget", min=100, help="Total battles to spend (search and validation).")] = 200_000,
     candidates: Annotated[int, typer.Option("--candidates", min=2, help="Parameter vectors tried: the defaults plus a Latin hypercube.")] = 27,
     eta: Annotated[int, typer.Option("--eta", min=2, help="Successive halving keeps 1/eta of the candidates per round.")] = 3,
+    stages: Annotated[int, typer.Option("--stages", min=1, help="Search stages: the whole box, then boxes shrunk around the best so far.")] = 2,
     seed: _battle.Seed = 1,
     set_: _battle.SetOpt = None,
     data: _battle.DataOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Search a policy's parameters for the highest win rate (successive halving, common random numbers)."""
+    """Search a policy's parameters for the highest win rate (successive halving, common random numbers).
+
+    The best vector and the defaults are replayed on fresh common battles: their win rates with
+    Wilson intervals, and the gain with a paired interval and McNemar's test."""
     from dsim.tuning import dstbg_evaluator, policy_bounds, tune as run_tuning
 
     settings = _cell(party, encounter, boss, policy, set_, data)
     _battle._prepare(settings)
     try:
         chosen, evaluate = dstbg_evaluator(settings, seed)
-        result = run_tuning(evaluate, policy_bounds(chosen), budget, seed, candidates=candidates, eta=eta)
+        result = run_tuning(evaluate, policy_bounds(chosen), budget, seed, candidates=candidates, eta=eta, stages=stages)
     except ValueError as exc:
         _fail(str(exc))
     summary = {"policy": policy, "settings": settings, "seed": seed, "budget": budget, **result.to_json()}
