@@ -119,7 +119,7 @@ def verdict(rec: Mapping[str, Any], alpha: float = 0.05) -> str:
     change = f"{describe_rules(rec['a'])} → {describe_rules(rec['b'])}"
     numbers = (f"win rate {100 * rec['win_rate_a']:.1f}% → {100 * rec['win_rate_b']:.1f}%, "
                f"difference {100 * rec['diff']:+.2f} points (95% CI {low:+.2f} to {high:+.2f}), "
-               f"McNemar p = {p:.3g}, {rec['battles']:,} paired battles")
+               f"McNemar p {'< 1e-300' if p < 1e-300 else f'= {p:.3g}'}, {rec['battles']:,} paired battles")
     if rec["won_only_a"] + rec["won_only_b"] == 0:
         return f"{where}: {change} changes no battle's result ({numbers})."
     if p < alpha:

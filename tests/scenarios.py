@@ -2,7 +2,8 @@
 
 Each scenario is an encounter card (and, where needed, a custom enemy or kit) that makes one
 rule question come up often: a bleeding attacker for A-29, long-lived pushing brutes for
-A-35..A-37, a barrel-and-trap room for A-23/A-24.
+A-35..A-37, a barrel-and-trap room for A-23/A-24, and a Warrior whose "trial blades" repeat,
+shift, stagger and frostbite (A-24, A-28, A-31, A-38).
 """
 
 from __future__ import annotations
@@ -37,6 +38,15 @@ def write_overlay(folder: Path) -> Path:
     bleeder["behaviour"][1].update(damage=3, conditions=["bleed"])  # hits often fully blocked by the knight
     brute = copy.deepcopy(enemies["large_hollow_soldier"])
     brute.update(id="brute", name="Brute", health=40, source="test scenario")
+    axe = _shipped("items.yaml", "items")["battle_axe"]
+    blades = {**copy.deepcopy(axe), "id": "trial_blades", "name": "Trial Blades", "source": "test scenario", "attacks": [
+        {"stamina": 1, "dice": "KK", "repeat": 2, "conditions": ["stagger"]},
+        {"stamina": 2, "dice": "KK", "shift_before": 1, "conditions": ["frostbite"]},
+    ]}
+    warrior = copy.deepcopy(_shipped("characters.yaml", "characters")["warrior"])
+    warrior["starting_equipment"]["hands"] = ["trial_blades", warrior["starting_equipment"]["hands"][1]]
+    (folder / "items.yaml").write_text(yaml.safe_dump({"items": [blades]}), encoding="utf-8")
+    (folder / "characters.yaml").write_text(yaml.safe_dump({"characters": [warrior]}), encoding="utf-8")
     (folder / "enemies.yaml").write_text(yaml.safe_dump({"enemies": [bleeder, brute]}), encoding="utf-8")
     encounters = [
         _encounter("bleed_pit", ["bleeder"], []),

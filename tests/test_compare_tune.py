@@ -19,7 +19,7 @@ CELL = {"party": ["knight", "warrior"], "encounter": "the_forgotten", "policy": 
 
 
 def _compare(*args: str) -> dict:
-    out = runner.invoke(app, ["compare", "--party", "knight,warrior", "--battles", "3000", "--seed", "4", "--json", *args])
+    out = runner.invoke(app, ["compare", "--party", "knight,warrior", "--battles", "1500", "--seed", "4", "--json", *args])
     assert out.exit_code == 0, out.stdout + str(out.exception)
     return json.loads(out.stdout)
 
@@ -113,3 +113,5 @@ def test_explain_where_replays_the_first_matching_battle():
     assert matches[found] and not matches[:found].any()
     bad = runner.invoke(app, [*args, "--where", "lost and nonsense > 1"])
     assert bad.exit_code == 1 and "cannot evaluate" in bad.stderr
+    none = runner.invoke(app, [*args, "--where", "rounds > 1000", "--search", "50"])
+    assert none.exit_code == 1 and "no battle in 0..49" in none.stderr

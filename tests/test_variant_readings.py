@@ -236,3 +236,29 @@ def test_A_41_random_no_longer_asks_the_players(play):
     a, b, j = divergence(play, ["knight", "warrior"], "two_brutes", {"players_choice_policy": "random"})
     assert hook(a[j]) in ("enemy_order", "enemy_step", "taunt_tie", "node_limit", "move_push")
     assert hook(b[j]) is None
+
+
+# --- A-24 shift_into_barrel (the Warrior's trial blades shift before rolling) -----------------------
+def test_A_24_pay_one_offers_the_barrel_node_to_a_shift(play):
+    a, b, j = divergence(play, ["warrior", "knight"], "trap_hall", {"shift_into_barrel": "pay_one"})
+    assert hook(a[j]) == hook(b[j]) == "shift"
+    assert options(b[j]) == options(a[j]) + 1  # trap_hall has two barrels: one is now in reach
+
+
+# --- A-28 repeat_icon (trial blades: repeat 2) ---------------------------------------------------------
+@pytest.mark.parametrize("reading, pays_again", [("same_option_pay_each", True), ("pay_once_roll_each", False)])
+def test_A_28_repeat_icon_cost(play, reading, pays_again):
+    a, b, j = divergence(play, ["warrior"], "brute_pen", {"repeat_icon": "pay_once_roll_each"})
+    evs = a if reading == "same_option_pay_each" else b
+    assert hook(evs[j - 1]) == "attack"  # the repetition of a repeat-2 option
+    assert (evs[j]["event"] == "stamina" and evs[j]["actor"] == "warrior") == pays_again
+
+
+# --- A-31 stagger_on_push_damage (trial blades stagger) ------------------------------------------------
+def test_A_31_yes_changes_the_defence_against_a_staggered_push(play):
+    a, b, j = divergence(play, ["warrior"], "brute_pen", {"stagger_on_push_damage": "yes"})
+    move = a[j - 1]
+    assert move["event"] == "move" and move["actor"].startswith("brute")
+    brute = next(e for e in move["state"]["enemies"] if e["id"] == "brute")
+    assert "stagger" in brute["conditions"]  # only a staggered enemy's push damage differs
+    assert hook(a[j]) == hook(b[j]) == "defence"

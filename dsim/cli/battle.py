@@ -176,16 +176,21 @@ def explain(
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
     if where is not None:
-        rows = engine.play_batch(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, index, search)
-        try:
-            hit = first_match(engine.outcome_columns(rows), where)
-        except ValueError as exc:
-            err.print(f"[red]Error:[/red] {exc}")
-            raise typer.Exit(1) from None
+        hit = None
+        for lo in range(index, index + search, 4096):  # scan in chunks: stop at the first match
+            count = min(4096, index + search - lo)
+            rows = engine.play_batch(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, lo, count)
+            try:
+                hit = first_match(engine.outcome_columns(rows), where)
+            except ValueError as exc:
+                err.print(f"[red]Error:[/red] {exc}")
+                raise typer.Exit(1) from None
+            if hit is not None:
+                index = lo + hit
+                break
         if hit is None:
             err.print(f"[red]Error:[/red] no battle in {index}..{index + search - 1} matches --where {where!r}")
             raise typer.Exit(1)
-        index += hit
         (err if as_json else console).print(f"battle {index} (seed {seed}) is the first where {where}", markup=False)
     b = engine.play_one(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, index)
     for ev in events(b, cell.compiled):
