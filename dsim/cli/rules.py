@@ -134,14 +134,14 @@ def compare(
         typer.echo(json.dumps(out))
         return
     table = Table(title=f"Paired comparison (A = {describe_rules(rules[0])}), {battles:,} battles per cell, seed {seed}")
-    for col in ("party", "vs", "B", "win A", "win B", "B − A (95% CI)", "p", f"p ({adjust})"):
-        table.add_column(col, justify="right" if col.startswith(("win", "p", "B −")) else "left")
+    for col in ("cell", "B", "win A → B", "B − A (95% CI)", "p", f"p {adjust}"):
+        table.add_column(col, justify="left" if col in ("cell", "B") else "right", overflow="fold")
     for rec in records:
         cell = rec["cell"]
         low, high = rec["ci95"]
-        table.add_row(",".join(cell["party"]), cell.get("encounter") or cell.get("boss"), describe_rules(rec["b"]),
-                      f"{rec['win_rate_a']:.4f}", f"{rec['win_rate_b']:.4f}",
-                      f"{rec['diff']:+.4f} ({low:+.4f}, {high:+.4f})", f"{rec['p_value']:.3g}", f"{rec['p_adjusted']:.3g}")
+        table.add_row(f"{','.join(cell['party'])} vs {cell.get('encounter') or cell.get('boss')}", describe_rules(rec["b"]),
+                      f"{rec['win_rate_a']:.3f} → {rec['win_rate_b']:.3f}", f"{rec['diff']:+.3f} ({low:+.3f}, {high:+.3f})",
+                      f"{rec['p_value']:.2g}", f"{rec['p_adjusted']:.2g}")
     console.print(table)
     if len(records) == 1:
         effects = Table(title="Other effects (mean per battle, B − A with 95% CI)")
