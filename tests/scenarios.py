@@ -3,7 +3,7 @@
 Each scenario is an encounter card (and, where needed, a custom enemy or kit) that makes one
 rule question come up often: a bleeding attacker for A-29, long-lived pushing brutes for
 A-35..A-37, a barrel-and-trap room for A-23/A-24, and a Warrior whose "trial blades" repeat,
-shift, stagger and frostbite (A-24, A-28, A-31, A-38).
+shift, stagger and frostbite (A-24, A-28, A-31) and an Assassin whose estoc frostbites (A-38).
 """
 
 from __future__ import annotations
@@ -43,10 +43,15 @@ def write_overlay(folder: Path) -> Path:
         {"stamina": 1, "dice": "KK", "repeat": 2, "conditions": ["stagger"]},
         {"stamina": 2, "dice": "KK", "shift_before": 1, "conditions": ["frostbite"]},
     ]}
-    warrior = copy.deepcopy(_shipped("characters.yaml", "characters")["warrior"])
+    estoc = _shipped("items.yaml", "items")["estoc"]
+    frost = {**copy.deepcopy(estoc), "id": "frost_estoc", "name": "Frost Estoc", "source": "test scenario"}
+    frost["attacks"] = [{**line, "conditions": ["frostbite"]} for line in estoc["attacks"]]
+    chars = _shipped("characters.yaml", "characters")
+    warrior, assassin = copy.deepcopy(chars["warrior"]), copy.deepcopy(chars["assassin"])
     warrior["starting_equipment"]["hands"] = ["trial_blades", warrior["starting_equipment"]["hands"][1]]
-    (folder / "items.yaml").write_text(yaml.safe_dump({"items": [blades]}), encoding="utf-8")
-    (folder / "characters.yaml").write_text(yaml.safe_dump({"characters": [warrior]}), encoding="utf-8")
+    assassin["starting_equipment"]["hands"] = ["frost_estoc", assassin["starting_equipment"]["hands"][1]]
+    (folder / "items.yaml").write_text(yaml.safe_dump({"items": [blades, frost]}), encoding="utf-8")
+    (folder / "characters.yaml").write_text(yaml.safe_dump({"characters": [warrior, assassin]}), encoding="utf-8")
     (folder / "enemies.yaml").write_text(yaml.safe_dump({"enemies": [bleeder, brute]}), encoding="utf-8")
     encounters = [
         _encounter("bleed_pit", ["bleeder"], []),

@@ -40,6 +40,13 @@ def test_compare_enemy_health_matters_and_is_significant():
     assert res["measures"]["rounds"]["diff"] > 0  # tougher enemies take longer to kill
 
 
+def test_compare_A_36_push_damage_order_matters_for_a_full_party():
+    out = runner.invoke(app, ["compare", "--party", "knight,warrior,herald,assassin", "--encounter", "burned_gardens",
+                              "--variant", "push_damage_order", "--battles", "1500", "--seed", "4", "--json"])
+    res = json.loads(out.stdout)
+    assert res["p_value"] < 1e-4 and res["ci95"][0] > 0 and "significantly" in res["verdict"]
+
+
 def test_paired_crn_interval_is_narrower_than_unpaired():
     # +1 health changes each battle a little: the paired battles stay strongly correlated
     res = _compare("--encounter", "the_forgotten", "--setting", "enemy_health_delta=1")

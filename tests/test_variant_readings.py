@@ -262,3 +262,17 @@ def test_A_31_yes_changes_the_defence_against_a_staggered_push(play):
     brute = next(e for e in move["state"]["enemies"] if e["id"] == "brute")
     assert "stagger" in brute["conditions"]  # only a staggered enemy's push damage differs
     assert hook(a[j]) == hook(b[j]) == "defence"
+
+
+# --- A-38 frostbite_zero_move_push (the Assassin's frost estoc) ------------------------------------------
+@pytest.mark.parametrize("reading, pushed", [("push_anyway", True), ("no_move_no_push", False)])
+def test_A_38_frostbitten_brute_with_no_move(play, reading, pushed):
+    a, b, j = divergence(play, ["assassin"], "brute_pen", {"frostbite_zero_move_push": "no_move_no_push"})
+    evs = a if reading == "push_anyway" else b
+    activation = evs[j - 1]
+    assert activation["event"] == "activate" and activation["actor"].startswith("brute")
+    brute = next(e for e in activation["state"]["enemies"] if e["id"] == "brute")
+    assert "frostbite" in brute["conditions"]  # move 1 − 1 = 0
+    assert (hook(evs[j]) == "move_push") == pushed
+    if not pushed:
+        assert evs[j]["event"] == "condition_end" and evs[j]["values"][0] == L.COND_FROSTBITE
