@@ -22,27 +22,34 @@ Party = Annotated[str, typer.Option("--party", help="Comma-separated character i
 Encounter = Annotated[str, typer.Option("--encounter", help="Encounter card id (see `dsim data list encounters`).")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed; battle i uses the stream (seed, cell, i).")]
 PolicyOpt = Annotated[str, typer.Option("--policy", help="Policy name (`dsim policies list`) or path/to/module.py:name.")]
-SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant id=reading (repeatable; `dsim variants list`).")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant or house rule id=value (repeatable; `dsim variants list`).")]
 GameOpt = Annotated[str, typer.Option("--game", help="Game to simulate (only dstbg so far).")]
 DataOpt = Annotated[str | None, typer.Option("--data", help="Overlay data folder (house-ruled cards).")]
+
+
+def parse_sets(sets: list[str] | None) -> dict[str, dict[str, str]]:
+    """``id=value`` items → ``{"variants": {...}, "house_rules": {...}}`` (only the non-empty tables)."""
+    from dsim.games.dstbg.house_rules import BY_ID as HOUSE
+
+    tables: dict[str, dict[str, str]] = {}
+    for item in sets or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"expected variant_id=value, got {item!r}", param_hint="--set")
+        key = key.strip()
+        tables.setdefault("house_rules" if key in HOUSE else "variants", {})[key] = value.strip()
+    return tables
 
 
 def _settings(game: str, party: str, encounter: str, policy: str, sets: list[str] | None, data: str | None) -> dict[str, Any]:
     if game != "dstbg":
         raise typer.BadParameter(f"unknown game {game!r} (available: dstbg)", param_hint="--game")
-    variants = {}
-    for item in sets or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise typer.BadParameter(f"expected variant_id=value, got {item!r}", param_hint="--set")
-        variants[key.strip()] = value.strip()
     settings: dict[str, Any] = {
         "party": [p.strip() for p in party.split(",") if p.strip()],
         "encounter": encounter,
         "policy": policy,
+        **parse_sets(sets),
     }
-    if variants:
-        settings["variants"] = variants
     if data:
         settings["data"] = data
     return settings
@@ -119,6 +126,32 @@ def run(
     console.print(table)
 
 
+def first_match(cols: dict[str, np.ndarray], where: str) -> int | None:
+    """Index of the first battle whose outcome columns satisfy ``where`` (pandas syntax), or None.
+
+    Besides the outcome columns, ``won``, ``lost`` and ``timeout`` (booleans) and ``boss_health``
+    (= ``boss_health_left``) may be used, e.g. ``"lost and rounds > 10"``.
+    """
+    import pandas as pd
+
+    from dsim.games.dstbg.kernel import layout as L
+
+    frame = pd.DataFrame(cols)
+    frame["won"] = frame["result"] == L.OUT_WIN
+    frame["lost"] = frame["result"] == L.OUT_LOSS
+    frame["timeout"] = frame["result"] == L.OUT_TIMEOUT
+    if "boss_health_left" in frame:
+        frame["boss_health"] = frame["boss_health_left"]
+    try:
+        mask = np.asarray(frame.eval(where), dtype=bool)
+    except Exception as exc:  # pandas raises many kinds for a bad expression: report them all as one message
+        raise ValueError(f"cannot evaluate --where {where!r}: {exc} (columns: {', '.join(frame.columns)})") from None
+    if mask.shape != (len(frame),):
+        raise ValueError(f"--where {where!r} must give one true/false value per battle")
+    hits = np.flatnonzero(mask)
+    return int(hits[0]) if hits.size else None
+
+
 def explain(
     party: Party,
     encounter: Encounter,
@@ -128,6 +161,10 @@ def explain(
     set_: SetOpt = None,
     game: GameOpt = "dstbg",
     data: DataOpt = None,
+    where: Annotated[str | None, typer.Option(
+        "--where", help="Replay the first battle (from --index on) whose outcome matches, e.g. \"lost and rounds > 8\" "
+                        "(columns of `dsim run`, plus won/lost/timeout).")] = None,
+    search: Annotated[int, typer.Option("--search", min=1, help="How many battles --where may scan.")] = 100_000,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines: one event per line with the resulting state.")] = False,
     decisions: Annotated[bool, typer.Option("--decisions", help="Also show every policy decision.")] = False,
 ) -> None:
@@ -138,6 +175,23 @@ def explain(
     settings = _settings(game, party, encounter, policy, set_, data)
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
+    if where is not None:
+        hit = None
+        for lo in range(index, index + search, 4096):  # scan in chunks: stop at the first match
+            count = min(4096, index + search - lo)
+            rows = engine.play_batch(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, lo, count)
+            try:
+                hit = first_match(engine.outcome_columns(rows), where)
+            except ValueError as exc:
+                err.print(f"[red]Error:[/red] {exc}")
+                raise typer.Exit(1) from None
+            if hit is not None:
+                index = lo + hit
+                break
+        if hit is None:
+            err.print(f"[red]Error:[/red] no battle in {index}..{index + search - 1} matches --where {where!r}")
+            raise typer.Exit(1)
+        (err if as_json else console).print(f"battle {index} (seed {seed}) is the first where {where}", markup=False)
     b = engine.play_one(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, index)
     for ev in events(b, cell.compiled):
         if as_json:
