@@ -18,3 +18,4 @@ from dsim.cli import dice as _dice; app.add_typer(_dice.app, name="dice")  # noq
 from dsim.cli import data as _data; app.add_typer(_data.app, name="data")  # noqa: E402, E702
 from dsim.cli import sweep as _sweep; _sweep.register(app)  # noqa: E402, E702
 from dsim.cli import battle as _battle; app.command("run")(_battle.run); app.command("explain")(_battle.explain)  # noqa: E402, E702
+from dsim.cli import bench as _bench; app.command("bench")(_bench.bench)  # noqa: E402, E702
