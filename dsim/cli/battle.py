@@ -6,7 +6,6 @@ import json
 import time
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -25,6 +24,12 @@ PolicyOpt = Annotated[str, typer.Option("--policy", help="Policy name (`dsim pol
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant or house rule id=value (repeatable; `dsim variants list`).")]
 GameOpt = Annotated[str, typer.Option("--game", help="Game to simulate (only dstbg so far).")]
 DataOpt = Annotated[str | None, typer.Option("--data", help="Overlay data folder (house-ruled cards).")]
+
+MEANS = {  # `dsim run` summary key -> outcome column averaged over the battles
+    "mean_rounds": "rounds", "mean_deaths": "deaths", "mean_damage_dealt": "damage_dealt",
+    "mean_damage_taken": "damage_taken", "mean_stamina_spent": "stamina_spent", "estus_per_battle": "estus_used",
+    "luck_per_battle": "luck_used", "heroic_per_battle": "heroic_used",
+}
 
 
 def parse_sets(sets: list[str] | None) -> dict[str, dict[str, str]]:
@@ -80,35 +85,34 @@ def run(
 ) -> None:
     """Play BATTLES battles of one encounter and report the win rate with its 95% Wilson interval."""
     from dsim.games.dstbg import engine
-    from dsim.games.dstbg.kernel import battle as K
+    from dsim.games.dstbg.kernel import layout as L
 
     settings = _settings(game, party, encounter, policy, set_, data)
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
     tables = cell.compiled.tables
     engine.play_batch(tables, cell.policy.decide, cell.params, seed, stream, 0, 1)  # compile or load the kernel
-    rows = np.zeros((battles, K.N_OUT), np.int32)
-    chunk = 1 << 16
+    totals = dict.fromkeys(MEANS.values(), 0) | {"win": 0, "timeouts": 0}  # per-chunk sums: memory stays O(chunk)
+    chunk = engine.DEFAULT_CHUNK
     start = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
                   TimeRemainingColumn(), console=err, disable=as_json or battles <= chunk, transient=True) as bar:
         task = bar.add_task("battles", total=battles)
         for lo in range(0, battles, chunk):
             hi = min(battles, lo + chunk)
-            rows[lo:hi] = engine.play_batch(tables, cell.policy.decide, cell.params, seed, stream, lo, hi - lo)
+            cols = engine.outcome_columns(engine.play_batch(tables, cell.policy.decide, cell.params, seed, stream,
+                                                            lo, hi - lo))
+            cols["timeouts"] = cols["result"] == L.OUT_TIMEOUT
+            for name in totals:
+                totals[name] += int(cols[name].sum())
             bar.update(task, advance=hi - lo)
     elapsed = time.perf_counter() - start
-    cols = engine.outcome_columns(rows)
-    wins = int(cols["win"].sum())
+    wins = totals["win"]
     low, high = (float(x) for x in wilson_interval(wins, battles))
     summary = {
         "game": game, "settings": settings, "battles": battles, "wins": wins, "win_rate": wins / battles,
-        "ci95": [low, high], "mean_rounds": float(cols["rounds"].mean()), "seed": seed,
-        "timeouts": int((cols["result"] == 3).sum()),
-        "mean_deaths": float(cols["deaths"].mean()), "mean_damage_dealt": float(cols["damage_dealt"].mean()),
-        "mean_damage_taken": float(cols["damage_taken"].mean()), "mean_stamina_spent": float(cols["stamina_spent"].mean()),
-        "estus_per_battle": float(cols["estus_used"].mean()), "luck_per_battle": float(cols["luck_used"].mean()),
-        "heroic_per_battle": float(cols["heroic_used"].mean()),
+        "ci95": [low, high], "mean_rounds": totals["rounds"] / battles, "seed": seed, "timeouts": totals["timeouts"],
+        **{key: totals[column] / battles for key, column in MEANS.items() if key != "mean_rounds"},
         "battles_per_s": battles / elapsed if elapsed > 0 else None,
     }
     if as_json:
@@ -118,8 +122,7 @@ def run(
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("win rate", f"{summary['win_rate']:.4f}  (95% CI {low:.4f} – {high:.4f})")
-    for key in ("mean_rounds", "mean_deaths", "mean_damage_dealt", "mean_damage_taken", "mean_stamina_spent",
-                "estus_per_battle", "luck_per_battle", "heroic_per_battle"):
+    for key in MEANS:
         table.add_row(key.replace("_", " "), f"{summary[key]:.3f}")
     table.add_row("timeouts", str(summary["timeouts"]))
     table.add_row("throughput", f"{summary['battles_per_s']:,.0f} battles/s")
