@@ -19,7 +19,9 @@ console = Console()
 err = Console(stderr=True)
 
 Party = Annotated[str, typer.Option("--party", help="Comma-separated character ids, e.g. knight,warrior.")]
-Encounter = Annotated[str, typer.Option("--encounter", help="Encounter card id (see `dsim data list encounters`).")]
+Encounter = Annotated[str | None, typer.Option("--encounter", help="Encounter card id (see `dsim data list encounters`).")]
+Boss = Annotated[str | None, typer.Option("--boss", help="Boss id for a boss battle (see `dsim data list bosses`).")]
+Gravestones = Annotated[int | None, typer.Option("--gravestones", min=0, help="Behaviour cards revealed at boss setup (default: expected from the boss's encounter levels).")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed; battle i uses the stream (seed, cell, i).")]
 PolicyOpt = Annotated[str, typer.Option("--policy", help="Policy name (`dsim policies list`) or path/to/module.py:name.")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant id=reading (repeatable; `dsim variants list`).")]
@@ -27,7 +29,8 @@ GameOpt = Annotated[str, typer.Option("--game", help="Game to simulate (only dst
 DataOpt = Annotated[str | None, typer.Option("--data", help="Overlay data folder (house-ruled cards).")]
 
 
-def _settings(game: str, party: str, encounter: str, policy: str, sets: list[str] | None, data: str | None) -> dict[str, Any]:
+def _settings(game: str, party: str, encounter: str | None, boss: str | None, gravestones: int | None,
+              policy: str, sets: list[str] | None, data: str | None) -> dict[str, Any]:
     if game != "dstbg":
         raise typer.BadParameter(f"unknown game {game!r} (available: dstbg)", param_hint="--game")
     variants = {}
@@ -36,16 +39,33 @@ def _settings(game: str, party: str, encounter: str, policy: str, sets: list[str
         if not sep:
             raise typer.BadParameter(f"expected variant_id=value, got {item!r}", param_hint="--set")
         variants[key.strip()] = value.strip()
-    settings: dict[str, Any] = {
-        "party": [p.strip() for p in party.split(",") if p.strip()],
-        "encounter": encounter,
-        "policy": policy,
-    }
+    if (encounter is None) == (boss is None):
+        raise typer.BadParameter("give exactly one of --encounter or --boss", param_hint="--encounter/--boss")
+    settings: dict[str, Any] = {"party": [p.strip() for p in party.split(",") if p.strip()], "policy": policy}
+    if boss is not None:
+        settings["boss"] = boss
+        if gravestones is not None:
+            settings["gravestones"] = gravestones
+    else:
+        settings["encounter"] = encounter
     if variants:
         settings["variants"] = variants
     if data:
         settings["data"] = data
     return settings
+
+
+def _boss_summary(cols: dict[str, np.ndarray], is_boss: bool) -> dict[str, Any]:
+    """Boss outcomes (R-12): heat-up reached and when, health left, cards drawn."""
+    if not is_boss:
+        return {}
+    heated = cols["heatup_round"] >= 0
+    return {
+        "heat_up_rate": float(heated.mean()),
+        "mean_heat_up_round": float(cols["heatup_round"][heated].mean()) if heated.any() else None,
+        "mean_boss_health_left": float(cols["boss_health_left"].mean()),
+        "mean_cards_drawn": float(cols["cards_drawn"].mean()),
+    }
 
 
 def _prepare(settings: dict[str, Any]):
@@ -62,7 +82,9 @@ def _prepare(settings: dict[str, Any]):
 
 def run(
     party: Party,
-    encounter: Encounter,
+    encounter: Encounter = None,
+    boss: Boss = None,
+    gravestones: Gravestones = None,
     battles: Annotated[int, typer.Option("--battles", min=1, help="Number of battles to play.")] = 100_000,
     seed: Seed = 1,
     policy: PolicyOpt = "baseline",
@@ -71,11 +93,11 @@ def run(
     data: DataOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
 ) -> None:
-    """Play BATTLES battles of one encounter and report the win rate with its 95% Wilson interval."""
+    """Play BATTLES battles of one encounter or boss and report the win rate with its 95% Wilson interval."""
     from dsim.games.dstbg import engine
     from dsim.games.dstbg.kernel import battle as K
 
-    settings = _settings(game, party, encounter, policy, set_, data)
+    settings = _settings(game, party, encounter, boss, gravestones, policy, set_, data)
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
     tables = cell.compiled.tables
@@ -102,18 +124,21 @@ def run(
         "mean_damage_taken": float(cols["damage_taken"].mean()), "mean_stamina_spent": float(cols["stamina_spent"].mean()),
         "estus_per_battle": float(cols["estus_used"].mean()), "luck_per_battle": float(cols["luck_used"].mean()),
         "heroic_per_battle": float(cols["heroic_used"].mean()),
+        **_boss_summary(cols, "boss" in settings),
         "battles_per_s": battles / elapsed if elapsed > 0 else None,
     }
     if as_json:
         typer.echo(json.dumps(summary))
         return
-    table = Table(title=f"{', '.join(settings['party'])} vs {encounter} — {battles:,} battles, policy {policy}")
+    table = Table(title=f"{', '.join(settings['party'])} vs {boss or encounter} — {battles:,} battles, policy {policy}")
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("win rate", f"{summary['win_rate']:.4f}  (95% CI {low:.4f} – {high:.4f})")
     for key in ("mean_rounds", "mean_deaths", "mean_damage_dealt", "mean_damage_taken", "mean_stamina_spent",
-                "estus_per_battle", "luck_per_battle", "heroic_per_battle"):
-        table.add_row(key.replace("_", " "), f"{summary[key]:.3f}")
+                "estus_per_battle", "luck_per_battle", "heroic_per_battle", "heat_up_rate", "mean_heat_up_round",
+                "mean_boss_health_left", "mean_cards_drawn"):
+        if summary.get(key) is not None:
+            table.add_row(key.replace("_", " "), f"{summary[key]:.3f}")
     table.add_row("timeouts", str(summary["timeouts"]))
     table.add_row("throughput", f"{summary['battles_per_s']:,.0f} battles/s")
     console.print(table)
@@ -121,7 +146,9 @@ def run(
 
 def explain(
     party: Party,
-    encounter: Encounter,
+    encounter: Encounter = None,
+    boss: Boss = None,
+    gravestones: Gravestones = None,
     index: Annotated[int, typer.Option("--index", min=0, help="Battle index within the run (0-based).")] = 0,
     seed: Seed = 1,
     policy: PolicyOpt = "baseline",
@@ -135,7 +162,7 @@ def explain(
     from dsim.games.dstbg import engine
     from dsim.games.dstbg.trace import describe, events
 
-    settings = _settings(game, party, encounter, policy, set_, data)
+    settings = _settings(game, party, encounter, boss, gravestones, policy, set_, data)
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
     b = engine.play_one(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, index)

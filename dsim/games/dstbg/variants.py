@@ -59,6 +59,11 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("taunt_tiebreak_pool", "A-39", L.V_TAUNT_POOL, ("among_tied", "all_characters"), "which characters the taunt tie-break considers (R-11.4)"),
     Variant("taunt_equal", "A-40", L.V_TAUNT_EQUAL, ("players_choice", "random"), "tie with equal taunt"),
     Variant("players_choice_policy", "A-41", L.V_PLAYERS_CHOICE, ("favourable", "random", "adversarial"), "how players' choices for enemies are made"),
+    Variant("boss_initial_facing", "A-42", L.V_BOSS_FACING, ("toward_entry_door", "toward_nearest_character", "random"), "the boss's facing at setup (R-12.4)"),
+    Variant("boss_attack_arc_limit", "A-45", L.V_BOSS_ARC_LIMIT, ("arc_limited", "aoe_only"), "single-target boss attacks only hit characters in the shown arcs"),
+    Variant("heatup_shuffle_scope", "A-46", L.V_HEATUP_SCOPE, ("whole_deck", "draw_pile_only"), "what is shuffled when the heat-up card joins (R-12.6)"),
+    Variant("gravestone_reveal_info", "A-48", L.V_GRAVESTONE_INFO, ("known", "ignored"), "whether cards revealed by gravestones are known to the policy"),
+    Variant("boss_repeat_scope", "sim", L.V_BOSS_REPEAT_SCOPE, ("whole_half", "attacks_only"), "a boss card's repeat icon repeats the whole card (R-12.7) or only its attacks"),
     Variant("max_rounds", "sim", L.V_MAX_ROUNDS, (), "simulator cap on rounds; a battle still running is a timeout (not a win)", 60),
 )
 
