@@ -6,7 +6,6 @@ import json
 import time
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -24,21 +23,35 @@ Boss = Annotated[str | None, typer.Option("--boss", help="Boss id for a boss bat
 Gravestones = Annotated[int | None, typer.Option("--gravestones", min=0, help="Behaviour cards revealed at boss setup (default: expected from the boss's encounter levels).")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed; battle i uses the stream (seed, cell, i).")]
 PolicyOpt = Annotated[str, typer.Option("--policy", help="Policy name (`dsim policies list`) or path/to/module.py:name.")]
-SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant id=reading (repeatable; `dsim variants list`).")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant or house rule id=value (repeatable; `dsim variants list`).")]
 GameOpt = Annotated[str, typer.Option("--game", help="Game to simulate (only dstbg so far).")]
 DataOpt = Annotated[str | None, typer.Option("--data", help="Overlay data folder (house-ruled cards).")]
+
+MEANS = {  # `dsim run` summary key -> outcome column averaged over the battles
+    "mean_rounds": "rounds", "mean_deaths": "deaths", "mean_damage_dealt": "damage_dealt",
+    "mean_damage_taken": "damage_taken", "mean_stamina_spent": "stamina_spent", "estus_per_battle": "estus_used",
+    "luck_per_battle": "luck_used", "heroic_per_battle": "heroic_used",
+}
+
+
+def parse_sets(sets: list[str] | None) -> dict[str, dict[str, str]]:
+    """``id=value`` items → ``{"variants": {...}, "house_rules": {...}}`` (only the non-empty tables)."""
+    from dsim.games.dstbg.house_rules import BY_ID as HOUSE
+
+    tables: dict[str, dict[str, str]] = {}
+    for item in sets or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"expected variant_id=value, got {item!r}", param_hint="--set")
+        key = key.strip()
+        tables.setdefault("house_rules" if key in HOUSE else "variants", {})[key] = value.strip()
+    return tables
 
 
 def _settings(game: str, party: str, encounter: str | None, boss: str | None, gravestones: int | None,
               policy: str, sets: list[str] | None, data: str | None) -> dict[str, Any]:
     if game != "dstbg":
         raise typer.BadParameter(f"unknown game {game!r} (available: dstbg)", param_hint="--game")
-    variants = {}
-    for item in sets or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise typer.BadParameter(f"expected variant_id=value, got {item!r}", param_hint="--set")
-        variants[key.strip()] = value.strip()
     if (encounter is None) == (boss is None):
         raise typer.BadParameter("give exactly one of --encounter or --boss", param_hint="--encounter/--boss")
     settings: dict[str, Any] = {"party": [p.strip() for p in party.split(",") if p.strip()], "policy": policy}
@@ -48,24 +61,10 @@ def _settings(game: str, party: str, encounter: str | None, boss: str | None, gr
             settings["gravestones"] = gravestones
     else:
         settings["encounter"] = encounter
-    if variants:
-        settings["variants"] = variants
+    settings.update(parse_sets(sets))
     if data:
         settings["data"] = data
     return settings
-
-
-def _boss_summary(cols: dict[str, np.ndarray], is_boss: bool) -> dict[str, Any]:
-    """Boss outcomes (R-12): heat-up reached and when, health left, cards drawn."""
-    if not is_boss:
-        return {}
-    heated = cols["heatup_round"] >= 0
-    return {
-        "heat_up_rate": float(heated.mean()),
-        "mean_heat_up_round": float(cols["heatup_round"][heated].mean()) if heated.any() else None,
-        "mean_boss_health_left": float(cols["boss_health_left"].mean()),
-        "mean_cards_drawn": float(cols["cards_drawn"].mean()),
-    }
 
 
 def _prepare(settings: dict[str, Any]):
@@ -95,36 +94,34 @@ def run(
 ) -> None:
     """Play BATTLES battles of one encounter or boss and report the win rate with its 95% Wilson interval."""
     from dsim.games.dstbg import engine
-    from dsim.games.dstbg.kernel import battle as K
+    from dsim.games.dstbg.kernel import layout as L
 
     settings = _settings(game, party, encounter, boss, gravestones, policy, set_, data)
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
     tables = cell.compiled.tables
     engine.play_batch(tables, cell.policy.decide, cell.params, seed, stream, 0, 1)  # compile or load the kernel
-    rows = np.zeros((battles, K.N_OUT), np.int32)
-    chunk = 1 << 16
+    totals = dict.fromkeys(MEANS.values(), 0) | {"win": 0, "timeouts": 0}  # per-chunk sums: memory stays O(chunk)
+    chunk = engine.DEFAULT_CHUNK
     start = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
                   TimeRemainingColumn(), console=err, disable=as_json or battles <= chunk, transient=True) as bar:
         task = bar.add_task("battles", total=battles)
         for lo in range(0, battles, chunk):
             hi = min(battles, lo + chunk)
-            rows[lo:hi] = engine.play_batch(tables, cell.policy.decide, cell.params, seed, stream, lo, hi - lo)
+            cols = engine.outcome_columns(engine.play_batch(tables, cell.policy.decide, cell.params, seed, stream,
+                                                            lo, hi - lo))
+            cols["timeouts"] = cols["result"] == L.OUT_TIMEOUT
+            for name in totals:
+                totals[name] += int(cols[name].sum())
             bar.update(task, advance=hi - lo)
     elapsed = time.perf_counter() - start
-    cols = engine.outcome_columns(rows)
-    wins = int(cols["win"].sum())
+    wins = totals["win"]
     low, high = (float(x) for x in wilson_interval(wins, battles))
     summary = {
         "game": game, "settings": settings, "battles": battles, "wins": wins, "win_rate": wins / battles,
-        "ci95": [low, high], "mean_rounds": float(cols["rounds"].mean()), "seed": seed,
-        "timeouts": int((cols["result"] == 3).sum()),
-        "mean_deaths": float(cols["deaths"].mean()), "mean_damage_dealt": float(cols["damage_dealt"].mean()),
-        "mean_damage_taken": float(cols["damage_taken"].mean()), "mean_stamina_spent": float(cols["stamina_spent"].mean()),
-        "estus_per_battle": float(cols["estus_used"].mean()), "luck_per_battle": float(cols["luck_used"].mean()),
-        "heroic_per_battle": float(cols["heroic_used"].mean()),
-        **_boss_summary(cols, "boss" in settings),
+        "ci95": [low, high], "mean_rounds": totals["rounds"] / battles, "seed": seed, "timeouts": totals["timeouts"],
+        **{key: totals[column] / battles for key, column in MEANS.items() if key != "mean_rounds"},
         "battles_per_s": battles / elapsed if elapsed > 0 else None,
     }
     if as_json:
@@ -134,14 +131,37 @@ def run(
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("win rate", f"{summary['win_rate']:.4f}  (95% CI {low:.4f} – {high:.4f})")
-    for key in ("mean_rounds", "mean_deaths", "mean_damage_dealt", "mean_damage_taken", "mean_stamina_spent",
-                "estus_per_battle", "luck_per_battle", "heroic_per_battle", "heat_up_rate", "mean_heat_up_round",
-                "mean_boss_health_left", "mean_cards_drawn"):
-        if summary.get(key) is not None:
-            table.add_row(key.replace("_", " "), f"{summary[key]:.3f}")
+    for key in MEANS:
+        table.add_row(key.replace("_", " "), f"{summary[key]:.3f}")
     table.add_row("timeouts", str(summary["timeouts"]))
     table.add_row("throughput", f"{summary['battles_per_s']:,.0f} battles/s")
     console.print(table)
+
+
+def first_match(cols: dict[str, np.ndarray], where: str) -> int | None:
+    """Index of the first battle whose outcome columns satisfy ``where`` (pandas syntax), or None.
+
+    Besides the outcome columns, ``won``, ``lost`` and ``timeout`` (booleans) and ``boss_health``
+    (= ``boss_health_left``) may be used, e.g. ``"lost and rounds > 10"``.
+    """
+    import pandas as pd
+
+    from dsim.games.dstbg.kernel import layout as L
+
+    frame = pd.DataFrame(cols)
+    frame["won"] = frame["result"] == L.OUT_WIN
+    frame["lost"] = frame["result"] == L.OUT_LOSS
+    frame["timeout"] = frame["result"] == L.OUT_TIMEOUT
+    if "boss_health_left" in frame:
+        frame["boss_health"] = frame["boss_health_left"]
+    try:
+        mask = np.asarray(frame.eval(where), dtype=bool)
+    except Exception as exc:  # pandas raises many kinds for a bad expression: report them all as one message
+        raise ValueError(f"cannot evaluate --where {where!r}: {exc} (columns: {', '.join(frame.columns)})") from None
+    if mask.shape != (len(frame),):
+        raise ValueError(f"--where {where!r} must give one true/false value per battle")
+    hits = np.flatnonzero(mask)
+    return int(hits[0]) if hits.size else None
 
 
 def explain(
@@ -155,6 +175,10 @@ def explain(
     set_: SetOpt = None,
     game: GameOpt = "dstbg",
     data: DataOpt = None,
+    where: Annotated[str | None, typer.Option(
+        "--where", help="Replay the first battle (from --index on) whose outcome matches, e.g. \"lost and rounds > 8\" "
+                        "(columns of `dsim run`, plus won/lost/timeout).")] = None,
+    search: Annotated[int, typer.Option("--search", min=1, help="How many battles --where may scan.")] = 100_000,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines: one event per line with the resulting state.")] = False,
     decisions: Annotated[bool, typer.Option("--decisions", help="Also show every policy decision.")] = False,
 ) -> None:
@@ -165,6 +189,23 @@ def explain(
     settings = _settings(game, party, encounter, boss, gravestones, policy, set_, data)
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
+    if where is not None:
+        hit = None
+        for lo in range(index, index + search, 4096):  # scan in chunks: stop at the first match
+            count = min(4096, index + search - lo)
+            rows = engine.play_batch(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, lo, count)
+            try:
+                hit = first_match(engine.outcome_columns(rows), where)
+            except ValueError as exc:
+                err.print(f"[red]Error:[/red] {exc}")
+                raise typer.Exit(1) from None
+            if hit is not None:
+                index = lo + hit
+                break
+        if hit is None:
+            err.print(f"[red]Error:[/red] no battle in {index}..{index + search - 1} matches --where {where!r}")
+            raise typer.Exit(1)
+        (err if as_json else console).print(f"battle {index} (seed {seed}) is the first where {where}", markup=False)
     b = engine.play_one(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, index)
     for ev in events(b, cell.compiled):
         if as_json:

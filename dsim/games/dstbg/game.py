@@ -1,9 +1,10 @@
 """DS:TBG as a :class:`dsim.games.base.Game`: settings → compiled cell → outcome columns.
 
-Settings of one cell: ``party`` (list of character ids), ``encounter`` or ``boss`` (id, with
-optional ``gravestones``), ``policy`` (name or
-``path.py:name``), ``policy_params`` (table), ``variants`` (table id → reading), ``data``
-(overlay folder). Compiled cells are cached per settings within a process.
+Settings of one cell: ``party`` (list of character ids), ``encounter`` or ``boss`` (id, with optional
+``gravestones``), ``policy`` (name or
+``path.py:name``), ``policy_params`` (table), ``variants`` (table id → reading), ``house_rules``
+(table id → value, :mod:`dsim.games.dstbg.house_rules`), ``data`` (overlay folder). Compiled
+cells are cached per settings within a process.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ import numpy as np
 
 from dsim.games.dstbg import engine
 from dsim.games.dstbg.compile import Compiled, compile_boss, compile_encounter
+from dsim.games.dstbg.house_rules import apply_house_rules
 from dsim.games.dstbg.loader import load_game_data
 from dsim.games.dstbg.policy import Policy, get_policy
 from dsim.paths import game_data_dir
 
-KNOWN_KEYS = {"party", "encounter", "boss", "gravestones", "policy", "policy_params", "variants", "data", "loadout"}
+KNOWN_KEYS = {"party", "encounter", "boss", "gravestones", "policy", "policy_params", "variants", "house_rules", "data", "loadout"}
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ def _cell(key: str) -> Cell:
         compiled = compile_boss(data, list(party), settings["boss"], settings.get("gravestones"), settings.get("variants"))
     else:
         compiled = compile_encounter(data, list(party), settings["encounter"], settings.get("variants"))
+    compiled = apply_house_rules(compiled, settings.get("house_rules"))
     policy = get_policy(settings.get("policy", "baseline"))
     params = policy.vector(settings.get("policy_params"))
     return Cell(compiled, policy, params)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.character import activate_character
-from dsim.games.dstbg.kernel.core import ci, decide, decide_for_enemy, ei, figures_at, log, ni, recompute_walk, running, set_opt
+from dsim.games.dstbg.kernel.core import allocating, ci, decide, decide_for_enemy, ei, figures_at, kernel, log, ni, recompute_walk, running, set_opt
 from dsim.games.dstbg.kernel.boss import boss_activation, initial_facing
 from dsim.games.dstbg.kernel.combat import enemy_end_of_activation
 from dsim.games.dstbg.kernel.deck import build_deck
@@ -40,7 +40,7 @@ OUTCOME_NAMES = (
 )
 
 
-@njit(cache=True)
+@allocating
 def setup(t, b, policy) -> None:
     """R-7: enemies on spawn nodes, terrain, traps shuffled onto eligible nodes, characters on entry
     nodes (D-14), aggro (R-7.9, A-3); the first character to activate (D-5)."""
@@ -112,7 +112,7 @@ def setup(t, b, policy) -> None:
         build_deck(t, b)
 
 
-@njit(cache=True)
+@kernel
 def enemy_turn(t, b, policy) -> None:
     """R-11.1: every living enemy activates once, highest threat first; ties are the players' choice (D-30)."""
     st = b.st
@@ -140,7 +140,7 @@ def enemy_turn(t, b, policy) -> None:
             enemy_end_of_activation(t, b, e)  # R-11.14
 
 
-@njit(cache=True)
+@kernel
 def play(t, b, policy) -> None:
     """R-8.8: after setup, enemy turns and single-character turns alternate until one side is defeated."""
     st = b.st
@@ -167,7 +167,7 @@ def play(t, b, policy) -> None:
     log(b, L.ACTOR_NONE, -1, L.EV_END, st[L.G_OUTCOME], st[L.G_ROUND], 0, 0, -1)
 
 
-@njit(cache=True)
+@kernel
 def summarise(t, b, out: np.ndarray) -> None:
     """Fill one outcome row from the final state."""
     st = b.st
@@ -196,21 +196,28 @@ def summarise(t, b, out: np.ndarray) -> None:
     out[OUT_NEXT_FIRST] = st[L.G_NEXT_CHAR]
 
 
-@njit(cache=True)
+@kernel
 def run_battle(t, b, policy, seed: int, stream: int, index: int) -> None:
     """Play battle ``index`` of a cell on the buffers ``b`` (reset first); randomness from (seed, stream, index)."""
     b.rng[0] = battle_key(seed, stream, index)
     b.rng[1] = 0
     b.cursor[:] = 0
+    b.opts[:, :] = 0
+    b.dice[:] = 0
+    b.dcol[:] = 0
     setup(t, b, policy)
     play(t, b, policy)
 
 
+BLOCK = 64  # battles per block of the batch: one set of buffers serves a block
+
+
 def play_batch_impl(t, policy, params, seed, stream, start, out):
-    """Battles ``start .. start+len(out)-1`` in parallel; each thread owns its battle's buffers."""
+    """Battles ``start .. start+len(out)-1`` in parallel blocks; each block reuses one set of battle
+    buffers (``run_battle`` resets them), so results do not depend on threads or block size."""
     count = out.shape[0]
     n_nodes = t.steps.shape[0]
-    for i in prange(count):
+    for blk in prange((count + BLOCK - 1) // BLOCK):
         b = X.Battle(
             np.zeros(L.STATE_LEN, np.int32),
             np.zeros(2, np.uint64),
@@ -218,14 +225,16 @@ def play_batch_impl(t, policy, params, seed, stream, start, out):
             np.zeros((n_nodes, n_nodes), np.int32),
             np.zeros(8, np.int32),
             np.zeros(8, np.int32),
+            np.zeros((2, X.PMF_LEN)),
             np.zeros(0, np.int32),
             np.zeros(4, np.int32),
             np.zeros((0, L.EV_FIELDS + L.STATE_LEN), np.int32),
             np.zeros(1, np.int32),
             params,
         )
-        run_battle(t, b, policy, seed, stream, start + i)
-        summarise(t, b, out[i])
+        for i in range(blk * BLOCK, min(count, (blk + 1) * BLOCK)):
+            run_battle(t, b, policy, seed, stream, start + i)
+            summarise(t, b, out[i])
 
 
 def run_one_impl(t, b, policy, seed, stream, index):

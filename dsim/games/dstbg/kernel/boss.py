@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.combat import enemy_end_of_activation
 from dsim.games.dstbg.kernel.core import (
+    kernel,
     blocks_movement,
     char_arc,
     ci,
@@ -27,7 +27,7 @@ from dsim.rng import randint
 
 
 
-@njit(cache=True)
+@kernel
 def side_offset(direction: int) -> int:
     """Direction offset from the facing of a forward, backward, left or right move (R-12.18)."""
     if direction == L.DIR_BACKWARD:
@@ -39,7 +39,7 @@ def side_offset(direction: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@kernel
 def arc_centre(facing: int, arcs: int) -> int:
     """The absolute direction at the centre of the first arc in ``arcs`` (front, right, back, left)."""
     if arcs & L.ARC_FRONT:
@@ -51,7 +51,7 @@ def arc_centre(facing: int, arcs: int) -> int:
     return (facing + 6) % 8
 
 
-@njit(cache=True)
+@kernel
 def direction_to(t, a: int, z: int) -> int:
     """Direction index from node ``a`` to adjacent node ``z`` (−1 if not adjacent)."""
     for d in range(8):
@@ -60,7 +60,7 @@ def direction_to(t, a: int, z: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def turn_to(b, e: int, facing: int) -> None:
     """Set a boss's facing; characters in its node stay where they are (R-12.16)."""
     if b.st[ei(e, L.E_FACING)] != facing:
@@ -68,7 +68,7 @@ def turn_to(b, e: int, facing: int) -> None:
         log(b, L.ACTOR_ENEMY, e, L.EV_TURN, facing, 0, 0, 0, -1)
 
 
-@njit(cache=True)
+@kernel
 def face(t, b, policy, e: int, c: int, away: bool) -> bool:
     """R-12.14/R-12.15/F-12.6: rotate toward (front arc) or away (back arc) on an adjacent node
     closer to / farther from the target; R-12.16: a target in the boss's node is faced directly.
@@ -106,7 +106,7 @@ def face(t, b, policy, e: int, c: int, away: bool) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def enter_node(t, b, policy, e: int, dest: int) -> None:
     """Move a boss onto ``dest``: another boss there is pushed (R-2.7, D-33); characters there without
     a push keep their node, against the arc that faced them (R-12.17)."""
@@ -131,7 +131,7 @@ def enter_node(t, b, policy, e: int, dest: int) -> None:
     place_enemy(t, b, policy, e, dest)
 
 
-@njit(cache=True)
+@kernel
 def push_out(t, b, policy, e: int, damage: int, difficulty: int, leap: bool) -> None:
     """Push every character out of the boss's node: same arc (R-12.23), or anywhere after a leap
     (R-12.20); push damage is a physical attack each pushed character defends (R-11.8, A-36/A-37)."""
@@ -157,7 +157,7 @@ def push_out(t, b, policy, e: int, damage: int, difficulty: int, leap: bool) -> 
                 push_char_boss(t, b, policy, c, e)
 
 
-@njit(cache=True)
+@kernel
 def boss_move(t, b, policy, e: int, s: int) -> None:
     """R-12.14–R-12.18, F-11.5, F-12.7: turn to face the target (if the icon has one), then step
     forward/back/sideways without turning, pushing as the icon says."""
@@ -191,7 +191,7 @@ def boss_move(t, b, policy, e: int, s: int) -> None:
             push_out(t, b, policy, e, p[L.S_PUSH_DMG], p[L.S_DODGE], False)
 
 
-@njit(cache=True)
+@kernel
 def boss_leap(t, b, policy, e: int, s: int) -> None:
     """R-12.20: lifted onto the target's node keeping its facing; pushes everyone there anywhere."""
     p = t.prog[s]
@@ -205,13 +205,13 @@ def boss_leap(t, b, policy, e: int, s: int) -> None:
     push_out(t, b, policy, e, p[L.S_PUSH_DMG], p[L.S_DODGE], True)
 
 
-@njit(cache=True)
+@kernel
 def in_attack_arcs(t, b, c: int, e: int, arcs: int) -> bool:
     """Whether a character stands in one of the attack arcs shown (R-12.22); no arcs = no limit."""
     return arcs == 0 or (char_arc(t, b, c, e) & arcs) != 0
 
 
-@njit(cache=True)
+@kernel
 def boss_attack(t, b, policy, e: int, s: int) -> None:
     """R-12.22: an area attack hits every character in the shown arcs within range, each defending;
     a single-target (or node) attack needs its target in range and, by default, in the arcs (A-45)."""
@@ -248,7 +248,7 @@ def boss_attack(t, b, policy, e: int, s: int) -> None:
             defend(t, b, policy, c, e, damage, magic, p[L.S_DODGE], p[L.S_COND], push, p[L.S_DAMAGE])
 
 
-@njit(cache=True)
+@kernel
 def resolve_half(t, b, policy, e: int, card: int, h: int) -> None:
     """Resolve one boss figure's half of a card: its icons left to right (F-11.2), the repeat
     icon repeating the whole half (R-12.7) or only its attacks (``boss_repeat_scope``)."""
@@ -276,7 +276,7 @@ def resolve_half(t, b, policy, e: int, card: int, h: int) -> None:
                 boss_attack(t, b, policy, e, s)
 
 
-@njit(cache=True)
+@kernel
 def boss_activation(t, b, policy) -> int:
     """R-12.7: draw the next behaviour card and resolve its halves, each by its living boss figure;
     returns the bitmask of enemy slots that activated. Dancer: reshuffle after a heat-up card."""
@@ -299,7 +299,7 @@ def boss_activation(t, b, policy) -> int:
     return done
 
 
-@njit(cache=True)
+@kernel
 def initial_facing(t, b, policy, e: int) -> None:
     """A-42: toward the entry door (default), the nearest character (1), or at random (2)."""
     mode = t.variants[L.V_BOSS_FACING]
@@ -313,7 +313,7 @@ def initial_facing(t, b, policy, e: int) -> None:
     b.st[ei(e, L.E_FACING)] = max(facing, 0)
 
 
-@njit(cache=True)
+@kernel
 def direction_toward(t, a: int, z: int) -> int:
     """The direction from ``a`` whose neighbour is fewest steps from ``z``."""
     best = L.UNREACHABLE + 1

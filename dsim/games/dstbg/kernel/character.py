@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.combat import (
     ROLL_ATTACK,
@@ -24,6 +22,7 @@ from dsim.games.dstbg.kernel.core import (
     dice_mark,
     ei,
     figures_at,
+    kernel,
     log,
     move_dist,
     ni,
@@ -47,7 +46,7 @@ STEP_SHIFT = 1
 
 
 # --- moving -----------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def nearest_enemy_dists(t, b, node: int):
     """Move and range distance from ``node`` to the nearest living enemy (option features)."""
     dm = L.UNREACHABLE
@@ -60,7 +59,7 @@ def nearest_enemy_dists(t, b, node: int):
     return dm, dr
 
 
-@njit(cache=True)
+@kernel
 def attackable_from(t, b, c: int, node: int) -> int:
     """How many living enemies some hand-weapon attack line could target from ``node`` (feature)."""
     cnt = 0
@@ -83,7 +82,7 @@ def attackable_from(t, b, c: int, node: int) -> int:
     return cnt
 
 
-@njit(cache=True)
+@kernel
 def step_cost(t, b, c: int, dest: int, kind: int, free_steps: int) -> int:
     """Stamina for one node: walk free once, run 1, +1 frostbite, +1 barrel (R-10.4, R-9.10, R-7.5);
     a shift costs nothing and never enters a barrel by default (R-4.10, A-24). −1 = not allowed."""
@@ -103,7 +102,7 @@ def step_cost(t, b, c: int, dest: int, kind: int, free_steps: int) -> int:
     return 1 + frost + barrel
 
 
-@njit(cache=True)
+@kernel
 def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int) -> int:
     """D-18/D-21: node by node, the policy picks the next adjacent node or stops; returns steps taken.
 
@@ -145,7 +144,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
 
 
 # --- attacking ----------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def line_value(t, li: int, bonus: int, threshold: int, need: int):
     """(E[damage] × 100, P(damage ≥ need) × 1000) of an attack line against block/resist ``threshold``."""
     th = min(max(threshold, 0), t.lstat.shape[2] - 1)
@@ -153,13 +152,13 @@ def line_value(t, li: int, bonus: int, threshold: int, need: int):
     return t.lstat[li, bonus, th, 0], t.lstat[li, bonus, th, nd]
 
 
-@njit(cache=True)
+@kernel
 def line_range(t, b, c: int, li: int) -> int:
     """The option's range: its own range icon, else the weapon card's range (R-4.4)."""
     return t.lines[li, L.L_RANGE]
 
 
-@njit(cache=True)
+@kernel
 def attack_cost(t, b, c: int, li: int) -> int:
     """Stamina cost of one use of a line: +1 when staggered (R-9.10); Berserk Charge range-0 attack is free."""
     if b.st[ci(c, L.C_BERSERK)] == 1 and line_range(t, b, c, li) == 0 and t.lines[li, L.L_SUPPORT] == 0:
@@ -168,7 +167,7 @@ def attack_cost(t, b, c: int, li: int) -> int:
     return t.lines[li, L.L_STAMINA] + stagger + boss_tax(t, b, c)
 
 
-@njit(cache=True)
+@kernel
 def boss_tax(t, b, c: int) -> int:
     """Gargoyle after heat-up: characters on its node pay 1 more stamina per attack (special ability)."""
     if b.st[L.G_HEATED] == 0:
@@ -180,7 +179,7 @@ def boss_tax(t, b, c: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@kernel
 def weak_bonus(t, b, c: int, e: int) -> int:
     """R-12.12: one extra black die when attacking a boss from a weak arc of the last attack icon."""
     if not is_boss(t, b, e) or b.st[ei(e, L.E_WEAK)] == 0:
@@ -188,7 +187,7 @@ def weak_bonus(t, b, c: int, e: int) -> int:
     return 1 if char_arc(t, b, c, e) & b.st[ei(e, L.E_WEAK)] else 0
 
 
-@njit(cache=True)
+@kernel
 def attack_options(t, b, c: int, only_line: int, only_enemy: int, free: bool) -> int:
     """Option rows for D-19/D-20: row 0 = stop; then (slot, line, enemy, node, cost, E[dmg]×100,
     P(kill)×1000, kind) for every affordable line and legal target (R-10.5, R-10.6, R-4.10)."""
@@ -275,7 +274,7 @@ def attack_options(t, b, c: int, only_line: int, only_enemy: int, free: bool) ->
     return n
 
 
-@njit(cache=True)
+@kernel
 def support(t, b, c: int, li: int, target: int) -> None:
     """A line without dice: gain stamina or health for the chosen allies (F-9.1: not a target; F-4.2)."""
     amount = t.lines[li, L.L_SUPPORT_AMT]
@@ -295,7 +294,7 @@ def support(t, b, c: int, li: int, target: int) -> None:
             gain(b, a, 0, amount)
 
 
-@njit(cache=True)
+@kernel
 def resolve_attack(t, b, policy, c: int, row: int) -> None:
     """R-10.6: pay, shift before, roll (+weak-arc die, luck), damage each target, conditions, push, shift after."""
     st = b.st
@@ -367,7 +366,7 @@ def resolve_attack(t, b, policy, c: int, row: int) -> None:
         move_phase(t, b, policy, c, STEP_SHIFT, after, 0)
 
 
-@njit(cache=True)
+@kernel
 def attack_phase(t, b, policy, c: int) -> None:
     """D-19/D-20/D-22: attacks with hand weapons until the policy stops; repeat icons per A-28."""
     while running(b):
@@ -388,7 +387,7 @@ def attack_phase(t, b, policy, c: int) -> None:
             extra -= 1
 
 
-@njit(cache=True)
+@kernel
 def backstab(t, b, policy, c: int, e: int) -> None:
     """Assassin heroic action: after a successful dodge, a free attack on the enemy dodged (R-3.7; card text)."""
     if t.chars[c, L.CT_HEROIC] != L.HEROIC_BACKSTAB or b.st[ci(c, L.C_HEROIC)] != 1:
@@ -412,7 +411,7 @@ def backstab(t, b, policy, c: int, e: int) -> None:
 
 
 # --- activation ------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def offer_estus(t, b, policy, c: int) -> None:
     """D-23: drink the estus in the character's own activation to clear all cubes (R-3.5)."""
     st = b.st
@@ -428,7 +427,7 @@ def offer_estus(t, b, policy, c: int) -> None:
         st[ci(c, L.C_DAMAGE)] = 0
 
 
-@njit(cache=True)
+@kernel
 def offer_swap(t, b, policy, c: int) -> None:
     """D-17: swap a hand weapon with one in the backup slot at the start of activation (R-10.1, R-4.2)."""
     st = b.st
@@ -459,7 +458,7 @@ def offer_swap(t, b, policy, c: int) -> None:
     log(b, L.ACTOR_CHAR, c, L.EV_SWAP, h, j, 0, 0, -1)
 
 
-@njit(cache=True)
+@kernel
 def offer_heroic_start(t, b, policy, c: int) -> int:
     """D-16 at activation start: Herald's Perseverance (party +2 stamina) or the Warrior's Berserk
     Charge (1 free extra node and a free range-0 node attack); returns extra free steps."""
@@ -486,7 +485,7 @@ def offer_heroic_start(t, b, policy, c: int) -> int:
     return 1
 
 
-@njit(cache=True)
+@kernel
 def activate_character(t, b, policy, c: int) -> None:
     """R-10: gain 2 stamina, take aggro, swap; move before or after attacking (F-10.1); end of activation."""
     st = b.st

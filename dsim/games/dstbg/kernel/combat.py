@@ -7,8 +7,6 @@ ember −1 if ≥ 3 → red cubes → bleed +2 as a separate source → death �
 
 from __future__ import annotations
 
-from numba import njit
-
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.deck import check_heat_up, pair_survivor
 from dsim.games.dstbg.kernel.core import (
@@ -17,6 +15,7 @@ from dsim.games.dstbg.kernel.core import (
     decide,
     dice_mark,
     ei,
+    kernel,
     living_enemies,
     log,
     pmf_pool,
@@ -29,13 +28,13 @@ from dsim.games.dstbg.kernel.core import (
 
 
 # --- characters: cubes, death, stamina ------------------------------------------------------
-@njit(cache=True)
+@kernel
 def free_slots(b, c: int) -> int:
     """Empty slots of the endurance bar (R-3.2)."""
     return 10 - b.st[ci(c, L.C_STAMINA)] - b.st[ci(c, L.C_DAMAGE)]
 
 
-@njit(cache=True)
+@kernel
 def kill_char(b, c: int) -> None:
     """A full bar kills the character and the party is defeated at once (R-3.3, R-8.5)."""
     b.st[ci(c, L.C_ALIVE)] = 0
@@ -43,7 +42,7 @@ def kill_char(b, c: int) -> None:
     log(b, L.ACTOR_CHAR, c, L.EV_DEATH, 0, 0, 0, 0, -1)
 
 
-@njit(cache=True)
+@kernel
 def can_pay(t, b, c: int, cost: int) -> bool:
     """A stamina cost needs free slots; filling the last one is allowed and fatal by default (R-3.3, A-13)."""
     free = free_slots(b, c)
@@ -52,7 +51,7 @@ def can_pay(t, b, c: int, cost: int) -> bool:
     return cost == free and t.variants[L.V_STAMINA_LAST_SLOT] == 0
 
 
-@njit(cache=True)
+@kernel
 def pay(t, b, c: int, cost: int) -> None:
     """Spend stamina: black cubes from the left (R-3.2); a full bar kills (R-3.3)."""
     if cost <= 0:
@@ -64,7 +63,7 @@ def pay(t, b, c: int, cost: int) -> None:
         kill_char(b, c)
 
 
-@njit(cache=True)
+@kernel
 def gain(b, c: int, stamina: int, health: int) -> None:
     """Gaining removes cubes of that colour; with none left it does nothing (R-3.4)."""
     s = min(stamina, b.st[ci(c, L.C_STAMINA)])
@@ -75,7 +74,7 @@ def gain(b, c: int, stamina: int, health: int) -> None:
         log(b, L.ACTOR_CHAR, c, L.EV_GAIN, s, h, 0, 0, -1)
 
 
-@njit(cache=True)
+@kernel
 def armour_flags(t, b, c: int) -> int:
     """Passive effect flags of the equipped armour and hand items."""
     f = 0
@@ -86,7 +85,7 @@ def armour_flags(t, b, c: int) -> int:
     return f
 
 
-@njit(cache=True)
+@kernel
 def char_suffer(t, b, c: int, amount: int, src: int, printed: int) -> None:
     """Suffer damage: ember (R-3.8, A-10..A-12), red cubes from the right, bleed +2 (R-9.10), death.
 
@@ -119,7 +118,7 @@ def char_suffer(t, b, c: int, amount: int, src: int, printed: int) -> None:
         src = L.SRC_BLEED
 
 
-@njit(cache=True)
+@kernel
 def char_conditions(t, b, c: int, mask: int) -> None:
     """Put condition tokens on a character hit, one of each at most, minus immunities (R-9.10)."""
     flags = armour_flags(t, b, c)
@@ -135,7 +134,7 @@ def char_conditions(t, b, c: int, mask: int) -> None:
         log(b, L.ACTOR_CHAR, c, L.EV_CONDITION, new, 0, 0, 0, -1)
 
 
-@njit(cache=True)
+@kernel
 def char_end_of_activation(t, b, c: int) -> None:
     """Poison deals 1 (may trigger bleed, F-9.11), then poison, frostbite, stagger are removed (R-9.10, R-10.8)."""
     st = b.st
@@ -148,7 +147,7 @@ def char_end_of_activation(t, b, c: int) -> None:
 
 
 # --- enemies: wounds, conditions -----------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def enemy_suffer(t, b, e: int, amount: int, src: int) -> None:
     """Wound tokens; bleed +2 (R-9.10); removal at wounds ≥ health (R-9.3); victory at once (F-8.1)."""
     st = b.st
@@ -179,7 +178,7 @@ def enemy_suffer(t, b, e: int, amount: int, src: int) -> None:
         src = L.SRC_BLEED
 
 
-@njit(cache=True)
+@kernel
 def enemy_conditions(t, b, e: int, mask: int) -> None:
     """Condition tokens on an enemy hit (R-9.10); the Boreal Outrider Knight takes no frostbite or stagger."""
     if t.etypes[b.st[ei(e, L.E_TYPE)], L.ET_SPECIAL] == L.SP_NO_FROST_STAGGER:
@@ -190,7 +189,7 @@ def enemy_conditions(t, b, e: int, mask: int) -> None:
         log(b, L.ACTOR_ENEMY, e, L.EV_CONDITION, new, 0, 0, 0, -1)
 
 
-@njit(cache=True)
+@kernel
 def enemy_end_of_activation(t, b, e: int) -> None:
     """Poison deals 1 (an enemy can die of it and end the battle, R-11.14), then tokens are removed."""
     st = b.st
@@ -211,7 +210,7 @@ ROLL_DODGE = 2
 ROLL_TRAP_DODGE = 3
 
 
-@njit(cache=True)
+@kernel
 def offer_luck(t, b, policy, c: int, n: int, kind: int, need: int) -> None:
     """D-24: after a roll its owner may flip luck to reroll one die (R-3.6, F-3.1, A-14)."""
     if b.st[ci(c, L.C_LUCK)] != 1 or n == 0:
@@ -233,7 +232,7 @@ def offer_luck(t, b, policy, c: int, n: int, kind: int, need: int) -> None:
 
 
 # --- defence ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def defence_dice(t, b, c: int, magic: bool):
     """Block (or resist) dice pooled from the armour and hand slots (R-4.6, R-9.5)."""
     k = 0
@@ -251,36 +250,36 @@ def defence_dice(t, b, c: int, magic: bool):
     return k, u, o, g
 
 
-@njit(cache=True)
-def expected_taken(t, k: int, u: int, o: int, damage: int) -> int:
+@kernel
+def expected_taken(t, b, k: int, u: int, o: int, damage: int) -> int:
     """E[max(0, damage − block total)] × 100, shown to the policy as an option feature."""
-    pmf = pmf_pool(t, k, u, o, 0)
+    pmf = b.pmf[pmf_pool(t, b, k, u, o, 0)]
     ev = 0.0
-    for s in range(pmf.shape[0]):
+    for s in range(4 * (k + u + o) + 1):
         if s < damage:
             ev += pmf[s] * (damage - s)
     return int(ev * 100.0 + 0.5)
 
 
-@njit(cache=True)
-def dodge_chance(t, g: int, difficulty: int) -> int:
+@kernel
+def dodge_chance(t, b, g: int, difficulty: int) -> int:
     """P(dodge successes ≥ difficulty) × 1000 (F-9.3: zero dice never beat difficulty ≥ 1)."""
     if difficulty <= 0:
         return 1000
-    pmf = pmf_pool(t, 0, 0, 0, g)
+    pmf = b.pmf[pmf_pool(t, b, 0, 0, 0, g)]
     p = 0.0
-    for s in range(difficulty, pmf.shape[0]):
+    for s in range(difficulty, 4 * g + 1):
         p += pmf[s]
     return int(p * 1000.0 + 0.5)
 
 
-@njit(cache=True)
+@kernel
 def dodge_cost(b, c: int) -> int:
     """A dodge costs 1 stamina, +1 with frostbite (R-9.5, R-9.10)."""
     return 1 + (1 if b.st[ci(c, L.C_COND)] & L.COND_FROSTBITE else 0)
 
 
-@njit(cache=True)
+@kernel
 def roll_dodge(t, b, policy, c: int, g: int, difficulty: int, kind: int) -> bool:
     """Roll the green dice; success iff dodge symbols ≥ difficulty (R-9.5)."""
     mark = dice_mark(b)
@@ -294,7 +293,7 @@ def roll_dodge(t, b, policy, c: int, g: int, difficulty: int, kind: int) -> bool
     return ok
 
 
-@njit(cache=True)
+@kernel
 def roll_block(t, b, policy, c: int, damage: int, magic: bool, attacker: int) -> int:
     """Block or resist roll against a fixed damage value; returns the damage after defence (R-9.5)."""
     k, u, o, _ = defence_dice(t, b, c, magic)
@@ -305,8 +304,8 @@ def roll_block(t, b, policy, c: int, damage: int, magic: bool, attacker: int) ->
         and b.st[ci(c, L.C_HEROIC)] == 1
     ):
         # Knight's heroic action: one extra blue die on one block roll (R-3.7; card text).
-        set_opt(b, 0, 0, L.HEROIC_KNIGHT_BLOCK, expected_taken(t, k, u, o, damage), damage, 0, 0, 0, 0)
-        set_opt(b, 1, 1, L.HEROIC_KNIGHT_BLOCK, expected_taken(t, k, u + 1, o, damage), damage, 0, 0, 0, 0)
+        set_opt(b, 0, 0, L.HEROIC_KNIGHT_BLOCK, expected_taken(t, b, k, u, o, damage), damage, 0, 0, 0, 0)
+        set_opt(b, 1, 1, L.HEROIC_KNIGHT_BLOCK, expected_taken(t, b, k, u + 1, o, damage), damage, 0, 0, 0, 0)
         if decide(b, policy, L.H_HEROIC, 2) == 1:
             extra_u = 1
             b.st[ci(c, L.C_HEROIC)] = 0

@@ -62,12 +62,17 @@ class Battle(NamedTuple):
     dwalk: np.ndarray  # int32 (n, n) walk distances avoiding blocking terrain
     dice: np.ndarray  # int32 (8,) scratch: last roll's dice values
     dcol: np.ndarray  # int32 (8,) scratch: last roll's dice colours
+    pmf: np.ndarray  # float64 (2, PMF_LEN) scratch: distributions of pool totals (core.pmf_pool)
     forced: np.ndarray  # int32 (k,) forced dice results for tests (consumed first)
     cursor: np.ndarray  # int32 (4,): forced position, trace events, trace dice, spare
     trace: np.ndarray  # int32 (max_events, EV_FIELDS + STATE_LEN) or (0, ...) when off
     tdice: np.ndarray  # int32 (max_dice,) dice values rolled, referenced by events
     params: np.ndarray  # float64 policy parameter vector
 
+
+# a pool's total is at most 4 per die; pools hold at most PMF_DICE dice (rolls use at most 8)
+PMF_DICE = 16
+PMF_LEN = 4 * PMF_DICE + 1
 
 # boss card table columns: a card has one half per boss figure (two on the O&S dual cards)
 CARD_HEATUP = 0
@@ -97,6 +102,7 @@ def new_battle(
         dwalk=np.zeros((n_nodes, n_nodes), np.int32),
         dice=np.zeros(8, np.int32),
         dcol=np.zeros(8, np.int32),
+        pmf=np.zeros((2, PMF_LEN)),
         forced=np.zeros(0, np.int32) if forced is None else np.asarray(forced, np.int32),
         cursor=np.zeros(4, np.int32),
         trace=np.zeros((trace_events, L.EV_FIELDS + L.STATE_LEN), np.int32),

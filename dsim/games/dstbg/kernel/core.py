@@ -1,17 +1,65 @@
 """Shared kernel primitives: state access, decisions, dice, trace, distances, occupancy.
 
-Everything here is a small ``@njit`` function over the ``Tables``/``Battle`` bundles; the
+Everything here is a small compiled function over the ``Tables``/``Battle`` bundles; the
 rules that use them live in ``combat``, ``movement``, ``enemy``, ``character`` and ``battle``.
+
+Speed notes (run time and compile time):
+
+* Rule functions are compiled with :data:`kernel`: they never allocate, so they run without
+  reference counting; otherwise every call would atomically increment and decrement the 24
+  arrays of the two bundles. The few functions that allocate are :data:`allocating`.
+* Numba compiles one specialisation per distinct tuple of argument types, and counts int32,
+  int64 and every literal value (``0``, ``-1``, ``L.H_STEP`` …) as different types. Kernel
+  functions widen integer arguments to int64 before dispatch, so each compiles exactly once.
+* They are only called from compiled code, so no Python or C wrappers are generated.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import config, types
+from numba.core.registry import CPUDispatcher
 
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.board import walk_distances_nb
 from dsim.rng import randint
+
+_TARGET_OPTIONS = {"nopython": True, "boundscheck": None, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+def _widen(ty: types.Type) -> types.Type:
+    """int64 for any integer or integer-literal argument type; other types unchanged."""
+    if isinstance(ty, types.Literal):
+        ty = ty.literal_type
+    return types.int64 if isinstance(ty, types.Integer) else ty
+
+
+class _KernelDispatcher(CPUDispatcher):
+    """A dispatcher whose integer arguments are widened to int64 before a specialisation is chosen."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(_widen(a) for a in args), kws)
+
+
+def _compiled(nrt: bool):
+    """Decorator: a cached kernel function with or without reference counting."""
+    options = {**_TARGET_OPTIONS, "_nrt": nrt}  # explicit: callees otherwise inherit the caller's setting
+
+    def wrap(func):
+        if config.DISABLE_JIT:
+            return func
+        dispatcher = _KernelDispatcher(py_func=func, locals={}, targetoptions=options)
+        dispatcher.enable_caching()
+        return dispatcher
+
+    return wrap
+
+
+kernel = _compiled(nrt=False)
+allocating = _compiled(nrt=True)
+inline = njit(cache=True, _nrt=False, inline="always", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+
 
 K_BLACK = 0
 K_BLUE = 1
@@ -20,34 +68,34 @@ K_GREEN = 3
 
 
 # --- state field addresses ---------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def ci(c: int, f: int) -> int:
     """Address of field ``f`` of character ``c``."""
     return L.C_BASE + c * L.C_FIELDS + f
 
 
-@njit(cache=True)
+@kernel
 def ei(e: int, f: int) -> int:
     """Address of field ``f`` of enemy slot ``e``."""
     return L.E_BASE + e * L.E_FIELDS + f
 
 
-@njit(cache=True)
+@kernel
 def ni(n: int, f: int) -> int:
     """Address of field ``f`` of node ``n``."""
     return L.N_BASE + n * L.N_FIELDS + f
 
 
-@njit(cache=True)
+@kernel
 def running(b) -> bool:
     """True while neither side has won (every rule step checks this, F-8.1 / R-3.3)."""
     return b.st[L.G_OUTCOME] == L.OUT_RUNNING
 
 
 # --- trace ---------------------------------------------------------------------------------
-@njit(cache=True)
-def log(b, kind: int, actor: int, ev: int, a: int, c: int, d: int, e: int, dice0: int) -> None:
-    """Append one event and a snapshot of the state to the trace (no-op when tracing is off)."""
+@kernel
+def record_event(b, kind: int, actor: int, ev: int, a: int, c: int, d: int, e: int, dice0: int) -> None:
+    """Append one event and a snapshot of the state to the trace (when it has room)."""
     k = b.cursor[1]
     if k >= b.trace.shape[0]:
         return
@@ -62,18 +110,26 @@ def log(b, kind: int, actor: int, ev: int, a: int, c: int, d: int, e: int, dice0
     row[7] = e
     row[8] = dice0 if dice0 >= 0 else b.cursor[2]
     row[9] = b.cursor[2] - dice0 if dice0 >= 0 else 0
-    row[L.EV_FIELDS :] = b.st
+    for i in range(b.st.shape[0]):
+        row[L.EV_FIELDS + i] = b.st[i]
     b.cursor[1] = k + 1
 
 
-@njit(cache=True)
+@inline
+def log(b, kind: int, actor: int, ev: int, a: int, c: int, d: int, e: int, dice0: int) -> None:
+    """Log one event; inlined so that with tracing off a call costs one comparison."""
+    if b.trace.shape[0] > 0:
+        record_event(b, kind, actor, ev, a, c, d, e, dice0)
+
+
+@kernel
 def dice_mark(b) -> int:
     """Position in the trace's dice log, to attach the dice rolled from here to an event."""
     return b.cursor[2]
 
 
 # --- dice -----------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def roll_die(t, b, colour: int) -> int:
     """One die: a forced value if the test script has one left, else a face of the stream."""
     p = b.cursor[0]
@@ -89,7 +145,7 @@ def roll_die(t, b, colour: int) -> int:
     return v
 
 
-@njit(cache=True)
+@kernel
 def roll_pool(t, b, k: int, u: int, o: int, g: int) -> int:
     """Roll a pool into the scratch buffers ``b.dice``/``b.dcol``; returns the number of dice."""
     n = 0
@@ -103,7 +159,7 @@ def roll_pool(t, b, k: int, u: int, o: int, g: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def pool_sum(b, n: int) -> int:
     """Sum of the first ``n`` dice in the scratch buffer."""
     s = 0
@@ -112,27 +168,35 @@ def pool_sum(b, n: int) -> int:
     return s
 
 
-@njit(cache=True)
-def pmf_pool(t, k: int, u: int, o: int, g: int) -> np.ndarray:
-    """Exact distribution of a pool's total (float64 pmf indexed by total)."""
-    pmf = np.zeros(4 * (k + u + o + g) + 1)
+@kernel
+def pmf_pool(t, b, k: int, u: int, o: int, g: int) -> int:
+    """Exact distribution of a pool's total, as row ``r`` of the scratch ``b.pmf`` (indexed by
+    total, ``4 × dice + 1`` entries); returns ``r``. Two rows are swapped die by die."""
+    size = 4 * (k + u + o + g) + 1
+    pmf = b.pmf[0]
+    new = b.pmf[1]
+    r = 0
+    for s in range(size):
+        pmf[s] = 0.0
     pmf[0] = 1.0
     top = 0
     for colour in range(4):
         count = k if colour == K_BLACK else u if colour == K_BLUE else o if colour == K_ORANGE else g
         for _ in range(count):
-            new = np.zeros_like(pmf)
+            for s in range(size):
+                new[s] = 0.0
             for s in range(top + 1):
                 if pmf[s] > 0.0:
                     for f in range(6):
                         new[s + t.faces[colour, f]] += pmf[s] / 6.0
-            pmf = new
+            pmf, new = new, pmf
+            r = 1 - r
             top += 4
-    return pmf
+    return r
 
 
 # --- decisions ------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def decide(b, policy, hook: int, n: int) -> int:
     """Ask the policy to pick one of the ``n`` option rows in ``b.opts`` (0 if only one)."""
     if n <= 1:
@@ -145,7 +209,7 @@ def decide(b, policy, hook: int, n: int) -> int:
     return choice
 
 
-@njit(cache=True)
+@kernel
 def decide_for_enemy(t, b, policy, hook: int, n: int) -> int:
     """A players' choice made on an enemy's behalf, answered per ``players_choice_policy`` (A-41)."""
     if n <= 1:
@@ -159,7 +223,7 @@ def decide_for_enemy(t, b, policy, hook: int, n: int) -> int:
     return np.int64(choice)
 
 
-@njit(cache=True)
+@inline
 def set_opt(b, i: int, a: int, c: int, d: int, e: int, f: int, g: int, h: int, k: int) -> None:
     """Fill option row ``i``."""
     o = b.opts[i]
@@ -174,7 +238,7 @@ def set_opt(b, i: int, a: int, c: int, d: int, e: int, f: int, g: int, h: int, k
 
 
 # --- distances and occupancy ----------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def range_dist(t, b, a: int, z: int) -> int:
     """Distance used for range checks (A-17 ``range_metric``)."""
     if t.variants[L.V_RANGE_METRIC] == 1:
@@ -182,7 +246,7 @@ def range_dist(t, b, a: int, z: int) -> int:
     return t.steps[a, z]
 
 
-@njit(cache=True)
+@kernel
 def move_dist(t, b, a: int, z: int) -> int:
     """Distance deciding closer/farther/nearest for movement (A-18 ``move_metric``)."""
     if t.variants[L.V_MOVE_METRIC] == 1:
@@ -190,7 +254,7 @@ def move_dist(t, b, a: int, z: int) -> int:
     return b.dwalk[a, z]
 
 
-@njit(cache=True)
+@kernel
 def nearest_dist(t, b, a: int, z: int) -> int:
     """Distance deciding "nearest" for attack targets (A-19 ``nearest_for_attacks``)."""
     if t.variants[L.V_NEAREST_FOR_ATTACKS] == 1:
@@ -198,14 +262,14 @@ def nearest_dist(t, b, a: int, z: int) -> int:
     return range_dist(t, b, a, z)
 
 
-@njit(cache=True)
+@kernel
 def blocks_movement(b, n: int) -> bool:
     """Gravestones, chests and intact barrels block walking, enemy moves and pushes (R-7.4–R-7.6, F-7.1)."""
     terr = b.st[ni(n, L.N_TERRAIN)]
     return terr == L.TERRAIN_GRAVESTONE or terr == L.TERRAIN_CHEST or terr == L.TERRAIN_BARREL
 
 
-@njit(cache=True)
+@kernel
 def figures_at(b, n: int) -> int:
     """Number of living figures on node ``n`` (R-2.6 limit is 3)."""
     st = b.st
@@ -219,7 +283,7 @@ def figures_at(b, n: int) -> int:
     return cnt
 
 
-@njit(cache=True)
+@kernel
 def bosses_at(t, b, n: int) -> int:
     """Number of living boss figures on node ``n`` (R-2.7 limit is 1)."""
     st = b.st
@@ -231,7 +295,7 @@ def bosses_at(t, b, n: int) -> int:
     return cnt
 
 
-@njit(cache=True)
+@allocating
 def recompute_walk(t, b) -> None:
     """All-pairs walk distances that never pass through blocking terrain (A-18 default); called
     at setup and again after a barrel is destroyed."""
@@ -243,7 +307,7 @@ def recompute_walk(t, b) -> None:
     b.st[L.G_BARRELS_CHANGED] = 0
 
 
-@njit(cache=True)
+@kernel
 def living_chars(b) -> int:
     """Number of living characters."""
     cnt = 0
@@ -252,7 +316,7 @@ def living_chars(b) -> int:
     return cnt
 
 
-@njit(cache=True)
+@kernel
 def living_enemies(b) -> int:
     """Number of living enemies (bosses included)."""
     cnt = 0
@@ -261,7 +325,7 @@ def living_enemies(b) -> int:
     return cnt
 
 
-@njit(cache=True)
+@kernel
 def relative_arc(facing: int, direction: int) -> int:
     """Arc bits of a side of the boss base, given as an absolute direction (R-12.8: lines are in both)."""
     rel = (direction - facing) % 8
@@ -282,7 +346,7 @@ def relative_arc(facing: int, direction: int) -> int:
     return L.ARC_LEFT | L.ARC_FRONT
 
 
-@njit(cache=True)
+@kernel
 def char_arc(t, b, c: int, e: int) -> int:
     """Arc(s) of boss ``e`` that character ``c`` stands in: by node (R-12.8), or by its side of the
     base when in the boss's node (R-12.9)."""

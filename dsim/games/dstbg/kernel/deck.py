@@ -7,15 +7,14 @@ the discard pile over without shuffling (``pos = 0``), so the boss repeats its p
 
 from __future__ import annotations
 
-from numba import njit
 
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.kernel.core import ei, log
+from dsim.games.dstbg.kernel.core import kernel, ei, log
 from dsim.rng import randint
 
 
-@njit(cache=True)
+@kernel
 def shuffle_range(b, lo: int, hi: int) -> None:
     """Fisher–Yates shuffle of deck positions ``lo .. hi-1`` from the battle's stream."""
     for i in range(hi - 1, lo, -1):
@@ -25,7 +24,7 @@ def shuffle_range(b, lo: int, hi: int) -> None:
         b.st[L.D_BASE + j] = a
 
 
-@njit(cache=True)
+@kernel
 def build_deck(t, b) -> None:
     """R-12.5: N random standard cards, one revealed per gravestone (card-id bits in G_REVEALED,
     policy information per A-48), then shuffled."""
@@ -47,7 +46,7 @@ def build_deck(t, b) -> None:
     log(b, L.ACTOR_NONE, -1, L.EV_REVEAL, size, t.scen[X.SC_GRAVESTONES], 0, 0, -1)
 
 
-@njit(cache=True)
+@kernel
 def draw_card(b) -> int:
     """R-12.7: turn the next card face up onto the discard pile; rebuild an empty deck unshuffled."""
     if b.st[L.G_DECK_POS] >= b.st[L.G_DECK_LEN]:
@@ -59,7 +58,7 @@ def draw_card(b) -> int:
     return card
 
 
-@njit(cache=True)
+@kernel
 def add_heat_up_card(t, b, owner: int) -> None:
     """R-12.6: one random heat-up card joins the deck, then shuffle (A-46 scope)."""
     n = 0
@@ -81,7 +80,7 @@ def add_heat_up_card(t, b, owner: int) -> None:
     reshuffle(t, b)
 
 
-@njit(cache=True)
+@kernel
 def reshuffle(t, b) -> None:
     """Shuffle the whole deck, discards included (A-46 whole_deck), or only the draw pile."""
     if t.variants[L.V_HEATUP_SCOPE] == 1:
@@ -92,7 +91,7 @@ def reshuffle(t, b) -> None:
     b.st[L.G_REVEALED] = 0  # the pattern must be relearned
 
 
-@njit(cache=True)
+@kernel
 def check_heat_up(t, b, e: int) -> None:
     """R-12.6: at or below the heat-up point the boss heats up once per battle (F-12.3 keeps the weak arc)."""
     et = b.st[ei(e, L.E_TYPE)]
@@ -106,7 +105,7 @@ def check_heat_up(t, b, e: int) -> None:
         add_heat_up_card(t, b, -1)
 
 
-@njit(cache=True)
+@kernel
 def pair_survivor(t, b, dead: int) -> None:
     """O&S (facts §5.3): when one dies the survivor heals and its own heat-up cards become the deck."""
     for e in range(b.st[L.G_N_ENEMIES]):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.character import backstab
 from dsim.games.dstbg.kernel.combat import (
@@ -28,6 +26,7 @@ from dsim.games.dstbg.kernel.core import (
     decide_for_enemy,
     ei,
     figures_at,
+    kernel,
     log,
     move_dist,
     nearest_dist,
@@ -53,7 +52,7 @@ PUSH_BOSS = 3  # out of a boss's own node: same arc, else along the wall (R-12.2
 
 
 # --- targets ----------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def choose_target(t, b, policy, e: int, target: int, for_move: bool) -> int:
     """R-11.4: the aggro holder, or the nearest character; ties → aggro if tied, else highest taunt
     (A-39 pool), equal taunt → players' choice or random (A-40, D-34). −1 if nobody is left."""
@@ -105,7 +104,7 @@ def choose_target(t, b, policy, e: int, target: int, for_move: bool) -> int:
 
 
 # --- defence against one attack ------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: int, cond: int, push: int, printed: int) -> bool:
     """D-26: block/resist or dodge one attack; suffer the damage; conditions and push if hit (R-9.5, F-9.5).
     Returns whether the character was hit."""
@@ -115,8 +114,8 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
     k, u, o, g = defence_dice(t, b, c, magic)
     cost = dodge_cost(b, c)
     may_dodge = can_pay(t, b, c, cost) and not (armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN)
-    p = dodge_chance(t, g, difficulty)
-    set_opt(b, 0, 0, expected_taken(t, k, u, o, damage), damage, difficulty, p, cost, e, 1 if magic else 0)
+    p = dodge_chance(t, b, g, difficulty)
+    set_opt(b, 0, 0, expected_taken(t, b, k, u, o, damage), damage, difficulty, p, cost, e, 1 if magic else 0)
     n = 1
     if may_dodge:
         set_opt(b, 1, 1, (damage * (1000 - p)) // 10, damage, difficulty, p, cost, e, 1 if magic else 0)
@@ -155,13 +154,13 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
 
 
 # --- icons ----------------------------------------------------------------------------------------
-@njit(cache=True)
+@kernel
 def staggered(b, e: int) -> int:
     """1 if the enemy holds a stagger token (its damage values are 1 lower, R-9.10)."""
     return 1 if b.st[ei(e, L.E_COND)] & L.COND_STAGGER else 0
 
 
-@njit(cache=True)
+@kernel
 def push_out_of(t, b, policy, e: int, node: int, damage: int, difficulty: int) -> None:
     """R-9.8/R-11.7: push every character out of ``node``; with push damage each pushed character
     defends first (A-36 defend_then_push) and a successful dodge avoids the push (A-37)."""
@@ -183,7 +182,7 @@ def push_out_of(t, b, policy, e: int, node: int, damage: int, difficulty: int) -
             push_char_any(t, b, policy, c, node)
 
 
-@njit(cache=True)
+@kernel
 def enemy_move(t, b, policy, e: int, s: int) -> None:
     """R-11.5–R-11.7, F-11.4–F-11.6: move N toward/away from the target fixed at the icon's start."""
     st = b.st
@@ -224,7 +223,7 @@ def enemy_move(t, b, policy, e: int, s: int) -> None:
             push_out_of(t, b, policy, e, st[ei(e, L.E_POS)], push_dmg, p[L.S_DODGE])
 
 
-@njit(cache=True)
+@kernel
 def enemy_attack(t, b, policy, e: int, s: int) -> None:
     """R-11.9–R-11.11: attack the aggro holder or nearest character (or every character on its node)
     within range; out of range the attack fails."""
@@ -255,7 +254,7 @@ def enemy_attack(t, b, policy, e: int, s: int) -> None:
             defend(t, b, policy, c, e, damage, magic, p[L.S_DODGE], p[L.S_COND], push, p[L.S_DAMAGE])
 
 
-@njit(cache=True)
+@kernel
 def activate_regular(t, b, policy, e: int) -> None:
     """R-11.2: resolve the data card's behaviour icons left to right, each with its own target (F-11.2, F-11.3)."""
     et = b.st[ei(e, L.E_TYPE)]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.combat import (
     can_pay,
@@ -23,6 +21,7 @@ from dsim.games.dstbg.kernel.core import (
     decide,
     ei,
     figures_at,
+    kernel,
     log,
     move_dist,
     ni,
@@ -36,13 +35,13 @@ MOVE_VOLUNTARY = 0  # walk, run, shift, dodge
 MOVE_PUSH = 1
 
 
-@njit(cache=True)
+@kernel
 def is_boss(t, b, e: int) -> bool:
     """Whether enemy slot ``e`` holds a boss figure."""
     return t.etypes[b.st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1
 
 
-@njit(cache=True)
+@kernel
 def break_barrel(b, n: int) -> None:
     """Entering an intact barrel destroys it: it blocks nothing for the rest of the battle (R-7.5)."""
     b.st[ni(n, L.N_TERRAIN)] = L.TERRAIN_BARREL_BROKEN
@@ -50,7 +49,7 @@ def break_barrel(b, n: int) -> None:
     log(b, L.ACTOR_NONE, -1, L.EV_BARREL, n, 0, 0, 0, -1)
 
 
-@njit(cache=True)
+@kernel
 def node_limit(t, b, policy, node: int, entrant_kind: int, entrant: int, came_from: int) -> int:
     """R-2.6/F-2.1: a figure entering a node with three others pushes one out at once (D-33);
     a push into a full node pushes again (A-20 chain_push). Returns the characters moved (bitmask)."""
@@ -106,7 +105,7 @@ def node_limit(t, b, policy, node: int, entrant_kind: int, entrant: int, came_fr
     return moved
 
 
-@njit(cache=True)
+@kernel
 def relocate_char(t, b, policy, c: int, dest: int, how: int) -> int:
     """Put a character on ``dest`` and apply the node limit; returns the characters that moved
     and may now spring a trap (A-23: pushes count by default)."""
@@ -120,7 +119,7 @@ def relocate_char(t, b, policy, c: int, dest: int, how: int) -> int:
     return pushed | (1 << c)
 
 
-@njit(cache=True)
+@kernel
 def boss_at(t, b, n: int) -> int:
     """The living boss slot on node ``n``, or −1."""
     for e in range(b.st[L.G_N_ENEMIES]):
@@ -129,7 +128,7 @@ def boss_at(t, b, n: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def side_entering(t, b, dest: int, src: int) -> int:
     """R-12.9: a character entering a boss's node stands at the side it came from (direction + 1);
     0 when ``dest`` holds no boss."""
@@ -141,7 +140,7 @@ def side_entering(t, b, dest: int, src: int) -> int:
     return 1
 
 
-@njit(cache=True)
+@kernel
 def place_enemy(t, b, policy, e: int, dest: int) -> None:
     """Move an enemy figure onto ``dest``; enemies never trigger traps (R-11.13), but characters
     it pushes out by the node limit may."""
@@ -153,13 +152,13 @@ def place_enemy(t, b, policy, e: int, dest: int) -> None:
         resolve_traps(t, b, policy, moved)
 
 
-@njit(cache=True)
+@kernel
 def place_char(t, b, policy, c: int, dest: int, how: int) -> None:
     """Move a character onto ``dest``: node limit first (F-2.1), then face-down traps (R-7.7)."""
     resolve_traps(t, b, policy, relocate_char(t, b, policy, c, dest, how))
 
 
-@njit(cache=True)
+@kernel
 def resolve_traps(t, b, policy, moved: int) -> None:
     """Spring the traps under every character in ``moved``, and under anyone a trap dodge moves."""
     while moved != 0 and running(b):
@@ -170,7 +169,7 @@ def resolve_traps(t, b, policy, moved: int) -> None:
         moved |= spring_trap(t, b, policy, c, b.st[ci(c, L.C_POS)])
 
 
-@njit(cache=True)
+@kernel
 def dodge_move_options(t, b, c: int, allow_stay: bool) -> int:
     """Option rows for the optional 1-node dodge move (R-9.5, F-9.4): stay, or an adjacent node
     without gravestone or chest (a barrel node costs 1 more stamina)."""
@@ -195,7 +194,7 @@ def dodge_move_options(t, b, c: int, allow_stay: bool) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def dodge_move(t, b, policy, c: int) -> int:
     """D-26: where to move on a dodge (optional by default, A-33); returns the characters moved,
     whose traps the caller resolves before the dodge roll (F-7.2)."""
@@ -214,7 +213,7 @@ def dodge_move(t, b, policy, c: int) -> int:
     return relocate_char(t, b, policy, c, dest, MOVE_VOLUNTARY)
 
 
-@njit(cache=True)
+@kernel
 def spring_trap(t, b, policy, c: int, node: int) -> int:
     """R-7.7: the first character to enter a face-down trap flips it; damage cannot be blocked,
     it may be dodged (D-27, F-7.2); the ember does not reduce it (F-3.3). Returns the characters
@@ -236,7 +235,7 @@ def spring_trap(t, b, policy, c: int, node: int) -> int:
     set_opt(b, 0, 0, damage, damage * 100, 0, 0, 0, 0, 0)
     n = 1
     if can_dodge:
-        set_opt(b, 1, 1, damage, 0, dodge_chance(t, g, difficulty), cost, 0, 0, 0)
+        set_opt(b, 1, 1, damage, 0, dodge_chance(t, b, g, difficulty), cost, 0, 0, 0)
         n = 2
     moved = 0
     if decide(b, policy, L.H_TRAP, n) == 1:
@@ -250,7 +249,7 @@ def spring_trap(t, b, policy, c: int, node: int) -> int:
     return moved
 
 
-@njit(cache=True)
+@kernel
 def push_char_away(t, b, policy, c: int, from_node: int, hook: int) -> None:
     """R-9.7/F-9.7: pushed to an adjacent node farther from the attacker (players choose among ties, D-29);
     cornered: ``attack_push_cornered`` (A-34)."""
@@ -286,7 +285,7 @@ def push_char_away(t, b, policy, c: int, from_node: int, hook: int) -> None:
     place_char(t, b, policy, c, b.opts[k, 0], MOVE_PUSH)
 
 
-@njit(cache=True)
+@kernel
 def push_char_any(t, b, policy, c: int, enemy_node: int) -> None:
     """R-9.8/F-9.9: a move-push sends the character to any adjacent node the players choose (D-32);
     ``move_push_direction = away_from_enemy`` keeps only nodes farther from the enemy (A-35)."""
@@ -308,7 +307,7 @@ def push_char_any(t, b, policy, c: int, enemy_node: int) -> None:
     place_char(t, b, policy, c, b.opts[k, 0], MOVE_PUSH)
 
 
-@njit(cache=True)
+@kernel
 def push_enemy_away(t, b, policy, e: int, from_node: int) -> None:
     """R-9.7: a character's push icon moves a non-boss enemy to an adjacent node farther from the
     attacker (players choose, D-29); bosses are never pushed by characters (R-9.6)."""
@@ -328,7 +327,7 @@ def push_enemy_away(t, b, policy, e: int, from_node: int) -> None:
     place_enemy(t, b, policy, e, b.opts[k, 0])
 
 
-@njit(cache=True)
+@kernel
 def push_char_boss(t, b, policy, c: int, e: int) -> None:
     """R-12.23/F-12.8: a boss pushes a character out of its own node to an adjacent node in the same
     arc; with none available, to any adjacent node along the wall (D-32)."""

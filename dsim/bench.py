@@ -1,0 +1,290 @@
+"""`dsim bench`: fixed workloads measured in fresh subprocesses, and the record kept in ``benchmarks/``.
+
+Each measurement runs in its own Python process so that its compile time, Numba thread pool and
+peak memory (``resource.getrusage`` in that process) belong to it alone:
+
+* *cached* — the normal Numba cache (warmed first): time of the first battle, then BATTLES
+  battles played in batches (throughput, rounds, peak RSS);
+* *cold* — a fresh temporary ``NUMBA_CACHE_DIR``: time of the first battle is the full compile
+  (once per run; every workload shares the kernel, which is compiled per table *type*);
+* *no JIT* — ``NUMBA_DISABLE_JIT=1``: the same code as plain Python on a few dozen battles.
+
+The subprocess entry is ``python -m dsim.bench '<json>'``; it prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from dsim.paths import REPO_ROOT
+
+BENCH_DIR = REPO_ROOT / "benchmarks"
+RESULTS_FILE = "results.jsonl"
+README_FILE = "README.md"
+SEED = 1
+PARTY_2 = ["knight", "warrior"]
+PARTY_4 = ["knight", "warrior", "assassin", "herald"]
+
+
+class BenchError(Exception):
+    """A benchmark could not be run or recorded (message is user-facing)."""
+
+
+@dataclass(frozen=True)
+class Workload:
+    """A fixed cell to measure: its name, what it is, and its game settings."""
+
+    name: str
+    description: str
+    settings: dict[str, Any]
+
+
+WORKLOADS: tuple[Workload, ...] = (
+    Workload("l1-2p", "level-1 encounter The Forgotten, Knight + Warrior",
+             {"party": PARTY_2, "encounter": "the_forgotten", "policy": "baseline"}),
+    Workload("l1-4p", "level-1 encounter The Forgotten, four characters",
+             {"party": PARTY_4, "encounter": "the_forgotten", "policy": "baseline"}),
+    Workload("l3-2p", "level-3 encounter Cemetery of Ash (6 enemies), Knight + Warrior",
+             {"party": PARTY_2, "encounter": "cemetery_of_ash", "policy": "baseline"}),
+    Workload("l3-4p", "level-3 encounter Cemetery of Ash (6 enemies), four characters",
+             {"party": PARTY_4, "encounter": "cemetery_of_ash", "policy": "baseline"}),
+    Workload("mini-boss-2p", "mini boss Gargoyle, Knight + Warrior",
+             {"party": PARTY_2, "boss": "gargoyle", "policy": "baseline"}),
+    Workload("main-boss-4p", "main boss Ornstein & Smough, four characters",
+             {"party": PARTY_4, "boss": "ornstein_and_smough", "policy": "baseline"}),
+)
+
+
+def select_workloads(patterns: Iterable[str] | None) -> list[Workload]:
+    """The workloads whose names match any of ``patterns`` (shell globs); all when none are given."""
+    patterns = [p.strip() for p in patterns or [] if p.strip()]
+    if not patterns:
+        return list(WORKLOADS)
+    unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(w.name, p) for w in WORKLOADS)]
+    if unmatched:
+        names = ", ".join(w.name for w in WORKLOADS)
+        raise BenchError(f"no workload matches {unmatched[0]!r} (workloads: {names})")
+    return [w for w in WORKLOADS if any(fnmatch.fnmatchcase(w.name, p) for p in patterns)]
+
+
+def unsupported(workload: Workload) -> str | None:
+    """Why the game cannot play this workload yet (e.g. bosses before boss battles land), or ``None``."""
+    from dsim.games import get_game
+
+    try:
+        get_game("dstbg").check_settings(workload.settings)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+# --------------------------------------------------------------------------- the measuring process
+
+
+def _peak_rss_mb() -> float:
+    """Peak resident memory of this process in MiB (``ru_maxrss`` is KiB on Linux, bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
+
+
+def measure(settings: Mapping[str, Any], battles: int, batch: int, seed: int = SEED) -> dict[str, Any]:
+    """In this process: time the first battle (kernel compile or cache load), then ``battles``
+    battles in batches of ``batch`` through the game's chunk entry, summing only, so memory is O(batch)."""
+    import numba
+
+    from dsim.games import get_game
+    from dsim.rng import stream_key
+
+    game = get_game("dstbg")
+    stream = stream_key(json.dumps(settings, sort_keys=True))  # as `dsim run`, so the battles are the same
+    game.check_settings(settings)
+    t0 = time.perf_counter()
+    game.play(settings, seed, stream, 0, 1)
+    compile_s = time.perf_counter() - t0
+    rounds = wins = 0
+    t0 = time.perf_counter()
+    for lo in range(0, battles, batch):
+        cols = game.play(settings, seed, stream, lo, min(batch, battles - lo))
+        rounds += int(cols["rounds"].sum())
+        wins += int(cols["win"].sum())
+    seconds = time.perf_counter() - t0
+    return {"battles": battles, "batch": min(batch, battles), "threads": numba.get_num_threads(), "seconds": seconds,
+            "rounds": rounds, "wins": wins, "compile_s": compile_s, "peak_rss_mb": _peak_rss_mb()}
+
+
+def _measure_in_subprocess(settings: Mapping[str, Any], battles: int, batch: int, env: Mapping[str, str],
+                           python_flags: Sequence[str] = ()) -> dict[str, Any]:
+    """Run :func:`measure` in a fresh Python with extra environment ``env``; its JSON result."""
+    request = json.dumps({"settings": settings, "battles": battles, "batch": batch})
+    done = subprocess.run([sys.executable, *python_flags, "-m", "dsim.bench", request],
+                          env={**os.environ, **env}, capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        where = ", ".join(f"{k}={v}" for k, v in env.items()) or "default environment"
+        raise BenchError(f"measuring subprocess failed ({where}): {last}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+# --------------------------------------------------------------------------- a benchmark run
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    """How to measure: battles per workload (JIT and no-JIT), batch size, threads, cold compile or not."""
+
+    battles: int = 50_000
+    batch: int = 1 << 16
+    threads: int | None = None
+    nojit_battles: int = 30
+    cold: bool = True
+
+    def env(self) -> dict[str, str]:
+        """Environment of every measuring subprocess (``NUMBA_NUM_THREADS`` when threads are set)."""
+        return {"NUMBA_NUM_THREADS": str(self.threads)} if self.threads else {}
+
+
+def _result(workload: Workload, jit: Mapping[str, Any], nojit: Mapping[str, Any],
+            cold_s: float | None) -> dict[str, Any]:
+    """One workload's JSON object; per-thread rates divide by the Numba threads of the JIT run,
+    and the JIT speed-up compares that per-thread rate with the (single-threaded) no-JIT rate."""
+    rate = jit["battles"] / jit["seconds"]
+    rounds_rate = jit["rounds"] / jit["seconds"]
+    nojit_rate = nojit["battles"] / nojit["seconds"]
+    return {
+        "workload": workload.name, "description": workload.description, "settings": workload.settings,
+        "battles": jit["battles"], "batch": jit["batch"], "threads": jit["threads"], "seconds": jit["seconds"],
+        "battles_per_s": rate, "battles_per_s_per_thread": rate / jit["threads"],
+        "rounds_per_s": rounds_rate, "rounds_per_s_per_thread": rounds_rate / jit["threads"],
+        "mean_rounds": jit["rounds"] / jit["battles"], "win_rate": jit["wins"] / jit["battles"],
+        "nojit_battles": nojit["battles"], "nojit_battles_per_s": nojit_rate,
+        "jit_speedup": rate / jit["threads"] / nojit_rate,
+        "compile_s_cold": cold_s, "compile_s_cached": jit["compile_s"], "peak_rss_mb": jit["peak_rss_mb"],
+    }
+
+
+def run_bench(workloads: Sequence[Workload], options: BenchOptions,
+              on_step: Callable[[str], None] = lambda message: None) -> list[dict[str, Any]]:
+    """Measure ``workloads``; those the game cannot play yet are reported via ``on_step`` and left out."""
+    playable = []
+    for workload in workloads:
+        reason = unsupported(workload)
+        if reason:
+            on_step(f"skipped {workload.name}: {reason}")
+        else:
+            playable.append(workload)
+    if not playable:
+        return []
+    env = options.env()
+    on_step("warming the Numba cache (compiles the kernel if it is not cached yet)")
+    _measure_in_subprocess(playable[0].settings, 1, 1, env)
+    cold_s = None
+    if options.cold:
+        on_step("cold compile in a fresh NUMBA_CACHE_DIR (minutes)")
+        with tempfile.TemporaryDirectory(prefix="dsim-numba-cache-") as cache:
+            cold_s = _measure_in_subprocess(playable[0].settings, 1, 1, env | {"NUMBA_CACHE_DIR": cache})["compile_s"]
+    out = []
+    for workload in playable:
+        on_step(f"{workload.name}: {options.battles:,} battles")
+        jit = _measure_in_subprocess(workload.settings, options.battles, options.batch, env)
+        on_step(f"{workload.name}: {options.nojit_battles:,} battles with NUMBA_DISABLE_JIT=1")
+        nojit = _measure_in_subprocess(workload.settings, options.nojit_battles, options.batch,
+                                       env | {"NUMBA_DISABLE_JIT": "1"}, ("-W", "ignore::RuntimeWarning"))
+        out.append(_result(workload, jit, nojit, cold_s))
+    return out
+
+
+# --------------------------------------------------------------------------- the record in benchmarks/
+
+
+def machine_info() -> dict[str, Any]:
+    """Where the benchmark ran: platform, CPUs and their load, Python / Numba / NumPy versions, git commit."""
+    from dsim.executors import usable_cores
+    from dsim.sweep import _git, _version  # the sweep manifest's own provenance helpers
+
+    status = _git("status", "--porcelain")
+    return {
+        "platform": platform.platform(), "machine": platform.machine(), "processor": platform.processor(),
+        "cpu_count": os.cpu_count(), "usable_cores": usable_cores(),
+        "load_average_1min": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,  # other work on the machine
+        "python": platform.python_version(), "numba": _version("numba"), "numpy": _version("numpy"),
+        "git_commit": _git("rev-parse", "HEAD"), "git_dirty": None if status is None else bool(status),
+    }
+
+
+def record(results: Sequence[Mapping[str, Any]], options: BenchOptions, folder: Path = BENCH_DIR) -> Path:
+    """Append one run (date, machine, options, results) to ``results.jsonl`` and rewrite ``README.md``."""
+    entry = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine_info(),
+             "options": {"battles": options.battles, "batch": options.batch, "threads": options.threads,
+                         "nojit_battles": options.nojit_battles, "cold": options.cold},
+             "results": list(results)}
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / RESULTS_FILE, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry) + "\n")
+        records = [json.loads(line) for line in (folder / RESULTS_FILE).read_text("utf-8").splitlines() if line]
+        (folder / README_FILE).write_text(render_markdown(records), "utf-8")
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BenchError(f"cannot record the benchmark in {folder}: {exc}") from None
+    return folder / RESULTS_FILE
+
+
+COLUMNS = ("workload", "battles", "batch", "threads", "battles/s", "/thread", "rounds/s", "JIT ×", "cold s",
+           "cached s", "peak MiB")
+
+
+def _fmt(value: float | None, spec: str) -> str:
+    """A number for a table; ``—`` when not measured."""
+    return "—" if value is None else format(value, spec)
+
+
+def table_row(result: Mapping[str, Any]) -> list[str]:
+    """One workload's result as the cells of :data:`COLUMNS` (terminal and Markdown tables)."""
+    r = result
+    return [r["workload"], f"{r['battles']:,}", f"{r['batch']:,}", str(r["threads"]), f"{r['battles_per_s']:,.0f}",
+            f"{r['battles_per_s_per_thread']:,.0f}", f"{r['rounds_per_s']:,.0f}", _fmt(r["jit_speedup"], ",.0f"),
+            _fmt(r["compile_s_cold"], ".1f"), _fmt(r["compile_s_cached"], ".2f"), _fmt(r["peak_rss_mb"], ",.0f")]
+
+
+def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
+    """``benchmarks/README.md``: one table row per workload of every recorded run, newest first."""
+    header = ("date", "commit", "machine", *COLUMNS)
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `dsim bench --record` from `results.jsonl` (one JSON record per run: machine, options,",
+        "results). Rates are per second of battle time after the kernel is loaded; */thread* divides by",
+        "the Numba threads; *JIT ×* is the per-thread rate over the same code under `NUMBA_DISABLE_JIT=1`;",
+        "*cold s* / *cached s* are the compile times (first battle with an empty / a warm Numba cache);",
+        "*peak MiB* is the peak RSS of the measuring process. *load* is the machine's 1-minute load average",
+        "when the run was recorded (other work on the machine slows every number down).",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---" if i < 4 else "---:" for i in range(len(header))) + "|",
+    ]
+    for entry in reversed(records):
+        machine = entry["machine"]
+        load = machine.get("load_average_1min")
+        where = f"{machine['cpu_count']} CPUs{'' if load is None else f' (load {load:.1f})'}, numba {machine['numba']}"
+        commit = (machine.get("git_commit") or "?")[:10] + ("+" if machine.get("git_dirty") else "")
+        for result in entry["results"]:
+            cells = [entry["date"][:16].replace("T", " "), commit, where, *table_row(result)]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    _request = json.loads(sys.argv[1])
+    print(json.dumps(measure(_request["settings"], _request["battles"], _request["batch"])))

@@ -1,0 +1,75 @@
+"""`dsim bench`: throughput, JIT speed-up, compile times and peak memory of fixed workloads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from dsim.bench import (
+    BENCH_DIR, COLUMNS, WORKLOADS, BenchError, BenchOptions, record, run_bench, select_workloads, table_row,
+)
+
+console = Console()
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def bench(
+    battles: Annotated[int, typer.Option(
+        "--battles", min=1, help="Battles per workload in the timed (JIT) run.",
+    )] = BenchOptions.battles,
+    threads: Annotated[int | None, typer.Option(
+        "--threads", min=1, help="Numba threads (NUMBA_NUM_THREADS of the measuring processes; default: all cores).",
+    )] = None,
+    batch: Annotated[int, typer.Option(
+        "--batch", min=1, help="Battles per call of the game's chunk entry (the engine splits larger calls "
+        "into chunks of 65,536).",
+    )] = BenchOptions.batch,
+    nojit_battles: Annotated[int, typer.Option(
+        "--nojit-battles", min=1, help="Battles for the NUMBA_DISABLE_JIT=1 run (plain Python is slow).",
+    )] = BenchOptions.nojit_battles,
+    quick: Annotated[bool, typer.Option("--quick", help="Skip the cold compile (it takes minutes).")] = False,
+    workloads: Annotated[str | None, typer.Option(
+        "--workloads",
+        help=f"Comma-separated workload names or globs (default: all of {', '.join(w.name for w in WORKLOADS)}).",
+    )] = None,
+    do_record: Annotated[bool, typer.Option(
+        "--record",
+        help="Append the results with machine info to benchmarks/results.jsonl and rewrite benchmarks/README.md.",
+    )] = False,
+    bench_dir: Annotated[Path, typer.Option("--bench-dir", help="Folder --record writes to.")] = BENCH_DIR,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print a JSON list, one object per measured workload.",
+    )] = False,
+) -> None:
+    """Measure battles/s and rounds/s (per thread too), the JIT speed-up, cold and cached compile time
+    and peak memory of fixed workloads, each in a fresh subprocess; boss workloads wait for boss battles."""
+    options = BenchOptions(battles=battles, batch=batch, threads=threads, nojit_battles=nojit_battles, cold=not quick)
+    try:
+        chosen = select_workloads(workloads.split(",") if workloads else None)
+        with err.status("benchmarking") as status:
+            def step(message: str) -> None:
+                if message.startswith("skipped"):
+                    err.print(message)
+                status.update(message)
+
+            results = run_bench(chosen, options, step)
+        if do_record and results:
+            path = record(results, options, bench_dir)
+            err.print(f"recorded in {path} and {path.with_name('README.md')}")
+    except BenchError as exc:
+        err.print(f"[red]Error:[/red] {exc}")
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps(results))
+        return
+    table = Table(title="dsim bench")
+    for column in COLUMNS:
+        table.add_column(column, justify="left" if column == "workload" else "right")
+    for result in results:
+        table.add_row(*table_row(result))
+    console.print(table)

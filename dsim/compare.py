@@ -1,0 +1,128 @@
+"""Paired comparisons of rule settings with common random numbers (CRN).
+
+Every setting of a cell plays the same battles: the same seed and the same random stream
+(keyed by the cell without its rule settings), so battle ``i`` starts from the same dice under
+each setting and differences are paired. Win rates are compared with McNemar's test on the
+discordant battles and a paired interval; other measures with a paired normal interval on the
+per-battle differences. Over a grid, p-values are adjusted for multiple testing (Holm or BH).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import numpy as np
+from scipy import stats as _st
+
+from dsim.games.base import Game
+from dsim.rng import stream_key
+from dsim.stats import adjust_pvalues, mcnemar_test, paired_difference_interval, two_proportion_test, wilson_interval
+
+MEASURES = ("rounds", "damage_dealt", "damage_taken", "deaths")
+RULE_TABLES = ("variants", "house_rules")
+
+
+def with_rules(base: Mapping[str, Any], rules: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The cell ``base`` with rule tables (``variants``, ``house_rules``) laid over its own, key by key."""
+    merged = dict(base)
+    for table, values in rules.items():
+        merged[table] = {**base.get(table, {}), **values}
+    return merged
+
+
+def crn_stream(base: Mapping[str, Any]) -> int:
+    """The random stream shared by every rule setting of a cell: keyed by the cell without its rules."""
+    return stream_key(json.dumps({k: v for k, v in base.items() if k not in RULE_TABLES}, sort_keys=True, default=str))
+
+
+def _mean_diff(a: np.ndarray, b: np.ndarray, level: float) -> dict[str, float]:
+    """Mean of ``b - a`` with a normal interval (paired battles)."""
+    d = b.astype(np.float64) - a.astype(np.float64)
+    half = float(_st.norm.isf((1 - level) / 2) * d.std(ddof=1) / np.sqrt(d.size)) if d.size > 1 else float("nan")
+    return {"a": float(a.mean()), "b": float(b.mean()), "diff": float(d.mean()), "ci95": [float(d.mean()) - half, float(d.mean()) + half]}
+
+
+def paired_summary(a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray], level: float = 0.95) -> dict[str, Any]:
+    """Compare outcome columns of the same battles under setting A and setting B (``diff`` = B − A)."""
+    wa = np.asarray(a["win"], bool)
+    wb = np.asarray(b["win"], bool)
+    if wa.shape != wb.shape:
+        raise ValueError("paired comparison needs the same battles under both settings")
+    n = int(wa.size)
+    only_a = int((wa & ~wb).sum())
+    only_b = int((~wa & wb).sum())
+    low, high = paired_difference_interval(only_b, only_a, n, level)
+    unpaired = two_proportion_test(int(wb.sum()), n, int(wa.sum()), n, level)
+    test = mcnemar_test(only_a, only_b)
+    ci_a = wilson_interval(int(wa.sum()), n, level)
+    ci_b = wilson_interval(int(wb.sum()), n, level)
+    changed = np.zeros(n, bool)  # battles whose outcome differs in any column
+    for key in a.keys() & b.keys():
+        changed |= np.asarray(a[key]) != np.asarray(b[key])
+    return {
+        "battles": n,
+        "win_rate_a": float(wa.mean()), "win_rate_b": float(wb.mean()),
+        "ci95_a": [float(x) for x in ci_a], "ci95_b": [float(x) for x in ci_b],
+        "diff": float(wb.mean() - wa.mean()),
+        "ci95": [float(low), float(high)],
+        "ci95_unpaired": [float(unpaired.ci_low), float(unpaired.ci_high)],
+        "won_only_a": only_a, "won_only_b": only_b,
+        "p_value": float(test.p_value), "test": "mcnemar_exact" if test.exact else "mcnemar_chi2",
+        "changed_battles": int(changed.sum()),
+        "measures": {m: _mean_diff(np.asarray(a[m]), np.asarray(b[m]), level) for m in MEASURES if m in a and m in b},
+    }
+
+
+def compare(
+    game: Game,
+    cells: Sequence[Mapping[str, Any]],
+    rule_settings: Sequence[Mapping[str, Mapping[str, Any]]],
+    battles: int,
+    seed: int,
+    level: float = 0.95,
+    adjust: Literal["holm", "bh"] = "holm",
+) -> list[dict[str, Any]]:
+    """Each cell under each rule setting (the first is A, each other is a B) on the same battles.
+
+    Returns one record per (cell, B) with :func:`paired_summary`'s fields plus the cell, both
+    settings and ``p_adjusted`` (over every record, ``adjust`` method).
+    """
+    if len(rule_settings) < 2:
+        raise ValueError("compare needs at least two rule settings")
+    records = []
+    for base in cells:
+        stream = crn_stream(base)
+        outcomes = [game.play(with_rules(base, rules), seed, stream, 0, battles) for rules in rule_settings]
+        for k in range(1, len(rule_settings)):
+            rec = paired_summary(outcomes[0], outcomes[k], level)
+            records.append({"cell": dict(base), "a": dict(rule_settings[0]), "b": dict(rule_settings[k]), **rec})
+    adjusted = adjust_pvalues([r["p_value"] for r in records], adjust)
+    for rec, p in zip(records, adjusted, strict=True):
+        rec["p_adjusted"] = float(p)
+    return records
+
+
+def describe_rules(rules: Mapping[str, Mapping[str, Any]]) -> str:
+    """``{"variants": {"x": "y"}}`` → ``x=y`` (or ``the defaults``)."""
+    items = [f"{k}={v}" for table in rules.values() for k, v in table.items()]
+    return " ".join(items) if items else "the defaults"
+
+
+def verdict(rec: Mapping[str, Any], alpha: float = 0.05) -> str:
+    """One sentence answering "does switching from A to B change the win rate?" with the numbers."""
+    low, high = (100 * x for x in rec["ci95"])
+    p = rec.get("p_adjusted", rec["p_value"])
+    cell = rec["cell"]
+    where = f"{'+'.join(cell.get('party', []))} vs {cell.get('encounter') or cell.get('boss')}"
+    change = f"{describe_rules(rec['a'])} → {describe_rules(rec['b'])}"
+    numbers = (f"win rate {100 * rec['win_rate_a']:.1f}% → {100 * rec['win_rate_b']:.1f}%, "
+               f"difference {100 * rec['diff']:+.2f} points (95% CI {low:+.2f} to {high:+.2f}), "
+               f"McNemar p {'< 1e-300' if p < 1e-300 else f'= {p:.3g}'}, {rec['battles']:,} paired battles")
+    if rec["won_only_a"] + rec["won_only_b"] == 0:
+        return f"{where}: {change} changes no battle's result ({numbers})."
+    if p < alpha:
+        direction = "raises" if rec["diff"] > 0 else "lowers"
+        return f"{where}: {change} {direction} the win rate significantly ({numbers})."
+    return f"{where}: {change} makes no significant difference ({numbers})."

@@ -1,0 +1,278 @@
+"""Numba helpers shared by the DS:TBG policies: state field access and hook answers several share.
+
+Every function reads only the flat state, the option rows and the walk-distance matrix the kernel
+hands to a policy, i.e. information the players have at the table. Option columns per hook are
+documented in ``policies/dstbg/README.md``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from dsim.games.dstbg.kernel import layout as L
+
+ROLL_ATTACK = 0  # H_LUCK column 3: the kind of roll (kernel combat.ROLL_*)
+ROLL_BLOCK = 1
+ROLL_DODGE = 2
+ROLL_TRAP_DODGE = 3
+
+OPT_SINGLE = 0  # H_ATTACK column 7: the kind of option (kernel character.OPT_*)
+OPT_NODE = 1
+OPT_SUPPORT_ONE = 2
+OPT_SUPPORT_ALL = 3
+
+ENEMY_SLOT = 1  # H_NODE_LIMIT column 0: 0 = a character moves out, 1 = an enemy moves out
+
+
+@njit(cache=True)
+def char_field(st, c, f):
+    """Field ``f`` (``layout.C_*``) of character ``c``."""
+    return st[L.C_BASE + c * L.C_FIELDS + f]
+
+
+@njit(cache=True)
+def enemy_field(st, e, f):
+    """Field ``f`` (``layout.E_*``) of enemy slot ``e``."""
+    return st[L.E_BASE + e * L.E_FIELDS + f]
+
+
+@njit(cache=True)
+def free_slots(st, c):
+    """Empty slots of character ``c``'s endurance bar (R-3.2): filling the last one kills (R-3.3)."""
+    return 10 - char_field(st, c, L.C_STAMINA) - char_field(st, c, L.C_DAMAGE)
+
+
+@njit(cache=True)
+def affordable(st, c, cost, keep):
+    """Whether paying ``cost`` stamina leaves at least ``keep`` free slots (free options always are)."""
+    return cost <= 0 or free_slots(st, c) - cost >= keep
+
+
+@njit(cache=True)
+def has_attacked(st, c):
+    """Whether character ``c`` already attacked with a hand weapon in this activation (R-10.5)."""
+    return char_field(st, c, L.C_USED0) + char_field(st, c, L.C_USED1) > 0
+
+
+@njit(cache=True)
+def nearest_enemy(st, node, dist):
+    """Walk distance from ``node`` to the nearest living enemy (``UNREACHABLE`` if none)."""
+    best = L.UNREACHABLE
+    for e in range(st[L.G_N_ENEMIES]):
+        if enemy_field(st, e, L.E_ALIVE) == 1:
+            best = min(best, dist[node, enemy_field(st, e, L.E_POS)])
+    return best
+
+
+@njit(cache=True)
+def defender(st, e, dist):
+    """The character an enemy attack most likely targets: the nearest to enemy ``e``, the aggro
+    holder among ties (R-11.4). A guess: the defence and trap hooks do not name the character."""
+    pos = enemy_field(st, e, L.E_POS) if 0 <= e < st[L.G_N_ENEMIES] else -1
+    best = L.UNREACHABLE + 1
+    who = -1
+    for c in range(st[L.G_N_CHARS]):
+        if char_field(st, c, L.C_ALIVE) == 0:
+            continue
+        d = dist[pos, char_field(st, c, L.C_POS)] if pos >= 0 else 0
+        if d < best or (d == best and c == st[L.G_AGGRO]):
+            best = d
+            who = c
+    return max(who, 0)
+
+
+@njit(cache=True)
+def highest(opts, n, col):
+    """The first row with the largest value in column ``col``."""
+    best = 0
+    for i in range(1, n):
+        if opts[i, col] > opts[best, col]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def lowest(opts, n, col, first):
+    """The first row from ``first`` on with the smallest value in column ``col``."""
+    best = first
+    for i in range(first + 1, n):
+        if opts[i, col] < opts[best, col]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def enemy_choice(hook, st, opts, n):
+    """D-30/D-31/D-34, choices made on an enemy's behalf: in the party's favour, or against it
+    when the kernel asks adversarially (A-41 ``players_choice_policy``)."""
+    against = st[L.G_ADVERSARIAL] == 1
+    if hook == L.H_TAUNT_TIE:  # (char, node, taunt, enemy): the character best able to take it
+        best = 0
+        for i in range(1, n):
+            a = free_slots(st, opts[i, 0])
+            b = free_slots(st, opts[best, 0])
+            if (a < b) if against else (a > b):
+                best = i
+        return best
+    if hook == L.H_ENEMY_STEP:  # (node, distance to target from it, figures, enemy): slowest approach
+        best = 0
+        for i in range(1, n):
+            a = opts[i, 1] * 4 - opts[i, 2]
+            b = opts[best, 1] * 4 - opts[best, 2]
+            if (a < b) if against else (a > b):
+                best = i
+        return best
+    if hook == L.H_ENEMY_ORDER:  # (enemy, type, node, threat): the most wounded acts last
+        best = 0
+        for i in range(1, n):
+            a = enemy_field(st, opts[i, 0], L.E_WOUNDS)
+            b = enemy_field(st, opts[best, 0], L.E_WOUNDS)
+            if (a > b) if against else (a < b):
+                best = i
+        return best
+    return 0
+
+
+@njit(cache=True)
+def push_destination(opts, n):
+    """D-29/D-32: the node farthest from the enemy (column 1), then the least crowded (column 2)."""
+    best = 0
+    for i in range(1, n):
+        if opts[i, 1] * 4 - opts[i, 2] > opts[best, 1] * 4 - opts[best, 2]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def node_limit_choice(opts, n):
+    """D-33: move an enemy out of the full node if one may go (F-2.1), to the least crowded node."""
+    best = -1
+    for i in range(n):
+        if opts[i, 0] == ENEMY_SLOT and (best < 0 or opts[i, 3] < opts[best, 3]):
+            best = i
+    return max(best, 0)
+
+
+@njit(cache=True)
+def safest_node(st, opts, n, dist):
+    """D-26/D-27 dodge move: the node (column 0) farthest from every enemy, avoiding face-down traps
+    (column 2) and barrels that cost stamina (column 1)."""
+    best = 0
+    top = -(1 << 30)
+    for i in range(n):
+        s = nearest_enemy(st, opts[i, 0], dist) * 10 - opts[i, 2] * 50 - opts[i, 1] * 1000 - opts[i, 5]
+        if s > top:
+            top = s
+            best = i
+    return best
+
+
+@njit(cache=True)
+def reroll_row(opts, n, low_max):
+    """D-24: the die to reroll (its row) when the roll falls short of its need (column 4 vs sum in
+    column 5) for defence rolls, or when an attack die shows at most ``low_max``; 0 = keep."""
+    die = lowest(opts, n, 2, 1) if n > 1 else 0
+    if die == 0:
+        return 0
+    if opts[0, 3] == ROLL_ATTACK:
+        return die if opts[die, 2] <= low_max else 0
+    if opts[0, 5] < opts[0, 4] and (opts[0, 3] == ROLL_BLOCK or opts[die, 2] == 0):
+        return die
+    return 0
+
+
+@njit(cache=True)
+def support_value(st, opts, i):
+    """Value (×100, like E[damage]) of a support attack row: cubes it would actually remove (R-3.4)."""
+    kind = opts[i, 6]
+    field = L.C_STAMINA if kind == L.SUP_STAMINA else L.C_DAMAGE
+    amount = opts[i, 5] // 100
+    total = 0
+    for a in range(st[L.G_N_CHARS]):
+        if char_field(st, a, L.C_ALIVE) == 0:
+            continue
+        if opts[i, 7] == OPT_SUPPORT_ONE and a != opts[i, 3]:
+            continue
+        total += min(amount, char_field(st, a, field))
+    return total * 100
+
+
+@njit(cache=True)
+def state_hash(hook, st, opts, n, salt):
+    """A 64-bit mix (splitmix64 steps) of the hook, state and option rows: a deterministic
+    stand-in for randomness, since a policy has no random stream of its own."""
+    h = np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(hook + 7919 * salt + (1 << 20))
+    for i in range(st.shape[0]):
+        h = _mix(h ^ np.uint64(np.int64(st[i]) + (1 << 31)))
+    for i in range(n):
+        for j in range(opts.shape[1]):
+            h = _mix(h ^ np.uint64(np.int64(opts[i, j]) + (1 << 31)))
+    return h
+
+
+@njit(cache=True)
+def _mix(z):
+    """One splitmix64 finaliser round."""
+    z = (z + np.uint64(0x9E3779B97F4A7C15)) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def approach(st, opts, n, keep, kite, retreat, trap_penalty):
+    """D-18/D-21: close in on the nearest enemy until some weapon reaches one, paying runs only
+    while ``keep`` free slots remain; with ``kite`` > 0 slide (for free) to a node in reach that is
+    farther away; with ``retreat`` > 0 step away for free after attacking. Row 0 = stop."""
+    c = st[L.G_ACTIVE]
+    if c < 0:
+        return 0
+    best = 0
+    if has_attacked(st, c):
+        if retreat <= 0:
+            return 0
+        for i in range(1, n):
+            if opts[i, 1] == 0 and opts[i, 2] == 0 and opts[i, 4] > opts[best, 4]:
+                best = i
+        return best
+    if opts[0, 7] > 0:
+        if kite <= 0:
+            return 0
+        for i in range(1, n):
+            if opts[i, 7] > 0 and opts[i, 1] == 0 and opts[i, 2] == 0 and opts[i, 6] > opts[best, 6]:
+                best = i
+        return best
+    top = 1e18
+    for i in range(1, n):
+        if not (opts[i, 7] > 0 or opts[i, 4] < opts[0, 4]) or not affordable(st, c, opts[i, 1], keep):
+            continue
+        s = -opts[i, 7] * 1000.0 + opts[i, 4] * 10 + opts[i, 1] * 3 + opts[i, 3] * 5 + opts[i, 2] * trap_penalty
+        if s < top:
+            top = s
+            best = i
+    return best
+
+
+@njit(cache=True)
+def attack_score(st, opts, i, kill_weight, stamina_weight, heal_weight):
+    """D-19/D-20 value of attack row ``i`` (×100 damage units): E[damage] plus ``kill_weight``
+    damage per expected kill, or the cubes a support line removes, minus the stamina it costs."""
+    if opts[i, 7] >= OPT_SUPPORT_ONE:
+        return heal_weight * support_value(st, opts, i) - stamina_weight * opts[i, 4] * 100.0
+    return opts[i, 5] + kill_weight * opts[i, 6] / 10.0 - stamina_weight * opts[i, 4] * 100.0
+
+
+@njit(cache=True)
+def best_attack(st, opts, n, keep, kill_weight, stamina_weight, heal_weight):
+    """The attack row of highest positive :func:`attack_score` that leaves ``keep`` free slots; 0 = stop."""
+    c = st[L.G_ACTIVE]
+    best = 0
+    top = 0.0
+    for i in range(1, n):
+        if opts[i, 4] > 0 and (c < 0 or not affordable(st, c, opts[i, 4], keep)):
+            continue
+        s = attack_score(st, opts, i, kill_weight, stamina_weight, heal_weight)
+        if s > top:
+            top = s
+            best = i
+    return best

@@ -1,0 +1,147 @@
+"""The tactician: focus fire by kill probability, aggro on the tank, weak arcs and reach management."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
+from policies.dstbg.common import (
+    affordable,
+    approach,
+    best_attack,
+    char_field,
+    defender,
+    enemy_choice,
+    enemy_field,
+    free_slots,
+    has_attacked,
+    highest,
+    lowest,
+    nearest_enemy,
+    node_limit_choice,
+    push_destination,
+    reroll_row,
+    safest_node,
+)
+
+P_KILL = 0
+P_RESERVE = 1
+P_STAMINA_VALUE = 2
+P_ESTUS_AT = 3
+P_DODGE_EDGE = 4
+P_KITE = 5
+P_RETREAT = 6
+P_HEAL = 7
+P_LUCK_ATTACK = 8
+P_WEAK_ARC = 9
+
+
+@njit(cache=True)
+def in_weak_arc(st):
+    """R-12.12: the active character stands in a boss's node, in a weak arc of the last attack."""
+    c = st[L.G_ACTIVE]
+    if st[L.G_IS_BOSS] == 0 or c < 0 or st[L.G_WEAK_ARCS] == 0:
+        return False
+    pos = char_field(st, c, L.C_POS)
+    for e in range(st[L.G_N_ENEMIES]):
+        if enemy_field(st, e, L.E_ALIVE) == 1 and enemy_field(st, e, L.E_POS) == pos:
+            return (char_field(st, c, L.C_ARC) & st[L.G_WEAK_ARCS]) != 0
+    return False
+
+
+@njit(cache=True)
+def _party_distance(st, node, dist):
+    """Walk distance from ``node`` to the nearest living character."""
+    best = L.UNREACHABLE
+    for c in range(st[L.G_N_CHARS]):
+        if char_field(st, c, L.C_ALIVE) == 1:
+            best = min(best, dist[node, char_field(st, c, L.C_POS)])
+    return best
+
+
+@njit(POLICY_SIG, cache=True)
+def decide(hook, st, opts, n, params, dist):
+    """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
+    reserve = params[P_RESERVE]
+    value = params[P_STAMINA_VALUE] * 100.0
+    if hook == L.H_STEP or hook == L.H_SHIFT:
+        c = st[L.G_ACTIVE]
+        if params[P_WEAK_ARC] > 0 and c >= 0 and not has_attacked(st, c) and in_weak_arc(st):
+            return 0  # D-25: hold the weak arc for the extra black die
+        return approach(st, opts, n, reserve, params[P_KITE], params[P_RETREAT], 300.0)
+    if hook == L.H_ATTACK:
+        # focus fire: P(kill) weighs heavily, so wounded enemies are finished first (D-19, D-20)
+        return best_attack(st, opts, n, reserve, params[P_KILL], params[P_STAMINA_VALUE], params[P_HEAL])
+    if hook == L.H_DEFENCE:
+        if n > 1 and affordable(st, defender(st, opts[0, 6], dist), opts[1, 5], 1):
+            return 1 if opts[1, 1] + value * opts[1, 5] + params[P_DODGE_EDGE] < opts[0, 1] else 0
+        return 0
+    if hook == L.H_TRAP:
+        c = st[L.G_ACTIVE] if st[L.G_ACTIVE] >= 0 else defender(st, -1, dist)
+        if n > 1 and affordable(st, c, opts[1, 4], 1):
+            return 1 if opts[1, 3] * opts[1, 1] / 10.0 > value * opts[1, 4] else 0
+        return 0
+    if hook == L.H_ESTUS:
+        return 1 if opts[0, 1] + opts[0, 2] >= params[P_ESTUS_AT] else 0
+    if hook == L.H_LUCK:
+        return reroll_row(opts, n, params[P_LUCK_ATTACK])
+    if hook == L.H_HEROIC:
+        if opts[0, 0] == -1:  # Backstab: free attack rows, row 0 = decline
+            return best_attack(st, opts, n, 0.0, params[P_KILL], 0.0, 0.0)
+        if opts[0, 1] == L.HEROIC_PERSEVERANCE:
+            return 1 if opts[0, 2] >= 4 else 0
+        if opts[0, 1] == L.HEROIC_BERSERK:
+            c = st[L.G_ACTIVE]
+            return 1 if nearest_enemy(st, char_field(st, c, L.C_POS), dist) <= 2 else 0
+        # Knight: the extra die when the hit could be lethal or it saves a full point of damage
+        lethal = opts[0, 3] >= free_slots(st, defender(st, -1, dist))
+        return 1 if lethal or opts[0, 2] - opts[1, 2] >= 100 else 0
+    if hook == L.H_DODGE_MOVE:
+        return safest_node(st, opts, n, dist)
+    if hook == L.H_PLACE:
+        return lowest(opts, n, 1, 0)
+    if hook == L.H_AGGRO or hook == L.H_FIRST_CHAR:
+        return highest(opts, n, 1)  # the aggro token (and the first activation) go to the highest taunt
+    if hook == L.H_ATTACK_PUSH:
+        if st[L.G_ACTIVE] >= 0:  # pushing an enemy: as far as possible from the party
+            best = 0
+            for i in range(1, n):
+                if _party_distance(st, opts[i, 0], dist) > _party_distance(st, opts[best, 0], dist):
+                    best = i
+            return best
+        return push_destination(opts, n)
+    if hook == L.H_MOVE_PUSH:
+        return push_destination(opts, n)
+    if hook == L.H_NODE_LIMIT:
+        return node_limit_choice(opts, n)
+    if hook == L.H_ENEMY_ORDER or hook == L.H_ENEMY_STEP or hook == L.H_TAUNT_TIE:
+        return enemy_choice(hook, st, opts, n)
+    return 0  # keep the starting weapons
+
+
+register(
+    Policy(
+        name="tactician",
+        description=(
+            "A boss tactician: focuses fire by kill probability so wounded enemies fall first, keeps a "
+            "small stamina reserve, gives the aggro token and first activation to the highest taunt, "
+            "lets ranged characters slide to a node still in reach but farther away, pushes enemies away "
+            "from the party, dodges and dodges traps on exact expectations, spends luck on weak attack "
+            "dice and short defence rolls, and in boss battles holds a weak arc (R-12.12) once in it."
+        ),
+        decide=decide,
+        params=(
+            Param("kill_weight", 3.0, 0.0, 10.0, "damage an expected kill is worth when ranking attacks"),
+            Param("stamina_reserve", 2.0, 1.0, 9.0, "free endurance slots kept after attacks and runs"),
+            Param("stamina_value", 0.3, 0.0, 3.0, "damage one stamina cube is worth (attacks, dodges, traps)"),
+            Param("estus_at", 6.0, 1.0, 10.0, "drink the estus when black + red cubes reach this"),
+            Param("dodge_edge", 0.0, -1000.0, 1000.0, "extra expected damage (x100) a dodge must save"),
+            Param("kite", 1.0, 0.0, 1.0, "> 0: slide (free walk) to a node still in reach but farther away"),
+            Param("retreat", 0.0, 0.0, 1.0, "> 0: use the free walk to step away after attacking"),
+            Param("heal_weight", 1.0, 0.0, 3.0, "worth of one cube removed by a support line, in damage"),
+            Param("luck_attack_max", 0.0, -1.0, 3.0, "reroll an attack die showing at most this (-1: never)"),
+            Param("weak_arc_hold", 1.0, 0.0, 1.0, "> 0: in a boss's weak arc, stay put before attacking"),
+        ),
+    )
+)

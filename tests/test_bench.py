@@ -1,0 +1,111 @@
+"""`dsim bench`: JSON shape of a tiny run, skipped workloads, the benchmarks/ record; and `dsim run`
+keeping its memory flat in the number of battles (design: aggregations per chunk)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from dsim.bench import WORKLOADS, BenchError, Workload, select_workloads, unsupported
+from dsim.cli import app
+
+KEYS = {"workload", "battles", "threads", "batch", "battles_per_s", "battles_per_s_per_thread", "rounds_per_s",
+        "rounds_per_s_per_thread", "jit_speedup", "compile_s_cold", "compile_s_cached", "peak_rss_mb"}
+
+
+@pytest.fixture(scope="module")
+def tiny_bench(tmp_path_factory):
+    """One quick bench of a level-1 workload and the mini-boss slot, recorded into a temp folder."""
+    folder = tmp_path_factory.mktemp("benchmarks")
+    done = subprocess.run(
+        [sys.executable, "-m", "dsim", "bench", "--quick", "--battles", "200", "--nojit-battles", "4",
+         "--workloads", "l1-2p,mini-boss-*", "--json", "--record", "--bench-dir", str(folder)],
+        capture_output=True, text=True, check=True,
+    )
+    return json.loads(done.stdout), done.stderr, folder
+
+
+def test_bench_json_is_one_object_per_measured_workload(tiny_bench):
+    results, stderr, _ = tiny_bench
+    names = [r["workload"] for r in results]
+    assert names[0] == "l1-2p"
+    # a boss workload is either measured or skipped with a message, never silently dropped
+    assert ("mini-boss-2p" in names) != ("skipped mini-boss-2p" in stderr)
+    for r in results:
+        assert KEYS <= set(r)
+        assert r["battles"] == 200 and r["batch"] == 200 and r["threads"] >= 1
+        assert r["battles_per_s"] > 0 and r["jit_speedup"] > 0 and r["peak_rss_mb"] > 0
+        assert r["compile_s_cold"] is None and r["compile_s_cached"] > 0  # --quick skips the cold compile
+        assert r["battles_per_s_per_thread"] == pytest.approx(r["battles_per_s"] / r["threads"])
+
+
+def test_bench_record_appends_machine_info_and_writes_the_readme_table(tiny_bench):
+    results, _, folder = tiny_bench
+    (entry,) = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
+    assert {"platform", "cpu_count", "numba", "git_commit"} <= set(entry["machine"])
+    assert entry["results"] == results and entry["options"]["battles"] == 200
+    readme = (folder / "README.md").read_text()
+    assert sum(line.startswith(f"| {entry['date'][:10]}") for line in readme.splitlines()) == len(results)
+
+
+def test_workload_filter_takes_globs_and_rejects_unknown_names():
+    assert [w.name for w in select_workloads(["l3-*"])] == ["l3-2p", "l3-4p"]
+    assert select_workloads(None) == list(WORKLOADS)
+    with pytest.raises(BenchError, match="no workload matches 'l9'"):
+        select_workloads(["l9"])
+
+
+def test_unplayable_workload_reports_the_game_s_reason():
+    assert unsupported(Workload("x", "", {"party": ["nobody"], "encounter": "the_forgotten"})) is not None
+    assert unsupported(WORKLOADS[0]) is None
+
+
+def test_bench_unknown_workload_is_a_one_line_error():
+    done = CliRunner().invoke(app, ["bench", "--workloads", "nope", "--json"])
+    assert done.exit_code == 1
+    assert "no workload matches 'nope'" in done.stderr and done.stdout == ""
+
+
+# `dsim run` with the kernel replaced by a fast fake (every battle a 3-round win), so that 10^7
+# battles take seconds: what is measured is the CLI's own memory per battle.
+FAKE_KERNEL_RUN = """
+import sys
+import numpy as np
+from dsim.games.dstbg import engine
+from dsim.games.dstbg.kernel import battle as K
+
+def fake_play_batch(tables, policy, params, seed, stream, start, count, chunk=engine.DEFAULT_CHUNK):
+    rows = np.zeros((count, K.N_OUT), np.int32)
+    rows[:, K.OUT_RESULT], rows[:, K.OUT_ROUNDS] = 1, 3
+    return rows
+
+engine.play_batch = fake_play_batch
+from dsim.cli import app
+app(sys.argv[1:])
+"""
+
+
+def _run_peak_mb(battles: int) -> tuple[dict, float]:
+    """`dsim run --json` (fake kernel) in a subprocess: its summary and its own peak RSS in MiB (wait4)."""
+    proc = subprocess.Popen([sys.executable, "-c", FAKE_KERNEL_RUN, "run", "--party", "knight,warrior",
+                             "--encounter", "the_forgotten", "--battles", str(battles), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    assert proc.returncode == 0
+    return json.loads(out), usage.ru_maxrss / 1024
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss is in KiB on Linux")
+def test_run_memory_does_not_grow_with_battles():
+    small, small_mb = _run_peak_mb(10_000)
+    large, large_mb = _run_peak_mb(10_000_000)
+    assert (large["battles"], large["wins"], large["mean_rounds"]) == (10_000_000, 10_000_000, 3.0)
+    # keeping every battle's outcome row and its columns would cost over 1 GiB here
+    assert large_mb - small_mb < 50 and large_mb < 1024

@@ -1,0 +1,84 @@
+"""`dsim policies list/show/compare` and `dsim tune-policy` through Typer's test runner."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from typer.testing import CliRunner
+
+from dsim.cli import app
+
+runner = CliRunner()
+STYLES = {"naive", "aggressive", "careful", "tactician", "random_legal"}
+
+
+def test_policies_list_json_has_name_description_parameters():
+    out = runner.invoke(app, ["policies", "list", "--json"])
+    assert out.exit_code == 0, out.output
+    items = json.loads(out.stdout)
+    assert STYLES <= {p["name"] for p in items}
+    for p in items:
+        assert p["description"] and isinstance(p["parameters"], list)
+        for q in p["parameters"]:
+            assert q["low"] <= q["default"] <= q["high"] and q["doc"]
+
+
+def test_policies_show_prints_bounds_and_defaults():
+    out = runner.invoke(app, ["policies", "show", "careful"])
+    assert out.exit_code == 0, out.output
+    assert "stamina_reserve" in out.stdout and "estus_at" in out.stdout and "survivor" in out.stdout
+    data = json.loads(runner.invoke(app, ["policies", "show", "careful", "--json"]).stdout)
+    reserve = next(p for p in data["parameters"] if p["name"] == "stamina_reserve")
+    assert (reserve["default"], reserve["low"], reserve["high"]) == (4.0, 1.0, 9.0)
+
+
+def test_policies_show_unknown_is_a_one_line_error():
+    out = runner.invoke(app, ["policies", "show", "nobody"])
+    assert out.exit_code == 1
+    assert "unknown policy" in out.output and "Traceback" not in out.output
+
+
+def test_policies_show_loads_a_module_from_outside_the_package(tmp_path):
+    module = tmp_path / "mine.py"
+    module.write_text(textwrap.dedent('''
+        from numba import njit
+        from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
+
+        @njit(POLICY_SIG, cache=False)
+        def decide(hook, st, opts, n, params, dist):
+            return n - 1
+
+        register(Policy("last_row", "Always the last option.", decide, (Param("x", 1.0, 0.0, 2.0, "unused"),)))
+    '''))
+    out = runner.invoke(app, ["policies", "show", f"{module}:last_row", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["name"] == "last_row"
+
+
+def test_tune_policy_needs_exactly_one_cell():
+    out = runner.invoke(app, ["tune-policy", "--policy", "careful", "--party", "knight"])
+    assert out.exit_code == 1 and "--encounter or --boss" in out.output
+
+
+def test_tune_policy_is_reproducible_with_a_seed():
+    args = ["tune-policy", "--policy", "careful", "--party", "knight,warrior", "--encounter", "ruined_keep",
+            "--budget", "1200", "--candidates", "4", "--eta", "2", "--seed", "3", "--json"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    second = runner.invoke(app, args)
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    assert a == b
+    assert set(a["best"]) == set(a["defaults"]) and a["validation_battles"] == 240
+    assert a["best_ci95"][0] <= a["best_win_rate"] <= a["best_ci95"][1]
+
+
+def test_policies_compare_plays_the_same_battles_for_each_policy():
+    args = ["policies", "compare", "--party", "knight", "--encounter", "ruined_keep", "--battles", "200",
+            "--policies", "naive,careful", "--json"]
+    out = runner.invoke(app, args)
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.stdout)
+    assert [r["policy"] for r in rows] == ["naive", "careful"]
+    assert all(r["battles"] == 200 and r["ci95"][0] <= r["win_rate"] <= r["ci95"][1] for r in rows)
+    assert json.loads(runner.invoke(app, args).stdout) == rows

@@ -1,0 +1,69 @@
+"""The shipped experiment files (issue 6): they parse, expand to the intended grids, and the
+encounter studies' cells all compile. The boss studies wait for boss battles: only parsed here."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+
+from dsim.games import get_game
+from dsim.games.dstbg.loader import load_game_data
+from dsim.paths import REPO_ROOT
+from dsim.sweep import check_cells, expand, load_experiment
+
+EXPERIMENTS = REPO_ROOT / "experiments"
+CLASSES = ("assassin", "herald", "knight", "warrior")
+ALL_PARTIES = {c for n in range(1, 5) for c in combinations(CLASSES, n)}
+RUNNABLE = ("parties_vs_encounters", "dodge_vs_block", "house_rule_bleed")
+BOSS_STUDIES = ("parties_vs_bosses", "dodge_vs_block_bosses")  # not runnable until bosses land
+
+
+def _cells(name: str):
+    return expand(load_experiment(EXPERIMENTS / f"{name}.toml").experiment)
+
+
+def test_every_experiment_file_is_covered_here():
+    assert {p.stem for p in EXPERIMENTS.glob("*.toml")} == set(RUNNABLE) | set(BOSS_STUDIES)
+
+
+def test_parties_vs_encounters_is_every_party_against_one_encounter_per_level():
+    cells = _cells("parties_vs_encounters")
+    encounters = load_game_data().encounters
+    assert {tuple(sorted(c.settings["party"])) for c in cells} == ALL_PARTIES
+    assert sorted(encounters[c.settings["encounter"]].level for c in cells) == sorted([1, 2, 3] * len(ALL_PARTIES))
+    assert len(cells) == 45
+
+
+def test_parties_vs_bosses_is_every_party_against_every_core_boss():
+    cells = _cells("parties_vs_bosses")
+    assert {tuple(sorted(c.settings["party"])) for c in cells} == ALL_PARTIES
+    assert {c.settings["boss"] for c in cells} == set(load_game_data().bosses)
+    assert len(cells) == len(ALL_PARTIES) * len(load_game_data().bosses)
+
+
+@pytest.mark.parametrize("name", ["dodge_vs_block", "dodge_vs_block_bosses"])
+def test_dodge_vs_block_spans_always_dodge_to_always_block(name):
+    edges = {c.settings["policy_params"]["dodge_edge"] for c in _cells(name)}
+    assert edges == {-500.0, 0.0, 500.0}
+
+
+def test_house_rule_bleed_pairs_each_cell_with_the_house_rule_reading():
+    cells = _cells("house_rule_bleed")
+    readings = [c.settings["variants"].get("bleed_zero_damage", "default") for c in cells]
+    assert readings.count("trigger_on_hit") == readings.count("default") == len(cells) // 2
+    assert all((REPO_ROOT / c.settings["data"]).is_dir() for c in cells)
+
+
+@pytest.mark.parametrize("name", RUNNABLE)
+def test_encounter_study_cells_all_compile(name, monkeypatch):
+    monkeypatch.chdir(REPO_ROOT)  # overlay paths in experiment files are relative to the repository
+    source = load_experiment(EXPERIMENTS / f"{name}.toml")
+    check_cells(get_game("dstbg"), expand(source.experiment), source.path)
+
+
+def test_bleeding_hollows_overlay_gives_the_hollow_soldier_attack_bleed_R_9_10():
+    data = load_game_data(overlay=EXPERIMENTS / "overlays" / "bleeding_hollows")
+    attack = data.enemies["hollow_soldier"].behaviour[-1]
+    assert attack.op == "attack" and list(attack.conditions) == ["bleed"]
+    assert load_game_data().enemies["hollow_soldier"].behaviour[-1].conditions == []

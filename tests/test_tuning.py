@@ -1,0 +1,74 @@
+"""Successive halving with common random numbers on a synthetic game whose best parameters are known."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dsim.tuning import Bounds, halving_schedule, latin_hypercube, tune
+
+BOUNDS = Bounds(names=("a", "b"), defaults=np.array([0.1, 0.5]), low=np.zeros(2), high=np.ones(2))
+
+
+def win_probability(v: np.ndarray) -> float:
+    """Peak 0.7 at a = 0.8 (b does not matter); the defaults (a = 0.1) win 0.35."""
+    return 0.7 - 0.5 * abs(v[0] - 0.8)
+
+
+def evaluate(v: np.ndarray, start: int, count: int) -> np.ndarray:
+    """Battle i is won iff its shared uniform draw is below p(v): common random numbers."""
+    u = np.random.default_rng([start, count]).random(count)
+    return u < win_probability(v)
+
+
+def test_schedule_fits_the_budget_and_multiplies_battles_by_eta():
+    schedule = halving_schedule(27, 50_000, 3)
+    assert [c for c, _ in schedule] == [27, 9, 3, 1]
+    m0 = schedule[0][1]
+    assert [m for _, m in schedule] == [m0, 3 * m0, 9 * m0, 27 * m0]
+    spent = sum(c * (m - (schedule[r - 1][1] if r else 0)) for r, (c, m) in enumerate(schedule))
+    per_m0 = 27 * 1 + 9 * 2 + 3 * 6 + 1 * 18  # battles each unit of m0 costs over the rounds
+    assert spent == m0 * per_m0 and spent <= 50_000 < spent + per_m0  # the largest m0 that fits
+
+
+def test_schedule_rejects_a_budget_too_small():
+    with pytest.raises(ValueError, match="too small"):
+        halving_schedule(27, 50, 3)
+
+
+def test_latin_hypercube_covers_each_parameter_stratum_once():
+    pts = latin_hypercube(BOUNDS.low, BOUNDS.high, 10, seed=3)
+    assert pts.shape == (10, 2)
+    for j in range(2):
+        assert sorted(np.floor(pts[:, j] * 10).astype(int)) == list(range(10))
+
+
+def test_tune_finds_the_optimum_and_beats_the_defaults_beyond_the_interval():
+    result = tune(evaluate, BOUNDS, budget=60_000, seed=5)
+    assert not result.best_is_default
+    assert abs(result.best["a"] - 0.8) < 0.15
+    assert result.gain_ci[0] > 0 and result.mcnemar_p < 0.001
+    assert result.best_ci[0] <= result.best_wins / result.validation_battles <= result.best_ci[1]
+    # the validated rates agree with the truth within their intervals
+    lo, hi = result.default_ci
+    assert lo <= win_probability(BOUNDS.defaults) <= hi
+
+
+def test_later_stages_search_near_the_incumbent():
+    result = tune(evaluate, BOUNDS, budget=30_000, seed=4, stages=3)
+    assert [r.stage for r in result.rounds] == [0] * 4 + [1] * 4 + [2] * 4
+    assert result.search_battles <= 30_000 * 0.6
+
+
+def test_tune_is_reproducible_with_a_seed():
+    a = tune(evaluate, BOUNDS, budget=6_000, seed=7).to_json()
+    b = tune(evaluate, BOUNDS, budget=6_000, seed=7).to_json()
+    c = tune(evaluate, BOUNDS, budget=6_000, seed=8).to_json()
+    assert a == b
+    assert a["best"] != c["best"] or a["rounds"] != c["rounds"]
+
+
+def test_tune_keeps_optimal_defaults():
+    best = Bounds(names=("a", "b"), defaults=np.array([0.8, 0.5]), low=np.zeros(2), high=np.ones(2))
+    result = tune(evaluate, best, budget=30_000, seed=9)
+    assert result.best_is_default or result.gain_ci[0] <= 0.0 <= result.gain_ci[1] or abs(result.best["a"] - 0.8) < 0.05

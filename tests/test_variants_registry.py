@@ -1,0 +1,74 @@
+"""The variant registry against rules §16 and the kernel: ids, defaults, seeds, readings, CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from dsim.cli import app
+from dsim.games.dstbg import variants as V
+from dsim.games.dstbg.kernel import layout as L
+
+RULES = Path("/work/shared/rules/dstbg.md")
+KERNEL = Path(L.__file__).parent
+
+
+def _index_table() -> dict[str, tuple[str, list[str]]]:
+    """§16 variant index: id → (A-number, [default, other values…])."""
+    rows = {}
+    for line in RULES.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\| (A-\d+) \| `(\w+)` \| `(\w+)` \| (.*) \|$", line)
+        if m:
+            rows[m.group(2)] = (m.group(1), [m.group(3), *re.findall(r"`(\w+)`", m.group(4))])
+    return rows
+
+
+def test_registry_matches_rules_index_and_defaults():
+    index = _index_table() if RULES.exists() else {}
+    for v in V.VARIANTS:
+        assert v.seed and len(v.reading_docs) == max(1, len(v.readings)), v.id
+        if v.ref.startswith("A-") and index:
+            ref, values = index[v.id]
+            assert v.ref == ref, v.id
+            assert v.readings[0] == values[0], f"{v.id}: reading 0 must be the §16 default"
+            assert set(v.readings) <= set(values), v.id
+
+
+def test_every_multi_reading_variant_is_read_by_the_kernel():
+    source = "".join(p.read_text(encoding="utf-8") for p in KERNEL.glob("*.py") if p.name != "layout.py")
+    names = {val: name for name, val in vars(L).items() if name.startswith("V_")}
+    for v in V.VARIANTS:
+        if len(v.readings) != 1:
+            assert f"L.{names[v.index]}" in source, f"{v.id} is registered but the kernel never reads it"
+
+
+def test_variant_vector_rejects_unknown_readings():
+    vec = V.variant_vector({"bleed_zero_damage": "trigger_on_hit", "max_rounds": "12"})
+    assert vec[L.V_BLEED_ZERO] == 1 and vec[L.V_MAX_ROUNDS] == 12
+    for bad in ({"nope": "x"}, {"first_side": "nobody"}, {"max_rounds": "many"}):
+        try:
+            V.variant_vector(bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad} accepted")
+
+
+def test_cli_variants_list_and_show():
+    runner = CliRunner()
+    out = runner.invoke(app, ["variants", "list", "--json", "--missing"])
+    assert out.exit_code == 0
+    listed = json.loads(out.stdout)
+    ids = {s["id"] for s in listed["switches"]}
+    assert {"bleed_zero_damage", "push_damage_order", "enemy_health_delta", "dice_substitution"} <= ids
+    assert "extra_estus" in listed["not_simulated"]
+    show = runner.invoke(app, ["variants", "show", "A-29", "--json"])
+    rec = json.loads(show.stdout)
+    assert rec["id"] == "bleed_zero_damage" and rec["default"] == "no_trigger"
+    assert [r["value"] for r in rec["readings"]] == ["no_trigger", "trigger_on_hit"]
+    text = runner.invoke(app, ["variants", "show", "push_damage_order"])
+    assert "defend_then_push (default)" in text.stdout and "seed text" in text.stdout
+    missing = runner.invoke(app, ["variants", "show", "no_such_thing"])
+    assert missing.exit_code == 1 and "unknown variant" in missing.stderr
