@@ -19,7 +19,9 @@ console = Console()
 err = Console(stderr=True)
 
 Party = Annotated[str, typer.Option("--party", help="Comma-separated character ids, e.g. knight,warrior.")]
-Encounter = Annotated[str, typer.Option("--encounter", help="Encounter card id (see `dsim data list encounters`).")]
+Encounter = Annotated[str | None, typer.Option("--encounter", help="Encounter card id (see `dsim data list encounters`).")]
+Boss = Annotated[str | None, typer.Option("--boss", help="Boss id for a boss battle (see `dsim data list bosses`).")]
+Gravestones = Annotated[int | None, typer.Option("--gravestones", min=0, help="Behaviour cards revealed at boss setup (default: expected from the boss's encounter levels).")]
 Seed = Annotated[int, typer.Option("--seed", help="Random seed; battle i uses the stream (seed, cell, i).")]
 PolicyOpt = Annotated[str, typer.Option("--policy", help="Policy name (`dsim policies list`) or path/to/module.py:name.")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant or house rule id=value (repeatable; `dsim variants list`).")]
@@ -47,15 +49,20 @@ def parse_sets(sets: list[str] | None) -> dict[str, dict[str, str]]:
     return tables
 
 
-def _settings(game: str, party: str, encounter: str, policy: str, sets: list[str] | None, data: str | None) -> dict[str, Any]:
+def _settings(game: str, party: str, encounter: str | None, boss: str | None, gravestones: int | None,
+              policy: str, sets: list[str] | None, data: str | None) -> dict[str, Any]:
     if game != "dstbg":
         raise typer.BadParameter(f"unknown game {game!r} (available: dstbg)", param_hint="--game")
-    settings: dict[str, Any] = {
-        "party": [p.strip() for p in party.split(",") if p.strip()],
-        "encounter": encounter,
-        "policy": policy,
-        **parse_sets(sets),
-    }
+    if (encounter is None) == (boss is None):
+        raise typer.BadParameter("give exactly one of --encounter or --boss", param_hint="--encounter/--boss")
+    settings: dict[str, Any] = {"party": [p.strip() for p in party.split(",") if p.strip()], "policy": policy}
+    if boss is not None:
+        settings["boss"] = boss
+        if gravestones is not None:
+            settings["gravestones"] = gravestones
+    else:
+        settings["encounter"] = encounter
+    settings.update(parse_sets(sets))
     if data:
         settings["data"] = data
     return settings
@@ -75,7 +82,9 @@ def _prepare(settings: dict[str, Any]):
 
 def run(
     party: Party,
-    encounter: Encounter,
+    encounter: Encounter = None,
+    boss: Boss = None,
+    gravestones: Gravestones = None,
     battles: Annotated[int, typer.Option("--battles", min=1, help="Number of battles to play.")] = 100_000,
     seed: Seed = 1,
     policy: PolicyOpt = "baseline",
@@ -84,11 +93,11 @@ def run(
     data: DataOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
 ) -> None:
-    """Play BATTLES battles of one encounter and report the win rate with its 95% Wilson interval."""
+    """Play BATTLES battles of one encounter or boss and report the win rate with its 95% Wilson interval."""
     from dsim.games.dstbg import engine
     from dsim.games.dstbg.kernel import layout as L
 
-    settings = _settings(game, party, encounter, policy, set_, data)
+    settings = _settings(game, party, encounter, boss, gravestones, policy, set_, data)
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
     tables = cell.compiled.tables
@@ -119,7 +128,7 @@ def run(
     if as_json:
         typer.echo(json.dumps(summary))
         return
-    table = Table(title=f"{', '.join(settings['party'])} vs {encounter} — {battles:,} battles, policy {policy}")
+    table = Table(title=f"{', '.join(settings['party'])} vs {boss or encounter} — {battles:,} battles, policy {policy}")
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("win rate", f"{summary['win_rate']:.4f}  (95% CI {low:.4f} – {high:.4f})")
@@ -158,7 +167,9 @@ def first_match(cols: dict[str, np.ndarray], where: str) -> int | None:
 
 def explain(
     party: Party,
-    encounter: Encounter,
+    encounter: Encounter = None,
+    boss: Boss = None,
+    gravestones: Gravestones = None,
     index: Annotated[int, typer.Option("--index", min=0, help="Battle index within the run (0-based).")] = 0,
     seed: Seed = 1,
     policy: PolicyOpt = "baseline",
@@ -176,7 +187,7 @@ def explain(
     from dsim.games.dstbg import engine
     from dsim.games.dstbg.trace import describe, events
 
-    settings = _settings(game, party, encounter, policy, set_, data)
+    settings = _settings(game, party, encounter, boss, gravestones, policy, set_, data)
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
     if where is not None:

@@ -49,11 +49,7 @@ def _cell(party: str, encounter: str | None, boss: str | None, policy: str, sets
     """Settings of one cell, naming either an encounter or a boss."""
     if (encounter is None) == (boss is None):
         _fail("give exactly one of --encounter or --boss")
-    settings = _battle._settings("dstbg", party, encounter or "", policy, sets, data)
-    if boss is not None:
-        del settings["encounter"]
-        settings["boss"] = boss
-    return settings
+    return _battle._settings("dstbg", party, encounter, boss, None, policy, sets, data)
 
 
 @app.command("list")

@@ -6,6 +6,7 @@ One cell (party, encounter or boss, variants) compiles to a :class:`Compiled`: t
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,7 @@ class Compiled:
     enemy_ids: tuple[str, ...]  # per enemy slot
     item_ids: tuple[str, ...]  # per item instance
     line_names: tuple[str, ...]  # per attack line, e.g. "estoc #2"
+    card_ids: tuple[str, ...] = ()  # boss behaviour cards, by card-table row
 
 
 def _dice_counts(text: str) -> tuple[int, int, int]:
@@ -203,10 +205,7 @@ def _enemy_program(enemy: Any) -> list[list[int]]:
     return steps
 
 
-def compile_encounter(
-    data: Any, party: list[str], encounter_id: str, variants: dict[str, Any] | None = None
-) -> Compiled:
-    """Compile one encounter battle (R-7) for a party with its starting equipment."""
+def _check_party(data: Any, party: list[str]) -> None:
     if not 1 <= len(party) <= L.MAX_CHARS:
         raise ValueError(f"a party has 1 to {L.MAX_CHARS} characters, got {len(party)}")
     if len(set(party)) != len(party):
@@ -214,6 +213,19 @@ def compile_encounter(
     for cid in party:
         if cid not in data.characters:
             raise ValueError(f"unknown character {cid!r} (known: {', '.join(sorted(data.characters))})")
+
+
+def _entry_and_equipment(scen: np.ndarray, entry: list[int], equip: np.ndarray) -> None:
+    scen[X.SC_N_ENTRY] = len(entry)
+    scen[X.SC_ENTRY : X.SC_ENTRY + len(entry)] = entry
+    scen[X.SC_EQUIP : X.SC_EQUIP + 5 * L.MAX_CHARS] = equip.reshape(-1)
+
+
+def compile_encounter(
+    data: Any, party: list[str], encounter_id: str, variants: dict[str, Any] | None = None
+) -> Compiled:
+    """Compile one encounter battle (R-7) for a party with its starting equipment."""
+    _check_party(data, party)
     if encounter_id not in data.encounters:
         raise ValueError(f"unknown encounter {encounter_id!r} (see `dsim data list encounters`)")
     enc = data.encounters[encounter_id]
@@ -269,15 +281,23 @@ def compile_encounter(
     for n in range(n_nodes):  # R-7.7: basic nodes except along a wall with a door
         scen[X.SC_TRAP_OK + n] = int(n not in special and n not in door_walls)
     entry = [n for n in _wall_nodes(board, entry_door) if n not in special]  # R-7.8, A-16 door_wall
-    scen[X.SC_N_ENTRY] = len(entry)
-    scen[X.SC_ENTRY : X.SC_ENTRY + len(entry)] = entry
     tokens = [trap.damage * 8 + trap.dodge for trap in data.traps.values() for _ in range(trap.count)]
     tokens = tokens[: X.MAX_TRAP_TOKENS]
     scen[X.SC_N_TRAP_TOKENS] = len(tokens)
     scen[X.SC_TRAP_TOKENS : X.SC_TRAP_TOKENS + len(tokens)] = tokens
-    scen[X.SC_EQUIP : X.SC_EQUIP + 5 * L.MAX_CHARS] = equip.reshape(-1)
-    scen[X.SC_BOSS_FACING_NODE] = -1
+    _entry_and_equipment(scen, entry, equip)
+    scen[X.SC_BOSS_FACING] = -1
 
+    party_tables = (chars, items, lines, lstat)
+    return _finish(data, board, party, party_tables, etypes, prog, np.zeros((1, X.CARD_FIELDS), np.int32),
+                   scen, variants, enemy_ids, item_ids, line_names)
+
+
+def _finish(data: Any, board: B.Board, party: list[str], party_tables: tuple, etypes: list, prog: list,
+            cards: np.ndarray, scen: np.ndarray, variants: dict[str, Any] | None, enemy_ids: list[str],
+            item_ids: tuple[str, ...], line_names: tuple[str, ...]) -> Compiled:
+    """Assemble the kernel tables of a cell."""
+    chars, items, lines, lstat = party_tables
     face_rows = np.array([data.dice[k].faces for k in ("black", "blue", "orange", "green")], np.int32)
     tables = X.Tables(
         neighbour=np.ascontiguousarray(board.neighbour, np.int32),
@@ -287,11 +307,157 @@ def compile_encounter(
         items=items,
         lines=lines,
         lstat=lstat,
-        etypes=np.array(etypes, np.int32),
-        prog=np.array(prog, np.int32),
-        cards=np.zeros((1, X.CARD_FIELDS), np.int32),
+        etypes=np.array(etypes, np.int32).reshape(-1, L.ET_FIELDS),
+        prog=np.array(prog, np.int32).reshape(-1, L.S_FIELDS),
+        cards=cards,
         faces=face_rows,
         variants=variant_vector(variants),
         scen=scen,
     )
     return Compiled(tables, board, tuple(party), tuple(enemy_ids), item_ids, line_names)
+
+
+
+ARC_BITS = {"front": L.ARC_FRONT, "right": L.ARC_RIGHT, "back": L.ARC_BACK, "left": L.ARC_LEFT}
+SPECIALS = {
+    "frostbite_and_stagger_immunity": L.SP_NO_FROST_STAGGER,
+    "heat_up_stamina_tax": L.SP_HEATUP_TAX,
+    "damage_reduction": L.SP_DAMAGE_REDUCTION,
+    "block_stamina_penalty": L.SP_BLOCK_PENALTY,
+    "reshuffle_after_heat_up_card": L.SP_RESHUFFLE_AFTER_HEATUP,
+    "pair_survivor_ornstein": L.SP_PAIR,
+    "pair_survivor_smough": L.SP_PAIR,
+}
+BOSS_DIRS = {"forward": L.DIR_FORWARD, "backward": L.DIR_BACKWARD, "left": L.DIR_LEFT, "right": L.DIR_RIGHT}
+
+
+def _arc_mask(arcs: list[str]) -> int:
+    mask = 0
+    for a in arcs:
+        mask |= ARC_BITS[a]
+    return mask
+
+
+def _half_program(half: Any) -> list[list[int]]:
+    """One card half's icons as program steps, with the card's range and dodge difficulty (R-12.3)."""
+    steps = []
+    for icon in half.steps:
+        row = [0] * L.S_FIELDS
+        row[L.S_RANGE] = _range(half.range) if half.range is not None else -1
+        row[L.S_DODGE] = half.dodge
+        row[L.S_REPEAT] = 1
+        if icon.op == "move":
+            row[L.S_OP] = L.OP_MOVE
+            row[L.S_DIR] = BOSS_DIRS[icon.direction]
+            row[L.S_FACE] = TARGETS[icon.face]
+            row[L.S_DIST] = icon.distance
+            row[L.S_PUSH] = int(icon.push)
+            row[L.S_PUSH_DMG] = icon.push_damage
+        elif icon.op == "leap":
+            row[L.S_OP] = L.OP_LEAP
+            row[L.S_TARGET] = TARGETS[icon.target]
+            row[L.S_PUSH] = 1
+            row[L.S_PUSH_DMG] = icon.push_damage
+        elif icon.op == "turn":
+            row[L.S_OP] = L.OP_TURN
+            row[L.S_DEGREES] = icon.degrees
+        else:
+            row[L.S_OP] = L.OP_ATTACK
+            row[L.S_MAGIC] = int(icon.type == "magic")
+            row[L.S_DAMAGE] = icon.damage
+            row[L.S_TARGET] = TARGETS[icon.target]
+            row[L.S_NODE] = int(icon.node)
+            row[L.S_PUSH] = int(icon.push)
+            row[L.S_ARCS] = _arc_mask(icon.arcs)
+            row[L.S_COND] = _cond_mask(icon.conditions)
+        steps.append(row)
+    return steps
+
+
+def default_gravestones(data: Any, boss: Any) -> int:
+    """Expected gravestones on the explored tiles (R-7.4, R-12.5): for each encounter level the
+    boss card lists, the share of that level's encounter cards that have one; rounded."""
+    expected = 0.0
+    for level in boss.encounter_levels:
+        cards = [e for e in data.encounters.values() if e.level == level]
+        expected += sum("gravestone" in (e.terrain_1, e.terrain_2) for e in cards) / max(len(cards), 1)
+    return int(round(expected))
+
+
+def compile_boss(
+    data: Any, party: list[str], boss_id: str, gravestones: int | None = None, variants: dict[str, Any] | None = None
+) -> Compiled:
+    """Compile one boss battle (R-12.4): a mini boss on its tile, a main boss on the joined arena."""
+    _check_party(data, party)
+    if boss_id not in data.bosses:
+        raise ValueError(f"unknown boss {boss_id!r} (known: {', '.join(sorted(data.bosses))})")
+    boss = data.bosses[boss_id]
+    if gravestones is None:
+        gravestones = default_gravestones(data, boss)
+    if not 0 <= gravestones <= boss.deck_size:
+        raise ValueError(f"gravestones must be between 0 and the deck size {boss.deck_size}, got {gravestones}")
+    faces = {d.letter: list(d.faces) for d in data.dice.values()}
+    chars, items, lines, lstat, equip, item_ids, line_names = _party_tables(data, party, faces)
+    if boss.kind == "mini":
+        board = B.standard_tile()
+        spawn = board.node(*data.tiles["mini_boss"].boss_spawn)
+    else:
+        board = B.joined_tiles()
+        r, c = data.tiles["main_boss"].boss_spawn
+        spawn = board.node(r, c + B.SEAM_SHIFT)
+    entry_door = getattr(data, "entry_door", "bottom")
+    entry = [n for n in _wall_nodes(board, entry_door) if board.coords[n][1] <= 4 and n != spawn]
+
+    etypes: list[list[int]] = []
+    slots: list[int] = []
+    figure_slot = {}
+    for i, fig in enumerate(boss.figures):
+        row = [0] * L.ET_FIELDS
+        row[L.ET_THREAT] = fig.threat
+        row[L.ET_HEALTH] = fig.health
+        row[L.ET_BLOCK] = fig.block
+        row[L.ET_RESIST] = fig.resist
+        row[L.ET_IS_BOSS] = 1
+        row[L.ET_HEATUP] = -1 if fig.heat_up is None else fig.heat_up
+        row[L.ET_SPECIAL] = SPECIALS.get(fig.special.id, L.SP_NONE)
+        row[L.ET_HEAL] = getattr(fig, "survivor_heal", None) or 0
+        etypes.append(row)
+        figure_slot[fig.id] = i
+        if i == 0:
+            slots.append(spawn)
+        else:  # R-2.7 one boss per node: the second figure starts beside the first (data gap)
+            slots.append(next(int(z) for z in board.neighbour[spawn] if z >= 0 and z not in entry and z not in slots))
+
+    prog: list[list[int]] = []
+    cards = np.zeros((len(boss.cards), X.CARD_FIELDS), np.int32)
+    for k, card in enumerate(boss.cards):
+        cards[k, X.CARD_HEATUP] = int(card.heat_up)
+        cards[k, X.CARD_OWNER] = figure_slot[card.figure] if card.figure is not None and len(boss.figures) > 1 else -1
+        cards[k, X.CARD_HALVES] = len(card.halves)
+        for h, half in enumerate(card.halves):
+            base = X.CARD_HALF + h * X.HALF_FIELDS
+            steps = _half_program(half)
+            cards[k, base + X.HALF_SLOT] = figure_slot[half.figure]
+            cards[k, base + X.HALF_PROG] = len(prog)
+            cards[k, base + X.HALF_LEN] = len(steps)
+            cards[k, base + X.HALF_WEAK] = _arc_mask(half.weak_arcs)
+            cards[k, base + X.HALF_REPEAT] = half.repeat
+            prog.extend(steps)
+
+    scen = np.zeros(X.SC_LEN, np.int32)
+    scen[X.SC_N_CHARS] = len(party)
+    scen[X.SC_N_ENEMIES] = len(slots)
+    scen[X.SC_N_NODES] = board.n_nodes
+    scen[X.SC_IS_BOSS] = 1
+    for e, node in enumerate(slots):
+        scen[X.SC_ENEMY + 2 * e] = e
+        scen[X.SC_ENEMY + 2 * e + 1] = node
+    _entry_and_equipment(scen, entry, equip)
+    entry_mid = min(entry, key=lambda n: abs(board.coords[n][1] - 2))
+    scen[X.SC_BOSS_FACING] = int(board.toward[spawn, entry_mid])  # A-42 toward_entry_door
+    scen[X.SC_GRAVESTONES] = gravestones
+    scen[X.SC_DECK_SIZE] = boss.deck_size
+    enemy_ids = [fig.id for fig in boss.figures]
+    compiled = _finish(data, board, party, (chars, items, lines, lstat), etypes, prog, cards, scen, variants,
+                       enemy_ids, item_ids, line_names)
+    return dataclasses.replace(compiled, card_ids=tuple(card.id for card in boss.cards))

@@ -13,8 +13,24 @@ from dataclasses import dataclass
 from dsim.games.dstbg.loader import GameData
 from dsim.games.dstbg.schema import Effect
 
-SIMULATED_EFFECTS: frozenset[str] = frozenset()
-"""Effect kinds the battle kernel implements (empty until the kernel issues add them)."""
+SIMULATED_EFFECTS: frozenset[str] = frozenset(
+    {
+        "immune_condition",  # combat.char_conditions / enemy_conditions
+        "ignore_attack_push",  # movement.push_char_away
+        "cannot_dodge_or_run",  # character.step_cost, enemy.defend
+        "free_attack_after_dodge",  # character.backstab
+        "free_move",  # character.offer_heroic_start (Berserk Charge)
+        "next_attack_free_node",  # character.attack_cost / attack_options (Berserk Charge)
+        "extra_block_die",  # combat.roll_block (Knight)
+        "stamina_tax_on_node",  # character.boss_tax (Gargoyle)
+        "reduce_big_hit",  # combat.enemy_suffer (Titanite Demon)
+        "block_roll_stamina_penalty",  # combat.roll_block (Winged Knight)
+        "shuffle_after_heat_up_card",  # boss.boss_activation (Dancer)
+        "pair_survivor_heat_up",  # deck.pair_survivor (Ornstein & Smough)
+    }
+)
+"""Effect kinds the battle kernel implements. ``gain_stamina``/``gain_health`` are simulated only on
+dice-less support lines, so they stay listed until the bonus effects of attack lines are done."""
 
 
 @dataclass(frozen=True)

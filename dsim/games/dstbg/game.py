@@ -1,6 +1,7 @@
 """DS:TBG as a :class:`dsim.games.base.Game`: settings → compiled cell → outcome columns.
 
-Settings of one cell: ``party`` (list of character ids), ``encounter`` (id), ``policy`` (name or
+Settings of one cell: ``party`` (list of character ids), ``encounter`` or ``boss`` (id, with optional
+``gravestones``), ``policy`` (name or
 ``path.py:name``), ``policy_params`` (table), ``variants`` (table id → reading), ``house_rules``
 (table id → value, :mod:`dsim.games.dstbg.house_rules`), ``data`` (overlay folder). Compiled
 cells are cached per settings within a process.
@@ -19,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from dsim.games.dstbg import engine
-from dsim.games.dstbg.compile import Compiled, compile_encounter
+from dsim.games.dstbg.compile import Compiled, compile_boss, compile_encounter
 from dsim.games.dstbg.house_rules import apply_house_rules
 from dsim.games.dstbg.loader import load_game_data
 from dsim.games.dstbg.policy import Policy, get_policy
@@ -57,14 +58,15 @@ def _cell(key: str) -> Cell:
         party = [p.strip() for p in party.split(",") if p.strip()]
     if not party:
         raise ValueError("setting 'party' is required: a list of character ids such as [\"knight\", \"warrior\"]")
-    if "boss" in settings:
-        raise ValueError("boss battles are not simulated yet (issue: boss battles); use an 'encounter'")
     if "loadout" in settings:
         raise ValueError("custom loadouts are not supported yet; the party uses its starting equipment")
-    if "encounter" not in settings:
-        raise ValueError("setting 'encounter' is required (see `dsim data list encounters`)")
+    if ("encounter" in settings) == ("boss" in settings):
+        raise ValueError("name exactly one of 'encounter' (see `dsim data list encounters`) or 'boss'")
     data = _data(settings.get("data"))
-    compiled = compile_encounter(data, list(party), settings["encounter"], settings.get("variants"))
+    if "boss" in settings:
+        compiled = compile_boss(data, list(party), settings["boss"], settings.get("gravestones"), settings.get("variants"))
+    else:
+        compiled = compile_encounter(data, list(party), settings["encounter"], settings.get("variants"))
     compiled = apply_house_rules(compiled, settings.get("house_rules"))
     policy = get_policy(settings.get("policy", "baseline"))
     params = policy.vector(settings.get("policy_params"))

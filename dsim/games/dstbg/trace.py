@@ -35,7 +35,18 @@ EVENTS = {
     L.EV_ATTACK_FAIL: ("attack_fails", "R-11.9"),
     L.EV_STAMINA: ("stamina", "R-3.2"),
     L.EV_DECISION: ("decision", "§17"),
+    L.EV_CARD: ("card", "R-12.7"),
+    L.EV_TURN: ("turn", "R-12.14"),
+    L.EV_HEATUP: ("heat_up", "R-12.6"),
+    L.EV_LEAP: ("leap", "R-12.20"),
+    L.EV_REVEAL: ("deck", "R-12.5"),
 }
+ARCS = {L.ARC_FRONT: "front", L.ARC_RIGHT: "right", L.ARC_BACK: "back", L.ARC_LEFT: "left"}
+FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+
+def _arcs(mask: int) -> list[str]:
+    return [name for bit, name in ARCS.items() if mask & bit]
 HOOKS = {v: k[2:].lower() for k, v in vars(L).items() if k.startswith("H_")}
 CONDITIONS = {L.COND_BLEED: "bleed", L.COND_POISON: "poison", L.COND_FROSTBITE: "frostbite", L.COND_STAGGER: "stagger"}
 SOURCES = {L.SRC_ATTACK: "attack", L.SRC_BLEED: "bleed", L.SRC_POISON: "poison", L.SRC_TRAP: "trap", L.SRC_PUSH: "push"}
@@ -66,12 +77,25 @@ def _state(st: np.ndarray, comp: Compiled) -> dict[str, Any]:
     for e, eid in enumerate(comp.enemy_ids):
         base = L.E_BASE + e * L.E_FIELDS
         pos = int(st[base + L.E_POS])
-        enemies.append({
+        enemy = {
             "slot": e, "id": eid, "node": pos, "rc": coords[pos].tolist(),
             "wounds": int(st[base + L.E_WOUNDS]), "alive": bool(st[base + L.E_ALIVE]),
             "conditions": _conds(int(st[base + L.E_COND])),
-        })
-    return {"characters": chars, "enemies": enemies}
+        }
+        if st[L.G_IS_BOSS]:
+            enemy["facing"] = FACINGS[int(st[base + L.E_FACING])]
+            enemy["weak_arcs"] = _arcs(int(st[base + L.E_WEAK]))
+        enemies.append(enemy)
+    state = {"characters": chars, "enemies": enemies}
+    if st[L.G_IS_BOSS]:
+        for c, item in enumerate(chars):
+            side = int(st[L.C_BASE + c * L.C_FIELDS + L.C_ARC])
+            item["side"] = FACINGS[side - 1] if side else None
+        deck = [int(x) for x in st[L.D_BASE : L.D_BASE + st[L.G_DECK_LEN]]]
+        pos = int(st[L.G_DECK_POS])
+        state["deck"] = {"discard": [comp.card_ids[k] for k in deck[:pos]], "draw_pile": len(deck) - pos,
+                         "heated_up": bool(st[L.G_HEATED])}
+    return state
 
 
 def events(b: X.Battle, comp: Compiled) -> list[dict[str, Any]]:
@@ -97,6 +121,11 @@ def events(b: X.Battle, comp: Compiled) -> list[dict[str, Any]]:
     return out
 
 
+def _targets(comp: Compiled, mask: int) -> str:
+    names = [cid for c, cid in enumerate(comp.char_ids) if mask & (1 << c)]
+    return ", ".join(names) if names else "nobody (no character in its arcs and range)"
+
+
 def describe(ev: dict[str, Any], comp: Compiled) -> str:
     """One readable line for an event."""
     a, c, d, e = ev["values"]
@@ -112,7 +141,8 @@ def describe(ev: dict[str, Any], comp: Compiled) -> str:
         "activate": lambda: f"{who} activates",
         "move": lambda: f"{who} moves {rc(a)} -> {rc(c)}",
         "push": lambda: f"{who} is pushed {rc(a)} -> {rc(c)}",
-        "attack": lambda: (f"{who} attacks {comp.char_ids[c] if c < len(comp.char_ids) else c} for {e}"
+        "attack": lambda: (f"{who} attacks {_targets(comp, c)} for {e}" if "#" in who and comp.card_ids else
+                           f"{who} attacks {comp.char_ids[c] if c < len(comp.char_ids) else c} for {e}"
                    if "#" in who else f"{who} attacks with {comp.line_names[a]}: total {e}"),
         "defend": lambda: f"{who} {('blocks', 'resists', 'dodges')[a]}: rolled {c}, " + (
             f"{'dodged' if c >= e and a == 2 else 'failed'} (difficulty {e})" if a == 2 else f"takes {d}"),
@@ -131,6 +161,11 @@ def describe(ev: dict[str, Any], comp: Compiled) -> str:
         "attack_fails": lambda: f"{who}'s attack fails (out of range)",
         "end": lambda: f"=== battle ends: {RESULTS.get(a, a)} after round {c} ===",
         "decision": lambda: f"decision {ev.get('hook')}: option {c} of {d}",
+        "card": lambda: f"boss draws {comp.card_ids[a]} ({d - c} left in the deck)",
+        "turn": lambda: f"{who} turns to face {FACINGS[a]}",
+        "heat_up": lambda: f"{who} heats up" + (f" (survivor heals {a})" if c else ""),
+        "leap": lambda: f"{who} leaps {rc(a)} -> {rc(c)}",
+        "deck": lambda: f"behaviour deck of {a} cards, {c} revealed by gravestones",
     }
     text = templates[name]() if name in templates else name
     rule = f"  [{ev['rule']}]" if ev["rule"] else ""

@@ -8,8 +8,11 @@ from numba import prange
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.character import activate_character
-from dsim.games.dstbg.kernel.core import allocating, ci, decide, ei, figures_at, kernel, log, ni, recompute_walk, running, set_opt
-from dsim.games.dstbg.kernel.enemy import enemy_turn
+from dsim.games.dstbg.kernel.core import allocating, ci, decide, decide_for_enemy, ei, figures_at, kernel, log, ni, recompute_walk, running, set_opt
+from dsim.games.dstbg.kernel.boss import boss_activation, initial_facing
+from dsim.games.dstbg.kernel.combat import enemy_end_of_activation
+from dsim.games.dstbg.kernel.deck import build_deck
+from dsim.games.dstbg.kernel.enemy import activate_regular
 from dsim.rng import battle_key, randint
 
 # outcome columns (one row per battle)
@@ -103,6 +106,38 @@ def setup(t, b, policy) -> None:
             set_opt(b, c, c, t.chars[c, L.CT_TAUNT], 0, 0, 0, 0, 0, 0)
         st[L.G_AGGRO] = decide(b, policy, L.H_AGGRO, sc[X.SC_N_CHARS])
     log(b, L.ACTOR_CHAR, st[L.G_AGGRO], L.EV_AGGRO, 0, 0, 0, 0, -1)
+    if sc[X.SC_IS_BOSS] == 1:  # R-12.4, R-12.5
+        for e in range(sc[X.SC_N_ENEMIES]):
+            initial_facing(t, b, policy, e)
+        build_deck(t, b)
+
+
+@kernel
+def enemy_turn(t, b, policy) -> None:
+    """R-11.1: every living enemy activates once, highest threat first; ties are the players' choice (D-30)."""
+    st = b.st
+    done = 0
+    while running(b):
+        top = -1
+        for e in range(st[L.G_N_ENEMIES]):
+            if st[ei(e, L.E_ALIVE)] == 1 and not done & (1 << e):
+                top = max(top, t.etypes[st[ei(e, L.E_TYPE)], L.ET_THREAT])
+        if top < 0:
+            return
+        n = 0
+        for e in range(st[L.G_N_ENEMIES]):
+            if st[ei(e, L.E_ALIVE)] == 1 and not done & (1 << e) and t.etypes[st[ei(e, L.E_TYPE)], L.ET_THREAT] == top:
+                set_opt(b, n, e, st[ei(e, L.E_TYPE)], st[ei(e, L.E_POS)], top, 0, 0, 0, 0)
+                n += 1
+        e = b.opts[decide_for_enemy(t, b, policy, L.H_ENEMY_ORDER, n), 0]
+        if t.etypes[st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1:
+            done |= boss_activation(t, b, policy) | (1 << e)  # one card per turn drives every boss figure
+            continue
+        done |= 1 << e
+        log(b, L.ACTOR_ENEMY, e, L.EV_ACTIVATE, 0, 0, 0, 0, -1)
+        activate_regular(t, b, policy, e)
+        if running(b):
+            enemy_end_of_activation(t, b, e)  # R-11.14
 
 
 @kernel

@@ -16,6 +16,7 @@ from dsim.games.dstbg.kernel.combat import (
 )
 from dsim.games.dstbg.kernel.core import (
     K_BLACK,
+    char_arc,
     ci,
     decide,
     dice_mark,
@@ -163,21 +164,27 @@ def attack_cost(t, b, c: int, li: int) -> int:
     if b.st[ci(c, L.C_BERSERK)] == 1 and line_range(t, b, c, li) == 0 and t.lines[li, L.L_SUPPORT] == 0:
         return 0
     stagger = 1 if b.st[ci(c, L.C_COND)] & L.COND_STAGGER else 0
-    return t.lines[li, L.L_STAMINA] + stagger
+    return t.lines[li, L.L_STAMINA] + stagger + boss_tax(t, b, c)
+
+
+@kernel
+def boss_tax(t, b, c: int) -> int:
+    """Gargoyle after heat-up: characters on its node pay 1 more stamina per attack (special ability)."""
+    if b.st[L.G_HEATED] == 0:
+        return 0
+    for e in range(b.st[L.G_N_ENEMIES]):
+        if b.st[ei(e, L.E_ALIVE)] == 1 and b.st[ei(e, L.E_POS)] == b.st[ci(c, L.C_POS)]:
+            if t.etypes[b.st[ei(e, L.E_TYPE)], L.ET_SPECIAL] == L.SP_HEATUP_TAX:
+                return 1
+    return 0
 
 
 @kernel
 def weak_bonus(t, b, c: int, e: int) -> int:
     """R-12.12: one extra black die when attacking a boss from a weak arc of the last attack icon."""
-    if not is_boss(t, b, e) or b.st[L.G_WEAK_ARCS] == 0:
+    if not is_boss(t, b, e) or b.st[ei(e, L.E_WEAK)] == 0:
         return 0
-    pos = b.st[ci(c, L.C_POS)]
-    epos = b.st[ei(e, L.E_POS)]
-    if pos == epos:
-        arc = b.st[ci(c, L.C_ARC)]
-    else:
-        arc = t.arcs[b.st[ei(e, L.E_FACING)], epos, pos]
-    return 1 if arc & b.st[L.G_WEAK_ARCS] else 0
+    return 1 if char_arc(t, b, c, e) & b.st[ei(e, L.E_WEAK)] else 0
 
 
 @kernel

@@ -8,6 +8,7 @@ ember −1 if ≥ 3 → red cubes → bleed +2 as a separate source → death �
 from __future__ import annotations
 
 from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.kernel.deck import check_heat_up, pair_survivor
 from dsim.games.dstbg.kernel.core import (
     K_BLUE,
     ci,
@@ -154,6 +155,8 @@ def enemy_suffer(t, b, e: int, amount: int, src: int) -> None:
         return
     et = st[ei(e, L.E_TYPE)]
     health = t.etypes[et, L.ET_HEALTH]
+    if src == L.SRC_ATTACK and amount >= 3 and t.etypes[et, L.ET_SPECIAL] == L.SP_DAMAGE_REDUCTION:
+        amount -= 1  # Titanite Demon: 3+ damage from one attack roll is reduced by 1
     while True:
         st[ei(e, L.E_WOUNDS)] += amount
         log(b, L.ACTOR_ENEMY, e, L.EV_DAMAGE, amount, src, 0, 0, -1)
@@ -163,7 +166,11 @@ def enemy_suffer(t, b, e: int, amount: int, src: int) -> None:
             log(b, L.ACTOR_ENEMY, e, L.EV_DEATH, 0, 0, 0, 0, -1)
             if living_enemies(b) == 0:
                 b.st[L.G_OUTCOME] = L.OUT_WIN
+            elif t.etypes[et, L.ET_SPECIAL] == L.SP_PAIR:
+                pair_survivor(t, b, e)
             return
+        if t.etypes[et, L.ET_IS_BOSS] == 1:
+            check_heat_up(t, b, e)  # R-12.6 (poison included, F-12.3)
         if not ((st[ei(e, L.E_COND)] & L.COND_BLEED) and src != L.SRC_BLEED):
             return
         st[ei(e, L.E_COND)] &= ~L.COND_BLEED  # R-9.10 bleed on an enemy
@@ -173,7 +180,9 @@ def enemy_suffer(t, b, e: int, amount: int, src: int) -> None:
 
 @kernel
 def enemy_conditions(t, b, e: int, mask: int) -> None:
-    """Condition tokens on an enemy hit (R-9.10)."""
+    """Condition tokens on an enemy hit (R-9.10); the Boreal Outrider Knight takes no frostbite or stagger."""
+    if t.etypes[b.st[ei(e, L.E_TYPE)], L.ET_SPECIAL] == L.SP_NO_FROST_STAGGER:
+        mask &= ~(L.COND_FROSTBITE | L.COND_STAGGER)
     new = mask & ~b.st[ei(e, L.E_COND)]
     if new:
         b.st[ei(e, L.E_COND)] |= new
@@ -312,4 +321,6 @@ def roll_block(t, b, policy, c: int, damage: int, magic: bool, attacker: int) ->
     total = pool_sum(b, n)
     taken = damage - total if damage > total else 0
     log(b, L.ACTOR_CHAR, c, L.EV_DEFEND, 1 if magic else 0, total, taken, attacker, mark)
+    if not magic and total >= 3 and t.etypes[b.st[ei(attacker, L.E_TYPE)], L.ET_SPECIAL] == L.SP_BLOCK_PENALTY:
+        pay(t, b, c, 1)  # Winged Knight: a block roll of 3+ against it costs a stamina cube
     return taken

@@ -22,7 +22,7 @@ SC_TRAPS = 3
 SC_N_ENTRY = 4
 SC_IS_BOSS = 5
 SC_N_TRAP_TOKENS = 6
-SC_BOSS_FACING_NODE = 7  # node the boss initially faces toward (A-42 default), -1 none
+SC_BOSS_FACING = 7  # boss's initial facing direction, -1 none
 SC_ENEMY = 8  # MAX_ENEMIES x (type, node)
 SC_TERRAIN = SC_ENEMY + 2 * L.MAX_ENEMIES
 SC_TRAP_OK = SC_TERRAIN + L.MAX_NODES
@@ -30,7 +30,9 @@ SC_ENTRY = SC_TRAP_OK + L.MAX_NODES
 SC_TRAP_TOKENS = SC_ENTRY + L.MAX_NODES
 MAX_TRAP_TOKENS = 24
 SC_EQUIP = SC_TRAP_TOKENS + MAX_TRAP_TOKENS  # MAX_CHARS x (armour, hand0, hand1, backup0, backup1)
-SC_LEN = SC_EQUIP + 5 * L.MAX_CHARS
+SC_GRAVESTONES = SC_EQUIP + 5 * L.MAX_CHARS  # behaviour cards revealed at boss setup
+SC_DECK_SIZE = SC_GRAVESTONES + 1  # standard cards in the boss deck (data card)
+SC_LEN = SC_DECK_SIZE + 1
 
 
 class Tables(NamedTuple):
@@ -72,13 +74,18 @@ class Battle(NamedTuple):
 PMF_DICE = 16
 PMF_LEN = 4 * PMF_DICE + 1
 
-# boss card table columns
-CARD_PROG = 0
-CARD_PROG_LEN = 1
-CARD_HEATUP = 2
-CARD_WEAK = 3
-CARD_FIGURE = 4  # figure slot whose deck this card belongs to (O&S), -1 shared
-CARD_FIELDS = 5
+# boss card table columns: a card has one half per boss figure (two on the O&S dual cards)
+CARD_HEATUP = 0
+CARD_OWNER = 1  # enemy slot whose heat-up card this is (O&S), -1 shared
+CARD_HALVES = 2
+CARD_HALF = 3  # per half: slot, first step, step count, weak arcs, repeat
+HALF_SLOT = 0
+HALF_PROG = 1
+HALF_LEN = 2
+HALF_WEAK = 3
+HALF_REPEAT = 4
+HALF_FIELDS = 5
+CARD_FIELDS = CARD_HALF + 2 * HALF_FIELDS
 
 
 def new_battle(

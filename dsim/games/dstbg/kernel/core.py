@@ -323,3 +323,37 @@ def living_enemies(b) -> int:
     for e in range(b.st[L.G_N_ENEMIES]):
         cnt += b.st[ei(e, L.E_ALIVE)]
     return cnt
+
+
+@kernel
+def relative_arc(facing: int, direction: int) -> int:
+    """Arc bits of a side of the boss base, given as an absolute direction (R-12.8: lines are in both)."""
+    rel = (direction - facing) % 8
+    if rel == 0:
+        return L.ARC_FRONT
+    if rel == 1:
+        return L.ARC_FRONT | L.ARC_RIGHT
+    if rel == 2:
+        return L.ARC_RIGHT
+    if rel == 3:
+        return L.ARC_RIGHT | L.ARC_BACK
+    if rel == 4:
+        return L.ARC_BACK
+    if rel == 5:
+        return L.ARC_BACK | L.ARC_LEFT
+    if rel == 6:
+        return L.ARC_LEFT
+    return L.ARC_LEFT | L.ARC_FRONT
+
+
+@kernel
+def char_arc(t, b, c: int, e: int) -> int:
+    """Arc(s) of boss ``e`` that character ``c`` stands in: by node (R-12.8), or by its side of the
+    base when in the boss's node (R-12.9)."""
+    pos = b.st[ci(c, L.C_POS)]
+    epos = b.st[ei(e, L.E_POS)]
+    facing = b.st[ei(e, L.E_FACING)]
+    if pos != epos:
+        return t.arcs[facing, epos, pos]
+    side = b.st[ci(c, L.C_ARC)]
+    return relative_arc(facing, side - 1) if side > 0 else L.ARC_FRONT

@@ -35,6 +35,8 @@ from dsim.games.dstbg.kernel.core import (
     set_opt,
 )
 from dsim.games.dstbg.kernel.movement import (
+    is_boss,
+    push_char_boss,
     dodge_move,
     place_enemy,
     push_char_any,
@@ -46,6 +48,7 @@ from dsim.rng import randint
 PUSH_NONE = 0
 PUSH_AWAY = 1  # attack push: farther from the attacker (R-9.7)
 PUSH_ANY = 2  # move push: any adjacent node (R-9.8)
+PUSH_BOSS = 3  # out of a boss's own node: same arc, else along the wall (R-12.23)
 
 
 # --- targets ----------------------------------------------------------------------------------
@@ -141,8 +144,10 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
         return True
     char_conditions(t, b, c, cond)
     epos = st[ei(e, L.E_POS)]
-    if push == PUSH_AWAY:
-        push_char_away(t, b, policy, c, epos, L.H_ATTACK_PUSH)
+    if push == PUSH_BOSS or (push == PUSH_AWAY and is_boss(t, b, e) and st[ci(c, L.C_POS)] == epos):
+        push_char_boss(t, b, policy, c, e)
+    elif push == PUSH_AWAY:
+        push_char_away(t, b, policy, c, epos, L.H_ATTACK_PUSH)  # F-9.7; boss attack elsewhere: F-12.8
     elif push == PUSH_ANY:
         push_char_any(t, b, policy, c, epos)
     return True
@@ -261,28 +266,3 @@ def activate_regular(t, b, policy, e: int) -> None:
             enemy_move(t, b, policy, e, s)
         elif t.prog[s, L.S_OP] == L.OP_ATTACK:
             enemy_attack(t, b, policy, e, s)
-
-
-@kernel
-def enemy_turn(t, b, policy) -> None:
-    """R-11.1: every living enemy activates once, highest threat first; ties are the players' choice (D-30)."""
-    st = b.st
-    done = 0
-    while running(b):
-        top = -1
-        for e in range(st[L.G_N_ENEMIES]):
-            if st[ei(e, L.E_ALIVE)] == 1 and not done & (1 << e):
-                top = max(top, t.etypes[st[ei(e, L.E_TYPE)], L.ET_THREAT])
-        if top < 0:
-            return
-        n = 0
-        for e in range(st[L.G_N_ENEMIES]):
-            if st[ei(e, L.E_ALIVE)] == 1 and not done & (1 << e) and t.etypes[st[ei(e, L.E_TYPE)], L.ET_THREAT] == top:
-                set_opt(b, n, e, st[ei(e, L.E_TYPE)], st[ei(e, L.E_POS)], top, 0, 0, 0, 0)
-                n += 1
-        e = b.opts[decide_for_enemy(t, b, policy, L.H_ENEMY_ORDER, n), 0]
-        done |= 1 << e
-        log(b, L.ACTOR_ENEMY, e, L.EV_ACTIVATE, 0, 0, 0, 0, -1)
-        activate_regular(t, b, policy, e)
-        if running(b):
-            enemy_end_of_activation(t, b, e)  # R-11.14

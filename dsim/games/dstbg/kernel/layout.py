@@ -35,6 +35,8 @@ G_DECK_POS = 14
 G_CARDS_DRAWN = 15
 G_LAST_CARD = 16
 G_BARRELS_CHANGED = 17  # walk distances must be recomputed
+G_REVEALED = 18  # bitmask of deck positions revealed by gravestones
+G_TURN = 19  # enemy turn counter, so a boss card is drawn once per enemy turn
 G_FIELDS = 20
 
 # --- per-character fields ---------------------------------------------------------------
@@ -48,7 +50,7 @@ C_LUCK = 5  # 1 = ready (R-3.6)
 C_HEROIC = 6  # 1 = ready
 C_EMBER = 7  # 1 = holds an ember
 C_ALIVE = 8
-C_ARC = 9  # arc occupied when in a boss's node (ARC_* bit), 0 otherwise
+C_ARC = 9  # side of the boss base it stands at when in a boss's node: direction + 1, 0 = none
 C_WALKED = 10  # free walk used this activation
 C_HAND0 = 11  # item instance in the first hand slot, -1 empty
 C_HAND1 = 12
@@ -76,7 +78,7 @@ E_WOUNDS = 2
 E_COND = 3
 E_ALIVE = 4
 E_FACING = 5  # bosses: direction index 0..7 (board.DIRECTIONS)
-E_SLOT_TURNS = 6
+E_WEAK = 6  # bosses: weak arcs of the last card half it resolved
 E_FIELDS = 8
 
 # --- per-node fields ----------------------------------------------------------------------
@@ -164,7 +166,17 @@ ET_PROG = 4  # first program step
 ET_PROG_LEN = 5
 ET_IS_BOSS = 6
 ET_HEATUP = 7  # boss heat-up health threshold (-1 none)
-ET_FIELDS = 8
+ET_SPECIAL = 8  # SP_* boss special ability
+ET_HEAL = 9  # O&S: health the survivor regains when the other dies
+ET_FIELDS = 10
+
+SP_NONE = 0
+SP_NO_FROST_STAGGER = 1  # Boreal Outrider Knight
+SP_HEATUP_TAX = 2  # Gargoyle
+SP_DAMAGE_REDUCTION = 3  # Titanite Demon
+SP_BLOCK_PENALTY = 4  # Winged Knight
+SP_RESHUFFLE_AFTER_HEATUP = 5  # Dancer
+SP_PAIR = 6  # Ornstein & Smough
 
 # --- item instances (hand items and armour, upgrades applied) -------------------------------
 IT_BLOCK_K = 0
@@ -297,7 +309,7 @@ V_MAX_ROUNDS = 39  # simulator safety cap on rounds (house setting, default 60)
 V_EXTRA_ESTUS = 40  # house rule: extra estus drinks per battle
 V_BOSS_HEALTH_DELTA = 41  # house rule
 V_HEATUP_DELTA = 42  # house rule
-V_BOSS_REPEAT_SCOPE = 43  # repeat icon on a boss card: 0 attack icon only, 1 whole card
+V_BOSS_REPEAT_SCOPE = 43  # repeat icon on a boss card: 0 whole card half, 1 attack icons only
 N_VARIANTS = 48
 
 # --- trace events ----------------------------------------------------------------------------
@@ -336,6 +348,7 @@ EV_ATTACK_FAIL = 26
 EV_STAMINA = 27
 EV_LEAP = 28
 EV_DECISION = 29
+EV_REVEAL = 30
 
 # damage sources for EV_DAMAGE
 SRC_ATTACK = 0

@@ -16,6 +16,7 @@ from dsim.games.dstbg.kernel.combat import (
 )
 from dsim.games.dstbg.kernel.core import (
     blocks_movement,
+    char_arc,
     ci,
     decide,
     ei,
@@ -110,11 +111,33 @@ def relocate_char(t, b, policy, c: int, dest: int, how: int) -> int:
     and may now spring a trap (A-23: pushes count by default)."""
     src = b.st[ci(c, L.C_POS)]
     b.st[ci(c, L.C_POS)] = dest
+    b.st[ci(c, L.C_ARC)] = side_entering(t, b, dest, src)
     log(b, L.ACTOR_CHAR, c, L.EV_PUSH if how == MOVE_PUSH else L.EV_MOVE, src, dest, 0, 0, -1)
     pushed = node_limit(t, b, policy, dest, KIND_CHAR, c, src)
     if t.variants[L.V_TRAP_TRIGGER] == 1:  # A-23 voluntary_only: pushes never spring traps
         return (1 << c) if how == MOVE_VOLUNTARY else 0
     return pushed | (1 << c)
+
+
+@kernel
+def boss_at(t, b, n: int) -> int:
+    """The living boss slot on node ``n``, or −1."""
+    for e in range(b.st[L.G_N_ENEMIES]):
+        if b.st[ei(e, L.E_ALIVE)] == 1 and b.st[ei(e, L.E_POS)] == n and is_boss(t, b, e):
+            return e
+    return -1
+
+
+@kernel
+def side_entering(t, b, dest: int, src: int) -> int:
+    """R-12.9: a character entering a boss's node stands at the side it came from (direction + 1);
+    0 when ``dest`` holds no boss."""
+    if boss_at(t, b, dest) < 0:
+        return 0
+    for d in range(8):
+        if t.neighbour[dest, d] == src:
+            return d + 1
+    return 1
 
 
 @kernel
@@ -302,3 +325,32 @@ def push_enemy_away(t, b, policy, e: int, from_node: int) -> None:
         return
     k = decide(b, policy, L.H_ATTACK_PUSH, n)
     place_enemy(t, b, policy, e, b.opts[k, 0])
+
+
+@kernel
+def push_char_boss(t, b, policy, c: int, e: int) -> None:
+    """R-12.23/F-12.8: a boss pushes a character out of its own node to an adjacent node in the same
+    arc; with none available, to any adjacent node along the wall (D-32)."""
+    pos = b.st[ci(c, L.C_POS)]
+    bpos = b.st[ei(e, L.E_POS)]
+    if pos != bpos:
+        push_char_away(t, b, policy, c, bpos, L.H_MOVE_PUSH)
+        return
+    arc = char_arc(t, b, c, e)
+    facing = b.st[ei(e, L.E_FACING)]
+    n = 0
+    for d in range(8):
+        dest = t.neighbour[pos, d]
+        if dest >= 0 and not blocks_movement(b, dest) and t.arcs[facing, bpos, dest] & arc:
+            set_opt(b, n, dest, t.steps[dest, bpos], figures_at(b, dest), 1, 0, 0, 0, 0)
+            n += 1
+    if n == 0:
+        for d in range(8):
+            dest = t.neighbour[pos, d]
+            if dest >= 0 and not blocks_movement(b, dest):
+                set_opt(b, n, dest, t.steps[dest, bpos], figures_at(b, dest), 0, 0, 0, 0, 0)
+                n += 1
+    if n == 0:
+        return
+    k = decide(b, policy, L.H_MOVE_PUSH, n)
+    place_char(t, b, policy, c, b.opts[k, 0], MOVE_PUSH)
