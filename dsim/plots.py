@@ -36,8 +36,12 @@ def _colors(n: int) -> list:
 
 
 def _percent(rate: float) -> str:
-    """A rate as a whole percentage."""
-    return f"{100 * rate:.0f}%"
+    """A rate as a percentage: whole numbers, with one or two decimals below 10% so that small
+    rates and their intervals are not rounded to 0%."""
+    pct = 100 * rate
+    if pct == 0 or pct >= 10:
+        return f"{pct:.0f}%"
+    return f"{pct:.1f}%" if pct >= 1 else f"{pct:.2f}%"
 
 
 def _values(cells: pd.DataFrame, key: str) -> list:
