@@ -68,6 +68,20 @@ def play_one(
     return b
 
 
+def play_from(
+    tables: X.Tables, policy, params: np.ndarray, state: np.ndarray, seed: int = 0,
+    forced: np.ndarray | None = None, trace_events: int = 4000,
+) -> X.Battle:
+    """Play on from a hand-placed state (:class:`dsim.games.dstbg.position.Position`) instead of a
+    random setup; ``forced`` dice values are used first. The rule tests' entry point."""
+    _, one = _entries(_tables_type(tables))
+    b = X.new_battle(tables.steps.shape[0], params, forced, trace_events)
+    b.st[:] = state
+    b.cursor[K.PRESET] = 1
+    one(tables, b, policy, seed, 0, 0)
+    return b
+
+
 def outcome_columns(rows: np.ndarray) -> dict[str, np.ndarray]:
     """Outcome rows as named columns (plus ``win``), the form sweeps and reports consume."""
     cols = {name: rows[:, i].copy() for i, name in enumerate(K.OUTCOME_NAMES)}

@@ -13,6 +13,7 @@ from dsim.games.dstbg.kernel.boss import boss_activation, initial_facing
 from dsim.games.dstbg.kernel.combat import enemy_end_of_activation
 from dsim.games.dstbg.kernel.deck import build_deck
 from dsim.games.dstbg.kernel.enemy import activate_regular
+from dsim.numba_ref import keep_alive, ref
 from dsim.rng import battle_key, randint
 
 # outcome columns (one row per battle)
@@ -81,7 +82,7 @@ def setup(t, b, policy) -> None:
         st[ci(c, L.C_LUCK)] = 1
         st[ci(c, L.C_HEROIC)] = 1
         st[ci(c, L.C_POS)] = -1
-    recompute_walk(t, b)
+    b.dwalk[:, :] = t.dwalk0  # walk distances of the setup's terrain, computed once per cell
     log(b, L.ACTOR_NONE, -1, L.EV_SETUP, sc[X.SC_N_ENEMIES], sc[X.SC_TRAPS], 0, 0, -1)
     for c in range(sc[X.SC_N_CHARS]):
         n = 0
@@ -198,45 +199,63 @@ def summarise(t, b, out: np.ndarray) -> None:
 
 @kernel
 def run_battle(t, b, policy, seed: int, stream: int, index: int) -> None:
-    """Play battle ``index`` of a cell on the buffers ``b`` (reset first); randomness from (seed, stream, index)."""
+    """Play battle ``index`` of a cell on the buffers ``b`` (reset first); randomness from (seed, stream, index).
+
+    With ``b.cursor[PRESET]`` set, the state in ``b.st`` was placed by hand (rule tests): setup is
+    skipped and the battle goes on from that state."""
+    preset = b.cursor[PRESET] == 1
     b.rng[0] = battle_key(seed, stream, index)
     b.rng[1] = 0
     b.cursor[:] = 0
     b.opts[:, :] = 0
     b.dice[:] = 0
     b.dcol[:] = 0
-    setup(t, b, policy)
+    if preset:
+        recompute_walk(t, b)
+    else:
+        setup(t, b, policy)
     play(t, b, policy)
 
 
 BLOCK = 64  # battles per block of the batch: one set of buffers serves a block
+PRESET = 3  # cursor slot: 1 = the state is given (run_one_impl on a hand-placed state)
+
+
+@allocating
+def play_block(t, policy, params, seed: int, stream: int, start: int, lo: int, hi: int, out) -> None:
+    """Battles ``start+lo .. start+hi-1`` on one set of buffers of their own (``run_battle`` resets
+    them). The bundles go down by reference (:mod:`dsim.numba_ref`): copying them by value on every
+    call cost most of the run time."""
+    n_nodes = t.steps.shape[0]
+    b = X.Battle(
+        np.zeros(L.STATE_LEN, np.int32),
+        np.zeros(2, np.uint64),
+        np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
+        np.zeros((n_nodes, n_nodes), np.int32),
+        np.zeros(8, np.int32),
+        np.zeros(8, np.int32),
+        np.zeros(0, np.int32),
+        np.zeros(4, np.int32),
+        np.zeros((0, L.EV_FIELDS + L.STATE_LEN), np.int32),
+        np.zeros(1, np.int32),
+        params,
+    )
+    tr = ref(t)
+    br = ref(b)
+    for i in range(lo, hi):
+        run_battle(tr, br, policy, seed, stream, start + i)
+        summarise(tr, br, out[i])
+    keep_alive(b)
 
 
 def play_batch_impl(t, policy, params, seed, stream, start, out):
-    """Battles ``start .. start+len(out)-1`` in parallel blocks; each block reuses one set of battle
-    buffers (``run_battle`` resets them), so results do not depend on threads or block size."""
+    """Battles ``start .. start+len(out)-1`` in parallel blocks of ``BLOCK``; results do not depend on
+    threads or block size."""
     count = out.shape[0]
-    n_nodes = t.steps.shape[0]
     for blk in prange((count + BLOCK - 1) // BLOCK):
-        b = X.Battle(
-            np.zeros(L.STATE_LEN, np.int32),
-            np.zeros(2, np.uint64),
-            np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
-            np.zeros((n_nodes, n_nodes), np.int32),
-            np.zeros(8, np.int32),
-            np.zeros(8, np.int32),
-            np.zeros((2, X.PMF_LEN)),
-            np.zeros(0, np.int32),
-            np.zeros(4, np.int32),
-            np.zeros((0, L.EV_FIELDS + L.STATE_LEN), np.int32),
-            np.zeros(1, np.int32),
-            params,
-        )
-        for i in range(blk * BLOCK, min(count, (blk + 1) * BLOCK)):
-            run_battle(t, b, policy, seed, stream, start + i)
-            summarise(t, b, out[i])
+        play_block(t, policy, params, seed, stream, start, blk * BLOCK, min(count, (blk + 1) * BLOCK), out)
 
 
 def run_one_impl(t, b, policy, seed, stream, index):
     """One battle on caller-provided buffers (trace replays and rule tests)."""
-    run_battle(t, b, policy, seed, stream, index)
+    run_battle(ref(t), ref(b), policy, seed, stream, index)

@@ -49,36 +49,42 @@ STEP_SHIFT = 1
 @kernel
 def nearest_enemy_dists(t, b, node: int):
     """Move and range distance from ``node`` to the nearest living enemy (option features)."""
+    dmove = t.steps if t.variants[L.V_MOVE_METRIC] == 1 else b.dwalk  # A-18, as move_dist
+    drange = b.dwalk if t.variants[L.V_RANGE_METRIC] == 1 else t.steps  # A-17, as range_dist
     dm = L.UNREACHABLE
     dr = L.UNREACHABLE
     for e in range(b.st[L.G_N_ENEMIES]):
         if b.st[ei(e, L.E_ALIVE)] == 1:
             p = b.st[ei(e, L.E_POS)]
-            dm = min(dm, move_dist(t, b, node, p))
-            dr = min(dr, range_dist(t, b, node, p))
+            dm = min(dm, dmove[node, p])
+            dr = min(dr, drange[node, p])
     return dm, dr
 
 
 @kernel
 def attackable_from(t, b, c: int, node: int) -> int:
-    """How many living enemies some hand-weapon attack line could target from ``node`` (feature)."""
+    """How many living enemies some hand-weapon attack line could target from ``node`` (feature):
+    in range of a dice line, and not at range 0 when every such line has reach (R-4.4)."""
+    longest = -1
+    at_zero = False
+    for slot in range(2):
+        it = b.st[ci(c, L.C_HAND0 + slot)]
+        if it < 0:
+            continue
+        first = t.items[it, L.IT_LINE0]
+        for li in range(first, first + t.items[it, L.IT_N_LINES]):
+            if t.lines[li, L.L_K] + t.lines[li, L.L_U] + t.lines[li, L.L_O] > 0:
+                longest = max(longest, t.lines[li, L.L_RANGE])
+                at_zero = at_zero or t.lines[li, L.L_REACH] == 0
+    if longest < 0:
+        return 0
+    drange = b.dwalk if t.variants[L.V_RANGE_METRIC] == 1 else t.steps
     cnt = 0
     for e in range(b.st[L.G_N_ENEMIES]):
-        if b.st[ei(e, L.E_ALIVE)] == 0:
-            continue
-        d = range_dist(t, b, node, b.st[ei(e, L.E_POS)])
-        ok = False
-        for slot in range(2):
-            it = b.st[ci(c, L.C_HAND0 + slot)]
-            if it < 0:
-                continue
-            first = t.items[it, L.IT_LINE0]
-            for li in range(first, first + t.items[it, L.IT_N_LINES]):
-                if t.lines[li, L.L_K] + t.lines[li, L.L_U] + t.lines[li, L.L_O] == 0:
-                    continue
-                if d <= t.lines[li, L.L_RANGE] and not (d == 0 and t.lines[li, L.L_REACH] == 1):
-                    ok = True
-        cnt += 1 if ok else 0
+        if b.st[ei(e, L.E_ALIVE)] == 1:
+            d = drange[node, b.st[ei(e, L.E_POS)]]
+            if d <= longest and (d > 0 or at_zero):
+                cnt += 1
     return cnt
 
 

@@ -7,6 +7,7 @@ ember −1 if ≥ 3 → red cubes → bleed +2 as a separate source → death �
 
 from __future__ import annotations
 
+from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.deck import check_heat_up, pair_survivor
 from dsim.games.dstbg.kernel.core import (
@@ -18,7 +19,6 @@ from dsim.games.dstbg.kernel.core import (
     kernel,
     living_enemies,
     log,
-    pmf_pool,
     pool_sum,
     roll_die,
     roll_pool,
@@ -251,26 +251,20 @@ def defence_dice(t, b, c: int, magic: bool):
 
 
 @kernel
-def expected_taken(t, b, k: int, u: int, o: int, damage: int) -> int:
-    """E[max(0, damage − block total)] × 100, shown to the policy as an option feature."""
-    pmf = b.pmf[pmf_pool(t, b, k, u, o, 0)]
-    ev = 0.0
-    for s in range(4 * (k + u + o) + 1):
-        if s < damage:
-            ev += pmf[s] * (damage - s)
-    return int(ev * 100.0 + 0.5)
+def expected_taken(t, k: int, u: int, o: int, damage: int) -> int:
+    """E[max(0, damage − block total)] × 100, shown to the policy as an option feature (table lookup)."""
+    m = X.DEFENCE_DICE
+    return t.taken[min(k, m), min(u, m), min(o, m), min(max(damage, 0), X.DEFENCE_DAMAGE)]
 
 
 @kernel
-def dodge_chance(t, b, g: int, difficulty: int) -> int:
+def dodge_chance(t, g: int, difficulty: int) -> int:
     """P(dodge successes ≥ difficulty) × 1000 (F-9.3: zero dice never beat difficulty ≥ 1)."""
     if difficulty <= 0:
         return 1000
-    pmf = b.pmf[pmf_pool(t, b, 0, 0, 0, g)]
-    p = 0.0
-    for s in range(difficulty, 4 * g + 1):
-        p += pmf[s]
-    return int(p * 1000.0 + 0.5)
+    if difficulty > X.DODGE_DIFFICULTY:
+        return 0
+    return t.dodge[min(g, X.DEFENCE_DICE), difficulty]
 
 
 @kernel
@@ -304,8 +298,8 @@ def roll_block(t, b, policy, c: int, damage: int, magic: bool, attacker: int) ->
         and b.st[ci(c, L.C_HEROIC)] == 1
     ):
         # Knight's heroic action: one extra blue die on one block roll (R-3.7; card text).
-        set_opt(b, 0, 0, L.HEROIC_KNIGHT_BLOCK, expected_taken(t, b, k, u, o, damage), damage, 0, 0, 0, 0)
-        set_opt(b, 1, 1, L.HEROIC_KNIGHT_BLOCK, expected_taken(t, b, k, u + 1, o, damage), damage, 0, 0, 0, 0)
+        set_opt(b, 0, 0, L.HEROIC_KNIGHT_BLOCK, expected_taken(t, k, u, o, damage), damage, 0, 0, 0, 0)
+        set_opt(b, 1, 1, L.HEROIC_KNIGHT_BLOCK, expected_taken(t, k, u + 1, o, damage), damage, 0, 0, 0, 0)
         if decide(b, policy, L.H_HEROIC, 2) == 1:
             extra_u = 1
             b.st[ci(c, L.C_HEROIC)] = 0

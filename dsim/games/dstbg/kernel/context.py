@@ -40,6 +40,7 @@ class Tables(NamedTuple):
 
     neighbour: np.ndarray  # int32 (n, 8): node in direction d, -1 off board
     steps: np.ndarray  # int32 (n, n): adjacency steps ignoring terrain
+    dwalk0: np.ndarray  # int32 (n, n): walk distances around the setup's blocking terrain
     arcs: np.ndarray  # int32 (8, n, n): arc bitmask of node for boss facing/boss node
     chars: np.ndarray  # int32 (MAX_CHARS, CT_FIELDS)
     items: np.ndarray  # int32 (n_items, IT_FIELDS)
@@ -49,6 +50,8 @@ class Tables(NamedTuple):
     prog: np.ndarray  # int32 (n_steps, S_FIELDS)
     cards: np.ndarray  # int32 (n_cards, CARD_FIELDS)
     faces: np.ndarray  # int32 (4, 6): black, blue, orange, green
+    taken: np.ndarray  # int32 (k, u, o, damage): E[damage taken blocking]×100 (compile._defence_tables)
+    dodge: np.ndarray  # int32 (green dice, difficulty): P(dodge)×1000
     variants: np.ndarray  # int32 (N_VARIANTS,)
     scen: np.ndarray  # int32 (SC_LEN,)
 
@@ -62,17 +65,18 @@ class Battle(NamedTuple):
     dwalk: np.ndarray  # int32 (n, n) walk distances avoiding blocking terrain
     dice: np.ndarray  # int32 (8,) scratch: last roll's dice values
     dcol: np.ndarray  # int32 (8,) scratch: last roll's dice colours
-    pmf: np.ndarray  # float64 (2, PMF_LEN) scratch: distributions of pool totals (core.pmf_pool)
     forced: np.ndarray  # int32 (k,) forced dice results for tests (consumed first)
-    cursor: np.ndarray  # int32 (4,): forced position, trace events, trace dice, spare
+    cursor: np.ndarray  # int32 (4,): forced position, trace events, trace dice, preset state flag
     trace: np.ndarray  # int32 (max_events, EV_FIELDS + STATE_LEN) or (0, ...) when off
     tdice: np.ndarray  # int32 (max_dice,) dice values rolled, referenced by events
     params: np.ndarray  # float64 policy parameter vector
 
 
-# a pool's total is at most 4 per die; pools hold at most PMF_DICE dice (rolls use at most 8)
-PMF_DICE = 16
-PMF_LEN = 4 * PMF_DICE + 1
+# defence feature tables: dice per colour and damage/difficulty covered (larger pools are clipped;
+# these are option features for policies, never rule outcomes)
+DEFENCE_DICE = 5
+DEFENCE_DAMAGE = 30
+DODGE_DIFFICULTY = 4 * DEFENCE_DICE
 
 # boss card table columns: a card has one half per boss figure (two on the O&S dual cards)
 CARD_HEATUP = 0
@@ -102,7 +106,6 @@ def new_battle(
         dwalk=np.zeros((n_nodes, n_nodes), np.int32),
         dice=np.zeros(8, np.int32),
         dcol=np.zeros(8, np.int32),
-        pmf=np.zeros((2, PMF_LEN)),
         forced=np.zeros(0, np.int32) if forced is None else np.asarray(forced, np.int32),
         cursor=np.zeros(4, np.int32),
         trace=np.zeros((trace_events, L.EV_FIELDS + L.STATE_LEN), np.int32),

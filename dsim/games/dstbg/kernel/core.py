@@ -168,33 +168,6 @@ def pool_sum(b, n: int) -> int:
     return s
 
 
-@kernel
-def pmf_pool(t, b, k: int, u: int, o: int, g: int) -> int:
-    """Exact distribution of a pool's total, as row ``r`` of the scratch ``b.pmf`` (indexed by
-    total, ``4 × dice + 1`` entries); returns ``r``. Two rows are swapped die by die."""
-    size = 4 * (k + u + o + g) + 1
-    pmf = b.pmf[0]
-    new = b.pmf[1]
-    r = 0
-    for s in range(size):
-        pmf[s] = 0.0
-    pmf[0] = 1.0
-    top = 0
-    for colour in range(4):
-        count = k if colour == K_BLACK else u if colour == K_BLUE else o if colour == K_ORANGE else g
-        for _ in range(count):
-            for s in range(size):
-                new[s] = 0.0
-            for s in range(top + 1):
-                if pmf[s] > 0.0:
-                    for f in range(6):
-                        new[s + t.faces[colour, f]] += pmf[s] / 6.0
-            pmf, new = new, pmf
-            r = 1 - r
-            top += 4
-    return r
-
-
 # --- decisions ------------------------------------------------------------------------------
 @kernel
 def decide(b, policy, hook: int, n: int) -> int:

@@ -114,8 +114,8 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
     k, u, o, g = defence_dice(t, b, c, magic)
     cost = dodge_cost(b, c)
     may_dodge = can_pay(t, b, c, cost) and not (armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN)
-    p = dodge_chance(t, b, g, difficulty)
-    set_opt(b, 0, 0, expected_taken(t, b, k, u, o, damage), damage, difficulty, p, cost, e, 1 if magic else 0)
+    p = dodge_chance(t, g, difficulty)
+    set_opt(b, 0, 0, expected_taken(t, k, u, o, damage), damage, difficulty, p, cost, e, 1 if magic else 0)
     n = 1
     if may_dodge:
         set_opt(b, 1, 1, (damage * (1000 - p)) // 10, damage, difficulty, p, cost, e, 1 if magic else 0)

@@ -235,7 +235,7 @@ def spring_trap(t, b, policy, c: int, node: int) -> int:
     set_opt(b, 0, 0, damage, damage * 100, 0, 0, 0, 0, 0)
     n = 1
     if can_dodge:
-        set_opt(b, 1, 1, damage, 0, dodge_chance(t, b, g, difficulty), cost, 0, 0, 0)
+        set_opt(b, 1, 1, damage, 0, dodge_chance(t, g, difficulty), cost, 0, 0, 0)
         n = 2
     moved = 0
     if decide(b, policy, L.H_TRAP, n) == 1:
