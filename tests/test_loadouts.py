@@ -231,3 +231,15 @@ def test_mid_game_loadout_raises_the_win_rate_beyond_the_intervals() -> None:
         wins = int(game.play(settings, 7, 11, 0, n)["win"].sum())
         rates[loadout] = wilson_interval(wins, n)
     assert rates["mid_game"][0] > rates["starting"][1], rates
+
+
+def test_late_game_kits_need_more_souls_than_mid_game_and_no_boss_treasure() -> None:
+    data = load_game_data()
+    mid, late = data.loadouts["mid_game"], data.loadouts["late_game"]
+    for cid, kit in late.characters.items():
+        assert mid.characters[cid].levels.souls() < kit.levels.souls() <= 14  # about 19 souls per character
+        cards = (kit.armour, *kit.hands, *kit.backup, *(u for ups in kit.upgrades.values() for u in ups))
+        assert all(data.items[i].treasure != "boss" for i in cards)
+    # the Hornet Ring on the late assassin's armour reaches the Murakumo's lines: K+K(gem)+O-2
+    compiled = compile_encounter(data, ["assassin"], "the_forgotten", loadout="late_game")
+    assert [dice(r) for r in lines_of(compiled, "murakumo")] == [(0, 2, 0, 1, -2), (3, 4, 0, 1, -2)]
