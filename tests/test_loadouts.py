@@ -206,6 +206,17 @@ def test_run_loadout_option_reaches_the_settings_and_the_json() -> None:
     assert bad.exit_code == 1 and "unknown loadout 'nope'" in bad.stderr
 
 
+def test_data_show_kind_and_id_gives_the_loadout_and_its_souls() -> None:
+    result = runner.invoke(app, ["data", "show", "loadout", "mid_game"])
+    assert result.exit_code == 0, result.output
+    assert "loadouts: mid_game" in result.stdout and "great_wooden_hammer" in result.stdout
+    assert "assassin 4, herald 4, knight 6, warrior 6" in result.stdout
+    coverage = json.loads(runner.invoke(app, ["data", "coverage", "--json"]).stdout)
+    gaps = {(u["owner_id"], u["where"], u["kind"]) for u in coverage if u["owner_kind"] == "loadouts"}
+    assert ("mid_game", "knight kit: lothric_knight_armour", "heal_per_enemy_on_node") in gaps
+    assert not any(u["owner_id"] in ("titanite_shard", "heavy_gem", "poison_gem") for u in coverage)
+
+
 # ---------------------------------------------------------------- sweeps and battles
 
 

@@ -115,7 +115,9 @@ def run(
     loadout: LoadoutOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
 ) -> None:
-    """Play BATTLES battles of one encounter or boss and report the win rate with its 95% Wilson interval."""
+    """Play BATTLES battles of one encounter or boss and report the win rate with its 95% Wilson interval.
+
+    The party uses its starting equipment unless --loadout names a loadout (`dsim data list loadouts`)."""
     from dsim.games.dstbg import engine
     from dsim.games.dstbg.kernel import layout as L
 

@@ -297,7 +297,7 @@ def show(
     console.print(Syntax(text, "yaml", word_wrap=True))
     if found_kind == "loadouts":
         souls = ", ".join(f"{cid} {kit.levels.souls()}" for cid, kit in entry.characters.items())
-        console.print(f"souls spent on stat tiers (R-5.7: 2/4/8 per tier): {souls}", markup=False)
+        console.print(f"souls spent on stat tiers (R-5.7: 2/4/8 per tier): {souls}", markup=False, soft_wrap=True)
 
 
 # ---------------------------------------------------------------- coverage
