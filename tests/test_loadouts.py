@@ -217,6 +217,15 @@ def test_data_show_kind_and_id_gives_the_loadout_and_its_souls() -> None:
     assert not any(u["owner_id"] in ("titanite_shard", "heavy_gem", "poison_gem") for u in coverage)
 
 
+def test_explain_header_lists_each_characters_loadout_gear() -> None:
+    result = runner.invoke(app, ["explain", "--party", "knight,warrior", "--boss", "gargoyle",
+                                 "--loadout", "knight=mid_game,warrior=starting"])
+    assert result.exit_code == 0, result.output
+    head = " ".join(result.stdout.split()[:12])
+    assert head.startswith("loadout knight=mid_game, warrior=starting knight: lothric_knight_armour,"), head
+    assert "warrior: northern_armour, battle_axe, round_shield" in " ".join(result.stdout.split())
+
+
 # ---------------------------------------------------------------- sweeps and battles
 
 

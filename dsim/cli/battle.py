@@ -226,8 +226,13 @@ def explain(
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
     if not as_json and loadout is not None:
-        console.print(f"loadout {_loadout_text(settings.get('loadout'))}: "
-                      f"{', '.join(cell.compiled.item_ids)}", markup=False, highlight=False)
+        from dsim.games.dstbg.kernel import context as X
+
+        comp, equip = cell.compiled, cell.compiled.tables.scen[X.SC_EQUIP:]
+        console.print(f"loadout {_loadout_text(settings.get('loadout'))}", markup=False, highlight=False)
+        for c, cid in enumerate(comp.char_ids):
+            gear = [comp.item_ids[i] for i in equip[5 * c : 5 * c + 5] if i >= 0]
+            console.print(f"  {cid}: {', '.join(gear)}", markup=False, highlight=False)
     if where is not None:
         hit = None
         for lo in range(index, index + search, 4096):  # scan in chunks: stop at the first match
