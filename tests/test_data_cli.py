@@ -57,7 +57,7 @@ def test_list_table_marks_placeholders_and_decisions() -> None:
 
 def test_list_unknown_kind_is_a_one_line_error() -> None:
     result = run("list", "monsters", code=1)
-    kinds = "dice, characters, items, enemies, bosses, encounters, tiles, traps"
+    kinds = "dice, characters, items, enemies, bosses, encounters, tiles, traps, loadouts"
     assert result.stderr.strip().splitlines() == [f"Error: unknown kind 'monsters'; expected one of: {kinds}"]
 
 

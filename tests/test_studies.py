@@ -16,7 +16,7 @@ EXPERIMENTS = REPO_ROOT / "experiments"
 CLASSES = ("assassin", "herald", "knight", "warrior")
 ALL_PARTIES = {c for n in range(1, 5) for c in combinations(CLASSES, n)}
 RUNNABLE = ("parties_vs_encounters", "dodge_vs_block", "house_rule_bleed")
-BOSS_STUDIES = ("parties_vs_bosses", "dodge_vs_block_bosses")  # not runnable until bosses land
+BOSS_STUDIES = ("parties_vs_bosses", "dodge_vs_block_bosses", "parties_vs_bosses_midgame")
 
 
 def _cells(name: str):
@@ -40,6 +40,13 @@ def test_parties_vs_bosses_is_every_party_against_every_core_boss():
     assert {tuple(sorted(c.settings["party"])) for c in cells} == ALL_PARTIES
     assert {c.settings["boss"] for c in cells} == set(load_game_data().bosses)
     assert len(cells) == len(ALL_PARTIES) * len(load_game_data().bosses)
+
+
+def test_parties_vs_bosses_midgame_is_the_same_grid_with_the_mid_game_loadout():
+    starting, mid = _cells("parties_vs_bosses"), _cells("parties_vs_bosses_midgame")
+    assert [c.settings | {"loadout": "mid_game"} for c in starting] == [c.settings for c in mid]
+    assert not any("loadout" in c.settings for c in starting)  # starting study keeps its cell ids
+    check_cells(get_game("dstbg"), mid, EXPERIMENTS / "parties_vs_bosses_midgame.toml")
 
 
 @pytest.mark.parametrize("name", ["dodge_vs_block", "dodge_vs_block_bosses"])

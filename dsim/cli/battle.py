@@ -26,6 +26,9 @@ Seed = Annotated[int, typer.Option("--seed", help="Random seed; battle i uses th
 PolicyOpt = Annotated[str, typer.Option("--policy", help="Policy name (`dsim policies list`) or path/to/module.py:name.")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant or house rule id=value (repeatable; `dsim variants list`).")]
 GameOpt = Annotated[str, typer.Option("--game", help="Game to simulate (only dstbg so far).")]
+LoadoutOpt = Annotated[str | None, typer.Option(
+    "--loadout", help="Gear of the party: a loadout id for everybody (e.g. mid_game; `dsim data list loadouts`) or "
+                      "per character, e.g. knight=mid_game,warrior=starting. Default: the starting equipment.")]
 DataOpt = Annotated[str | None, typer.Option("--data", help="Overlay data folder (house-ruled cards).")]
 
 MEANS = {  # `dsim run` summary key -> outcome column averaged over the battles
@@ -49,8 +52,23 @@ def parse_sets(sets: list[str] | None) -> dict[str, dict[str, str]]:
     return tables
 
 
+def parse_loadout(value: str | None) -> str | dict[str, str] | None:
+    """``--loadout`` text → the ``loadout`` setting: ``"mid_game"`` or ``{"knight": "mid_game", …}``."""
+    if value is None or not value.strip():
+        return None
+    if "=" not in value:
+        return value.strip()
+    table: dict[str, str] = {}
+    for item in value.split(","):
+        key, sep, name = item.partition("=")
+        if not sep or not key.strip() or not name.strip():
+            raise typer.BadParameter(f"expected NAME or character=NAME,..., got {value!r}", param_hint="--loadout")
+        table[key.strip()] = name.strip()
+    return table
+
+
 def _settings(game: str, party: str, encounter: str | None, boss: str | None, gravestones: int | None,
-              policy: str, sets: list[str] | None, data: str | None) -> dict[str, Any]:
+              policy: str, sets: list[str] | None, data: str | None, loadout: str | None = None) -> dict[str, Any]:
     if game != "dstbg":
         raise typer.BadParameter(f"unknown game {game!r} (available: dstbg)", param_hint="--game")
     if (encounter is None) == (boss is None):
@@ -63,6 +81,9 @@ def _settings(game: str, party: str, encounter: str | None, boss: str | None, gr
     else:
         settings["encounter"] = encounter
     settings.update(parse_sets(sets))
+    parsed = parse_loadout(loadout)
+    if parsed is not None:  # absent = starting equipment, so earlier runs keep their cell stream
+        settings["loadout"] = parsed
     if data:
         settings["data"] = data
     return settings
@@ -91,13 +112,16 @@ def run(
     set_: SetOpt = None,
     game: GameOpt = "dstbg",
     data: DataOpt = None,
+    loadout: LoadoutOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
 ) -> None:
-    """Play BATTLES battles of one encounter or boss and report the win rate with its 95% Wilson interval."""
+    """Play BATTLES battles of one encounter or boss and report the win rate with its 95% Wilson interval.
+
+    The party uses its starting equipment unless --loadout names a loadout (`dsim data list loadouts`)."""
     from dsim.games.dstbg import engine
     from dsim.games.dstbg.kernel import layout as L
 
-    settings = _settings(game, party, encounter, boss, gravestones, policy, set_, data)
+    settings = _settings(game, party, encounter, boss, gravestones, policy, set_, data, loadout)
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
     tables = cell.compiled.tables
@@ -120,7 +144,7 @@ def run(
     wins = totals["win"]
     low, high = (float(x) for x in wilson_interval(wins, battles))
     summary = {
-        "game": game, "settings": settings, "battles": battles, "wins": wins, "win_rate": wins / battles,
+        "game": game, "settings": settings, "loadout": settings.get("loadout", "starting"), "battles": battles, "wins": wins, "win_rate": wins / battles,
         "ci95": [low, high], "mean_rounds": totals["rounds"] / battles, "seed": seed, "timeouts": totals["timeouts"],
         **{key: totals[column] / battles for key, column in MEANS.items() if key != "mean_rounds"},
         "battles_per_s": battles / elapsed if elapsed > 0 else None,
@@ -128,7 +152,9 @@ def run(
     if as_json:
         typer.echo(json.dumps(summary))
         return
-    table = Table(title=f"{', '.join(settings['party'])} vs {boss or encounter} — {battles:,} battles, policy {policy}")
+    gear = _loadout_text(settings.get("loadout"))
+    table = Table(title=f"{', '.join(settings['party'])} vs {boss or encounter} — {battles:,} battles, policy {policy}, "
+                        f"loadout {gear}")
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("win rate", f"{summary['win_rate']:.4f}  (95% CI {low:.4f} – {high:.4f})")
@@ -137,6 +163,14 @@ def run(
     table.add_row("timeouts", str(summary["timeouts"]))
     table.add_row("throughput", f"{summary['battles_per_s']:,.0f} battles/s")
     console.print(table)
+
+
+def _loadout_text(loadout: str | dict[str, str] | None) -> str:
+    if loadout is None:
+        return "starting (starting equipment)"
+    if isinstance(loadout, str):
+        return loadout
+    return ", ".join(f"{cid}={name}" for cid, name in loadout.items())
 
 
 def first_match(cols: dict[str, np.ndarray], where: str) -> int | None:
@@ -182,14 +216,23 @@ def explain(
     search: Annotated[int, typer.Option("--search", min=1, help="How many battles --where may scan.")] = 100_000,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines: one event per line with the resulting state.")] = False,
     decisions: Annotated[bool, typer.Option("--decisions", help="Also show every policy decision.")] = False,
+    loadout: LoadoutOpt = None,
 ) -> None:
     """Replay one battle of `dsim run` (same settings, seed and index) step by step, citing rule IDs."""
     from dsim.games.dstbg import engine
     from dsim.games.dstbg.trace import describe, events
 
-    settings = _settings(game, party, encounter, boss, gravestones, policy, set_, data)
+    settings = _settings(game, party, encounter, boss, gravestones, policy, set_, data, loadout)
     cell = _prepare(settings)
     stream = stream_key(json.dumps(settings, sort_keys=True))
+    if not as_json and loadout is not None:
+        from dsim.games.dstbg.kernel import context as X
+
+        comp, equip = cell.compiled, cell.compiled.tables.scen[X.SC_EQUIP:]
+        console.print(f"loadout {_loadout_text(settings.get('loadout'))}", markup=False, highlight=False)
+        for c, cid in enumerate(comp.char_ids):
+            gear = [comp.item_ids[i] for i in equip[5 * c : 5 * c + 5] if i >= 0]
+            console.print(f"  {cid}: {', '.join(gear)}", markup=False, highlight=False)
     if where is not None:
         hit = None
         for lo in range(index, index + search, 4096):  # scan in chunks: stop at the first match

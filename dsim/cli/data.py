@@ -17,7 +17,7 @@ from rich.table import Table
 from dsim.games.dstbg import coverage as effect_coverage
 from dsim.games.dstbg.loader import KINDS, GameData, load_game_data
 from dsim.games.dstbg.schema import INF_RANGE, Boss, Item
-from dsim.validation import display_path, exit_on_data_error
+from dsim.validation import display_path, exit_on_data_error, singular
 
 DEFAULT_GAME = "dstbg"
 LOADERS: dict[str, Callable[..., GameData]] = {"dstbg": load_game_data}
@@ -200,6 +200,24 @@ TABLES: dict[str, tuple[list[str], Callable[[Any], list[str]]]] = {
 }  # fmt: skip
 
 
+def _loadout_row(loadout: Any) -> list[str]:
+    kits = loadout.characters.items()
+    tiers = ["/".join(str(getattr(k.levels, s)) for s in ("strength", "dexterity", "intelligence", "faith"))
+             for _, k in kits]
+
+    def gear(kit: Any) -> str:
+        return ", ".join(f"{i}+{'+'.join(kit.upgrades[i])}" if kit.upgrades.get(i) else i
+                         for i in (kit.armour, *kit.hands, *kit.backup))
+
+    return [
+        loadout.id, loadout.name, "\n".join(cid for cid, _ in kits), "\n".join(tiers),
+        "\n".join(str(k.levels.souls()) for _, k in kits), "\n".join(gear(k) for _, k in kits),
+    ]  # fmt: skip
+
+
+TABLES["loadouts"] = (["id", "name", "class", "tiers S/D/I/F", "souls", "gear (+ upgrades)"], _loadout_row)
+
+
 @app.command("list")
 def list_entries(
     ctx: typer.Context,
@@ -244,13 +262,21 @@ def _find(game_data: GameData, ident: str, kind: str | None) -> list[tuple[str, 
 def show(
     ctx: typer.Context,
     ident: Annotated[str, typer.Argument(metavar="ID", help="Entry id, or BOSS/CARD for a boss behaviour card.")],
+    second: Annotated[str | None, typer.Argument(
+        metavar="[ID]", help="With two arguments the first is the kind: `dsim data show loadout mid_game`.",
+        show_default=False)] = None,
     kind: Annotated[
         str | None, typer.Option("--kind", help="Only look in this kind (when an id exists in several).")
     ] = None,
     as_json: JsonOption = False,
     data: DataOption = None,
 ) -> None:
-    """Show one entry (any kind, found by id) with all its fields."""
+    """Show one entry (any kind, found by id) with all its fields; `show KIND ID` also works."""
+    if second is not None:
+        plural = {k: k for k in (*KINDS, "cards")} | {singular(k): k for k in (*KINDS, "cards")}
+        if ident not in plural:
+            _fail(f"unknown kind {ident!r}; expected one of: {', '.join((*KINDS, 'cards'))}")
+        kind, ident = plural[ident], second
     if kind is not None and kind not in (*KINDS, "cards"):
         _fail(f"unknown kind {kind!r}; expected one of: {', '.join((*KINDS, 'cards'))}")
     game_data = _load(ctx, data)
@@ -269,6 +295,9 @@ def show(
     console.rule(f"{found_kind}: {found_id}  ({display_path(origin)})")
     text = yaml.safe_dump(_dump(entry, compact=True), sort_keys=False, allow_unicode=True, width=10**6)
     console.print(Syntax(text, "yaml", word_wrap=True))
+    if found_kind == "loadouts":
+        souls = ", ".join(f"{cid} {kit.levels.souls()}" for cid, kit in entry.characters.items())
+        console.print(f"souls spent on stat tiers (R-5.7: 2/4/8 per tier): {souls}", markup=False, soft_wrap=True)
 
 
 # ---------------------------------------------------------------- coverage

@@ -15,6 +15,7 @@ import numpy as np
 
 from dsim.dice import Pool, dodge_pool, expected_damage_taken, pmf_array, survival_array
 from dsim.games.dstbg import board as B
+from dsim.games.dstbg.coverage import UPGRADE_LINE_EFFECTS
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.schema import INF_RANGE
@@ -135,8 +136,79 @@ def _wall_nodes(board: B.Board, wall: str, col_shift: int = 0) -> list[int]:
     return nodes
 
 
-def _party_tables(data: Any, party: list[str], faces: dict[str, list[int]]):
-    """Character, item-instance and line tables for the party's starting equipment (R-1.7)."""
+@dataclass(frozen=True)
+class Gear:
+    """One character's equipment for a battle: slots, upgrades per item id (R-4.2, R-4.7)."""
+
+    armour: str
+    hands: tuple[str, ...]
+    backup: tuple[str, ...] = ()
+    upgrades: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    loadout: str | None = None
+
+    def upgrades_of(self, item_id: str) -> tuple[str, ...]:
+        return next((ups for target, ups in self.upgrades if target == item_id), ())
+
+
+def party_gear(data: Any, party: list[str], loadout: str | dict[str, str] | None = None) -> list[Gear]:
+    """Each party member's gear: its starting equipment (R-1.7) without a loadout, else the kit of the
+    named loadout (one name for everybody, or a table character id → loadout name)."""
+    gear = []
+    for cid in party:
+        if loadout is None:
+            kit = data.characters[cid].starting_equipment
+            gear.append(Gear(kit.armour, tuple(kit.hands), tuple(kit.backup)))
+            continue
+        if isinstance(loadout, str):
+            name = loadout
+        elif isinstance(loadout, dict):
+            if cid not in loadout:
+                raise ValueError(f"setting 'loadout' names no loadout for {cid!r} (give one for every party member)")
+            name = loadout[cid]
+        else:
+            raise ValueError("setting 'loadout' must be a loadout name or a table character id → loadout name")
+        entry = getattr(data, "loadouts", {}).get(name)
+        if entry is None:
+            known = ", ".join(sorted(getattr(data, "loadouts", {})))
+            raise ValueError(f"unknown loadout {name!r} (known: {known}; see `dsim data list loadouts`)")
+        kit = entry.characters.get(cid)
+        if kit is None:
+            raise ValueError(f"loadout {name!r} has no kit for {cid!r} (it has: {', '.join(entry.characters)})")
+        upgrades = tuple((target, tuple(ids)) for target, ids in kit.upgrades.items())
+        gear.append(Gear(kit.armour, tuple(kit.hands), tuple(kit.backup), upgrades, name))
+    return gear
+
+
+def _upgraded_line(line: Any, effects: list[Any], most_expensive: bool) -> dict[str, Any]:
+    """Dice, modifier, magic, conditions and cost of one attack line with upgrade effects applied.
+
+    Only lines that roll dice take dice, damage and condition effects (F-4.2); the cost reduction
+    applies to the item's most expensive line (Simple Gem text)."""
+    k, u, o = _dice_counts(line.dice)
+    out = {"k": k, "u": u, "o": o, "mod": line.modifier, "magic": line.magic,
+           "cond": _cond_mask(line.conditions), "stamina": line.stamina}
+    rolls = k + u + o > 0
+    for eff in effects:
+        if eff.kind == "cost_reduction" and most_expensive:
+            out["stamina"] = max(0, out["stamina"] - int(eff.amount or 0))
+        if not rolls:
+            continue
+        if eff.kind == "extra_die":
+            out[{"K": "k", "U": "u", "O": "o"}[eff.die]] += 1
+        elif eff.kind == "damage_bonus":
+            out["mod"] += int(eff.amount or 0)
+        elif eff.kind == "damage_malus":
+            out["mod"] -= int(eff.amount or 0)
+        elif eff.kind == "attacks_become_magic":
+            out["magic"] = True
+        elif eff.kind == "inflict_condition":
+            out["cond"] |= COND_BITS[eff.condition]
+    return out
+
+
+def _party_tables(data: Any, party: list[str], faces: dict[str, list[int]], loadout: Any = None):
+    """Character, item-instance and line tables for the party's equipment: the starting kits (R-1.7)
+    or a loadout's kits, with upgrades applied to the item-instance and line rows (R-4.7)."""
     chars = np.zeros((L.MAX_CHARS, L.CT_FIELDS), np.int32)
     items: list[list[int]] = []
     lines: list[list[int]] = []
@@ -145,8 +217,15 @@ def _party_tables(data: Any, party: list[str], faces: dict[str, list[int]]):
     line_names: list[str] = []
     equip = np.full((L.MAX_CHARS, 5), -1, np.int32)
 
-    def instance(item_id: str) -> int:
+    def instance(item_id: str, upgrade_ids: tuple[str, ...], worn: tuple[str, ...]) -> int:
+        """One item instance; ``worn`` are the armour's upgrades whose "your attacks" effects
+        (scope self, e.g. Hornet Ring) apply to every attack of the character."""
         item = data.items[item_id]
+        upgrades = [data.items[u] for u in upgrade_ids]
+        line_effects = [e for up in upgrades for e in up.effects if e.kind in UPGRADE_LINE_EFFECTS]
+        if item.kind != "armour":
+            line_effects += [e for u in worn for e in data.items[u].effects
+                             if e.kind in UPGRADE_LINE_EFFECTS and e.scope == "self"]
         row = [0] * L.IT_FIELDS
         row[L.IT_BLOCK_K : L.IT_BLOCK_O + 1] = _dice_counts(item.block)
         row[L.IT_RESIST_K : L.IT_RESIST_O + 1] = _dice_counts(item.resist)
@@ -156,14 +235,18 @@ def _party_tables(data: Any, party: list[str], faces: dict[str, list[int]]):
         row[L.IT_N_LINES] = len(item.attacks)
         row[L.IT_IS_ARMOUR] = 1 if item.kind == "armour" else 0
         row[L.IT_FLAGS] = _item_flags(item)
+        for up in upgrades:
+            row[L.IT_FLAGS] |= _item_flags(up)
+        top = max((line.stamina for line in item.attacks), default=0)
         for j, line in enumerate(item.attacks):
-            k, u, o = _dice_counts(line.dice)
+            up = _upgraded_line(line, line_effects, line.stamina == top)
+            k, u, o = up["k"], up["u"], up["o"]
             sup, amount, scope = _support(line) if k + u + o == 0 else (L.SUP_NONE, 0, 0)
             lrow = [0] * L.L_FIELDS
-            lrow[L.L_STAMINA] = line.stamina
+            lrow[L.L_STAMINA] = up["stamina"]
             lrow[L.L_K], lrow[L.L_U], lrow[L.L_O] = k, u, o
-            lrow[L.L_MOD] = line.modifier
-            lrow[L.L_MAGIC] = int(line.magic)
+            lrow[L.L_MOD] = up["mod"]
+            lrow[L.L_MAGIC] = int(up["magic"])
             lrow[L.L_NODE] = int(line.node)
             lrow[L.L_REACH] = int(line.reach)
             lrow[L.L_RANGE] = _range(line.range if line.range is not None else item.range)
@@ -171,26 +254,26 @@ def _party_tables(data: Any, party: list[str], faces: dict[str, list[int]]):
             lrow[L.L_SHIFT_AFTER] = line.shift_after
             lrow[L.L_REPEAT] = line.repeat
             lrow[L.L_PUSH] = int(line.push)
-            lrow[L.L_COND] = _cond_mask(line.conditions)
+            lrow[L.L_COND] = up["cond"]
             lrow[L.L_FROM_BACKUP] = int(line.usable_from_backup)
             lrow[L.L_SUPPORT], lrow[L.L_SUPPORT_AMT], lrow[L.L_SUPPORT_SCOPE] = sup, amount, scope
             lines.append(lrow)
-            lstat.append(_line_stats(k, u, o, line.modifier, faces))
+            lstat.append(_line_stats(k, u, o, up["mod"], faces))
             line_names.append(f"{item_id} #{j + 1}")
         items.append(row)
-        item_ids.append(item_id)
+        item_ids.append("+".join((item_id, *upgrade_ids)))
         return len(items) - 1
 
-    for c, cid in enumerate(party):
+    for c, (cid, gear) in enumerate(zip(party, party_gear(data, party, loadout), strict=True)):
         ch = data.characters[cid]
         chars[c, L.CT_TAUNT] = ch.taunt
         chars[c, L.CT_HEROIC] = HEROIC.get(ch.heroic_action.id, L.HEROIC_NONE)
-        kit = ch.starting_equipment
-        equip[c, 0] = instance(kit.armour)
-        for h, item_id in enumerate(kit.hands[:2]):
-            equip[c, 1 + h] = instance(item_id)
-        for j, item_id in enumerate(kit.backup[:2]):
-            equip[c, 3 + j] = instance(item_id)
+        worn = gear.upgrades_of(gear.armour)
+        equip[c, 0] = instance(gear.armour, worn, ())
+        for h, item_id in enumerate(gear.hands[:2]):
+            equip[c, 1 + h] = instance(item_id, gear.upgrades_of(item_id), worn)
+        for j, item_id in enumerate(gear.backup[:2]):
+            equip[c, 3 + j] = instance(item_id, gear.upgrades_of(item_id), worn)
     return (
         chars,
         np.array(items, np.int32).reshape(-1, L.IT_FIELDS),
@@ -245,9 +328,10 @@ def _entry_and_equipment(scen: np.ndarray, entry: list[int], equip: np.ndarray) 
 
 
 def compile_encounter(
-    data: Any, party: list[str], encounter_id: str, variants: dict[str, Any] | None = None
+    data: Any, party: list[str], encounter_id: str, variants: dict[str, Any] | None = None,
+    loadout: str | dict[str, str] | None = None,
 ) -> Compiled:
-    """Compile one encounter battle (R-7) for a party with its starting equipment."""
+    """Compile one encounter battle (R-7) for a party with its starting equipment or a loadout."""
     _check_party(data, party)
     if encounter_id not in data.encounters:
         raise ValueError(f"unknown encounter {encounter_id!r} (see `dsim data list encounters`)")
@@ -255,7 +339,7 @@ def compile_encounter(
     tile = data.tiles["exploration"]
     board = B.standard_tile()
     faces = {d.letter: list(d.faces) for d in data.dice.values()}
-    chars, items, lines, lstat, equip, item_ids, line_names = _party_tables(data, party, faces)
+    chars, items, lines, lstat, equip, item_ids, line_names = _party_tables(data, party, faces, loadout)
 
     type_ids: list[str] = []
     prog: list[list[int]] = []
@@ -420,7 +504,8 @@ def default_gravestones(data: Any, boss: Any) -> int:
 
 
 def compile_boss(
-    data: Any, party: list[str], boss_id: str, gravestones: int | None = None, variants: dict[str, Any] | None = None
+    data: Any, party: list[str], boss_id: str, gravestones: int | None = None, variants: dict[str, Any] | None = None,
+    loadout: str | dict[str, str] | None = None,
 ) -> Compiled:
     """Compile one boss battle (R-12.4): a mini boss on its tile, a main boss on the joined arena."""
     _check_party(data, party)
@@ -432,7 +517,7 @@ def compile_boss(
     if not 0 <= gravestones <= boss.deck_size:
         raise ValueError(f"gravestones must be between 0 and the deck size {boss.deck_size}, got {gravestones}")
     faces = {d.letter: list(d.faces) for d in data.dice.values()}
-    chars, items, lines, lstat, equip, item_ids, line_names = _party_tables(data, party, faces)
+    chars, items, lines, lstat, equip, item_ids, line_names = _party_tables(data, party, faces, loadout)
     if boss.kind == "mini":
         board = B.standard_tile()
         spawn = board.node(*data.tiles["mini_boss"].boss_spawn)

@@ -32,6 +32,16 @@ SIMULATED_EFFECTS: frozenset[str] = frozenset(
 """Effect kinds the battle kernel implements. ``gain_stamina``/``gain_health`` are simulated only on
 dice-less support lines, so they stay listed until the bonus effects of attack lines are done."""
 
+UPGRADE_LINE_EFFECTS: frozenset[str] = frozenset(
+    {"damage_bonus", "damage_malus", "extra_die", "attacks_become_magic", "inflict_condition", "cost_reduction"}
+)
+"""Effects of upgrade cards that compile folds into the attack lines of the upgraded weapon (or, for an
+armour upgrade with scope ``self``, of every hand item of its wearer): ``compile._upgraded_line``."""
+UPGRADE_FLAG_EFFECTS: frozenset[str] = frozenset({"immune_condition", "ignore_attack_push", "cannot_dodge_or_run"})
+"""Effects of upgrade cards that compile sets as item-instance flags (``IT_FLAGS``)."""
+UPGRADE_EFFECTS = UPGRADE_LINE_EFFECTS | UPGRADE_FLAG_EFFECTS
+UPGRADE_KINDS = frozenset({"weapon_upgrade", "armour_upgrade"})
+
 
 @dataclass(frozen=True)
 class EffectUse:
@@ -62,7 +72,42 @@ def effect_uses(data: GameData) -> Iterator[EffectUse]:
                 yield EffectUse("bosses", boss.id, figure.name, f"special ability {figure.special.id}", effect)
 
 
+def _is_simulated(data: GameData, use: EffectUse, simulated: frozenset[str]) -> bool:
+    """A kind the kernel simulates, or an upgrade-card effect that compile applies to the tables."""
+    if use.effect.kind in simulated:
+        return True
+    item = data.items.get(use.owner_id) if use.owner_kind == "items" else None
+    return item is not None and item.kind in UPGRADE_KINDS and use.effect.kind in UPGRADE_EFFECTS
+
+
+def loadout_uses(data: GameData) -> Iterator[EffectUse]:
+    """Every effect on the cards a loadout equips (armour, hand items, backup, upgrades), per kit."""
+    for loadout in data.loadouts.values():
+        for cid, kit in loadout.characters.items():
+            cards = [kit.armour, *kit.hands, *kit.backup, *(u for ups in kit.upgrades.values() for u in ups)]
+            for item_id in cards:
+                item = data.items.get(item_id)
+                if item is None:
+                    continue
+                effects = [*item.effects, *(e for line in item.attacks for e in line.effects)]
+                for effect in effects:
+                    yield EffectUse("loadouts", loadout.id, item.name, f"{cid} kit: {item_id}", effect)
+
+
 def unsimulated(data: GameData, simulated: frozenset[str] | None = None) -> list[EffectUse]:
-    """Card effects whose kind is not simulated (by default: not in :data:`SIMULATED_EFFECTS`)."""
+    """Card effects whose kind is not simulated (by default: not in :data:`SIMULATED_EFFECTS`), then
+    the same for the gear of every loadout (``owner_kind`` ``loadouts``), so a study with a loadout
+    knows which texts of its gear the numbers leave out."""
     simulated = SIMULATED_EFFECTS if simulated is None else simulated
-    return [use for use in effect_uses(data) if use.effect.kind not in simulated]
+    uses = [*effect_uses(data), *loadout_uses(data)]
+    out = []
+    for use in uses:
+        if use.owner_kind == "loadouts":
+            item = data.items[use.where.partition(": ")[2]]
+            probe = EffectUse("items", item.id, item.name, use.where, use.effect)
+            if _is_simulated(data, probe, simulated):
+                continue
+        elif _is_simulated(data, use, simulated):
+            continue
+        out.append(use)
+    return out

@@ -1,7 +1,8 @@
 """DS:TBG as a :class:`dsim.games.base.Game`: settings → compiled cell → outcome columns.
 
 Settings of one cell: ``party`` (list of character ids), ``encounter`` or ``boss`` (id, with optional
-``gravestones``), ``policy`` (name or
+``gravestones``), ``loadout`` (a loadout id from ``loadouts.yaml`` for every character, or a
+table character id → loadout id; without it the starting equipment, R-1.7), ``policy`` (name or
 ``path.py:name``), ``policy_params`` (table), ``variants`` (table id → reading), ``house_rules``
 (table id → value, :mod:`dsim.games.dstbg.house_rules`), ``data`` (overlay folder). Compiled
 cells are cached per settings within a process.
@@ -58,15 +59,18 @@ def _cell(key: str) -> Cell:
         party = [p.strip() for p in party.split(",") if p.strip()]
     if not party:
         raise ValueError("setting 'party' is required: a list of character ids such as [\"knight\", \"warrior\"]")
-    if "loadout" in settings:
-        raise ValueError("custom loadouts are not supported yet; the party uses its starting equipment")
+    loadout = settings.get("loadout")
+    if loadout is not None and not isinstance(loadout, str | dict):
+        raise ValueError("setting 'loadout' must be a loadout name or a table character id → loadout name")
     if ("encounter" in settings) == ("boss" in settings):
         raise ValueError("name exactly one of 'encounter' (see `dsim data list encounters`) or 'boss'")
     data = _data(settings.get("data"))
     if "boss" in settings:
-        compiled = compile_boss(data, list(party), settings["boss"], settings.get("gravestones"), settings.get("variants"))
+        compiled = compile_boss(
+            data, list(party), settings["boss"], settings.get("gravestones"), settings.get("variants"), loadout
+        )
     else:
-        compiled = compile_encounter(data, list(party), settings["encounter"], settings.get("variants"))
+        compiled = compile_encounter(data, list(party), settings["encounter"], settings.get("variants"), loadout)
     compiled = apply_house_rules(compiled, settings.get("house_rules"))
     policy = get_policy(settings.get("policy", "baseline"))
     params = policy.vector(settings.get("policy_params"))

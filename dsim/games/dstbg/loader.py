@@ -26,6 +26,7 @@ from dsim.games.dstbg.schema import (
     Encounter,
     Enemy,
     Item,
+    Loadout,
     Tile,
     Trap,
 )
@@ -48,11 +49,12 @@ LIST_FILES: dict[str, type[BaseModel]] = {
     "encounters": Encounter,
     "tiles": Tile,
     "traps": Trap,
+    "loadouts": Loadout,
 }
 """Kinds stored as ``<kind>.yaml`` holding a list under the key ``<kind>``."""
 BOSS_DIR = "bosses"
 """Bosses are stored one per file, ``bosses/<boss_id>.yaml``."""
-KINDS = ("dice", "characters", "items", "enemies", "bosses", "encounters", "tiles", "traps")
+KINDS = ("dice", "characters", "items", "enemies", "bosses", "encounters", "tiles", "traps", "loadouts")
 TRAP_TOKENS = 20  # R-7.7: the box holds 20 trap tokens
 FIGURES_PER_NODE = 3  # R-2.6
 _WALL_NODES = {"bottom": (0, 4), "top": (0, 0), "left": (1, 0), "right": (1, 4)}
@@ -71,6 +73,7 @@ class GameData:
     encounters: dict[str, Encounter]
     tiles: dict[str, Tile]
     traps: dict[str, Trap]
+    loadouts: dict[str, Loadout]
     entry_door: Door
     data_dir: Path
     overlay: Path | None
@@ -266,6 +269,7 @@ def cross_check(data: GameData, known: dict[str, set[str]], broken: set[str]) ->
     yield from _check_items(data, known)
     yield from _check_bosses(data, known)
     yield from _check_encounters(data, known)
+    yield from _check_loadouts(data, known)
     if "entry_door" not in broken:
         yield from _check_tiles(data)
     if "traps" not in broken:
@@ -447,3 +451,83 @@ def _check_traps(data: GameData) -> Iterator[Problem]:
     if total != TRAP_TOKENS:
         file = display_path(data.data_dir / "traps.yaml")
         yield Problem(file, field="traps", message=f"token counts add up to {total}, the box has {TRAP_TOKENS} (R-7.7)")
+
+
+def _check_loadouts(data: GameData, known: dict[str, set[str]]) -> Iterator[Problem]:
+    """Kits name known characters and items of the right kind, fit the slots (R-4.2), the character
+    meets every requirement at the kit's stat tiers (R-3.10, R-4.5), upgrades go on items of the
+    kit with free upgrade slots (R-4.7)."""
+    for loadout in data.loadouts.values():
+        file, label = _where(data, "loadouts", loadout.id)
+        for cid, kit in loadout.characters.items():
+            base = f"characters.{cid}"
+            character = data.characters.get(cid)
+            if character is None:
+                if cid not in known["characters"]:
+                    yield Problem(file, label, base, f"unknown character {cid!r}")
+                continue
+            values = {stat: getattr(character.stats, stat)[getattr(kit.levels, stat)] for stat in STATS}
+
+            def meets(item_id: str, field_path: str) -> Iterator[Problem]:
+                item = data.items[item_id]
+                for stat in STATS:
+                    need = getattr(item.requirements, stat)
+                    if need > values[stat]:
+                        tier = getattr(kit.levels, stat)
+                        yield Problem(
+                            file, label, field_path,
+                            f"{item_id!r} needs {stat} {need}, {cid} has {values[stat]} at tier {tier}; "
+                            f"raise levels.{stat} (R-3.10)",
+                        )
+
+            slots = [(f"{base}.armour", kit.armour, True)]
+            slots += [(f"{base}.hands[{i}]", item_id, False) for i, item_id in enumerate(kit.hands)]
+            slots += [(f"{base}.backup[{i}]", item_id, False) for i, item_id in enumerate(kit.backup)]
+            for field_path, item_id, is_armour in slots:
+                item = data.items.get(item_id)
+                if item is None:
+                    if item_id not in known["items"]:
+                        yield Problem(file, label, field_path, f"unknown item {item_id!r}")
+                    continue
+                if is_armour and item.kind != "armour":
+                    yield Problem(file, label, field_path, f"expected an armour, got {item.kind} {item_id!r}")
+                elif not is_armour and item.kind not in HAND_KINDS:
+                    yield Problem(
+                        file, label, field_path,
+                        f"expected a hand item (weapon, shield, spell), got {item.kind} {item_id!r}",
+                    )
+                else:
+                    yield from meets(item_id, field_path)
+            hands = sum(data.items[i].hands or 0 for i in kit.hands if i in data.items)
+            if hands > 2:
+                yield Problem(file, label, f"{base}.hands", f"the items need {hands} hands, a character has 2 (R-4.2)")
+            if len(kit.hands) + len(kit.backup) > 3:
+                yield Problem(file, label, base, "at most three weapon cards in hands and backup (R-4.2)")
+            in_kit = [kit.armour, *kit.hands, *kit.backup]
+            for target, upgrade_ids in kit.upgrades.items():
+                where = f"{base}.upgrades.{target}"
+                if target not in in_kit:
+                    yield Problem(file, label, where, f"{target!r} is not in this kit's armour, hands or backup")
+                    continue
+                item = data.items.get(target)
+                if item is None:
+                    continue
+                if len(upgrade_ids) > item.upgrade_slots:
+                    yield Problem(
+                        file, label, where,
+                        f"{len(upgrade_ids)} upgrade(s) on {target!r}, it has {item.upgrade_slots} upgrade slot(s) (R-4.7)",
+                    )
+                wanted = "armour_upgrade" if item.kind == "armour" else "weapon_upgrade"
+                for j, upgrade_id in enumerate(upgrade_ids):
+                    upgrade = data.items.get(upgrade_id)
+                    if upgrade is None:
+                        if upgrade_id not in known["items"]:
+                            yield Problem(file, label, f"{where}[{j}]", f"unknown item {upgrade_id!r}")
+                        continue
+                    if upgrade.kind != wanted:
+                        yield Problem(
+                            file, label, f"{where}[{j}]",
+                            f"expected a {wanted} for {item.kind} {target!r}, got {upgrade.kind} {upgrade_id!r} (R-4.7)",
+                        )
+                        continue
+                    yield from meets(upgrade_id, f"{where}[{j}]")

@@ -539,3 +539,44 @@ class Trap(Entry):
     damage: int = Field(ge=0, le=3, description="Damage (0 = blank).")
     dodge: Count = Field(description="Dodge difficulty.")
     count: Count = Field(description="Tokens of this kind among the 20.")
+
+
+# ---------------------------------------------------------------- loadouts
+
+LEVEL_SOULS = (0, 2, 6, 14)
+"""Souls spent at the Firekeeper to raise one stat from Base to tier 0..3 (R-5.7: 2, 4, 8)."""
+
+Tier = Annotated[int, Field(ge=0, le=3, description="Stat tier: 0 = Base, 1-3 = upgrade tiers (R-3.10).")]
+
+
+class StatLevels(Model):
+    """The tier each stat has been raised to (R-3.10, R-5.7); omitted stats stay at Base."""
+
+    strength: Tier = 0
+    dexterity: Tier = 0
+    intelligence: Tier = 0
+    faith: Tier = 0
+
+    def souls(self) -> int:
+        """Souls the Firekeeper charges for these tiers in a standard game (R-5.7)."""
+        return sum(LEVEL_SOULS[getattr(self, stat)] for stat in STATS)
+
+
+class Kit(Model):
+    """One character's gear in a loadout: the slots of R-4.2, upgrades per item (R-4.7), stat tiers."""
+
+    levels: StatLevels = Field(default_factory=StatLevels, description="Stat tiers the gear needs.")
+    armour: Id
+    hands: list[Id] = Field(max_length=2)
+    backup: list[Id] = Field(default_factory=list, max_length=2)
+    upgrades: dict[Id, list[Id]] = Field(
+        default_factory=dict, description="Item id in this kit → upgrade card ids attached to it."
+    )
+    source: str | None = Field(None, description="Where the choice comes from.")
+    decision: str | None = Field(None, description="Why these cards and tiers.")
+
+
+class Loadout(Entry):
+    """A named set of kits, one per character class (``dsim run --loadout``)."""
+
+    characters: dict[Id, Kit] = Field(min_length=1, description="Character id → kit.")
