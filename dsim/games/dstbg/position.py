@@ -83,7 +83,10 @@ class Position:
 
     def enemy(self, e: int, at: Node | None = None, *, wounds: int | None = None, conditions: int | None = None,
               facing: int | None = None, alive: int | None = None) -> Position:
-        """Place enemy slot ``e`` and set its wounds, conditions and (bosses) facing direction."""
+        """Place enemy slot ``e`` (placing brings it back if removed) and set its wounds, conditions and
+        (bosses) facing direction."""
+        if at is not None and alive is None:
+            alive = 1
         values = {L.E_POS: None if at is None else self.node(at), L.E_WOUNDS: wounds, L.E_COND: conditions,
                   L.E_FACING: facing, L.E_ALIVE: alive}
         for field, value in values.items():
