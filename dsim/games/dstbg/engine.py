@@ -15,6 +15,7 @@ import numpy as np
 from dsim.games.dstbg.kernel import battle as K
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.kernel.core import kernel_cache
 from dsim.games.dstbg.policy import PolicyFunctionType
 
 DEFAULT_CHUNK = 1 << 16
@@ -30,16 +31,18 @@ def _entries(tables_type: numba.types.Type):
     f64 = numba.types.float64[::1]
     out2d = numba.types.int32[:, ::1]
     i64 = numba.types.int64
-    batch = numba.njit(
-        numba.types.void(tables_type, PolicyFunctionType, f64, i64, i64, i64, out2d),
-        cache=True,
-        parallel=True,
-    )(K.play_batch_impl)
+    with kernel_cache():
+        batch = numba.njit(
+            numba.types.void(tables_type, PolicyFunctionType, f64, i64, i64, i64, out2d),
+            cache=True,
+            parallel=True,
+        )(K.play_batch_impl)
     battle_type = numba.typeof(X.new_battle(2, np.zeros(1)))
-    one = numba.njit(
-        numba.types.void(tables_type, battle_type, PolicyFunctionType, i64, i64, i64),
-        cache=True,
-    )(K.run_one_impl)
+    with kernel_cache():
+        one = numba.njit(
+            numba.types.void(tables_type, battle_type, PolicyFunctionType, i64, i64, i64),
+            cache=True,
+        )(K.run_one_impl)
     return batch, one
 
 

@@ -21,10 +21,8 @@ from dsim.games.dstbg.kernel.core import (
     decide,
     dice_mark,
     ei,
-    figures_at,
     kernel,
     log,
-    move_dist,
     ni,
     pool_sum,
     range_dist,
@@ -47,24 +45,9 @@ STEP_SHIFT = 1
 
 # --- moving -----------------------------------------------------------------------------------
 @kernel
-def nearest_enemy_dists(t, b, node: int):
-    """Move and range distance from ``node`` to the nearest living enemy (option features)."""
-    dmove = t.steps if t.variants[L.V_MOVE_METRIC] == 1 else b.dwalk  # A-18, as move_dist
-    drange = b.dwalk if t.variants[L.V_RANGE_METRIC] == 1 else t.steps  # A-17, as range_dist
-    dm = L.UNREACHABLE
-    dr = L.UNREACHABLE
-    for e in range(b.st[L.G_N_ENEMIES]):
-        if b.st[ei(e, L.E_ALIVE)] == 1:
-            p = b.st[ei(e, L.E_POS)]
-            dm = min(dm, dmove[node, p])
-            dr = min(dr, drange[node, p])
-    return dm, dr
-
-
-@kernel
-def attackable_from(t, b, c: int, node: int) -> int:
-    """How many living enemies some hand-weapon attack line could target from ``node`` (feature):
-    in range of a dice line, and not at range 0 when every such line has reach (R-4.4)."""
+def reach_profile(t, b, c: int):
+    """(Longest range of a hand-weapon dice line, −1 if none; whether one of them can hit at range 0,
+    i.e. lacks reach, R-4.4): what a move step's "enemies attackable from there" feature needs."""
     longest = -1
     at_zero = False
     for slot in range(2):
@@ -76,16 +59,33 @@ def attackable_from(t, b, c: int, node: int) -> int:
             if t.lines[li, L.L_K] + t.lines[li, L.L_U] + t.lines[li, L.L_O] > 0:
                 longest = max(longest, t.lines[li, L.L_RANGE])
                 at_zero = at_zero or t.lines[li, L.L_REACH] == 0
-    if longest < 0:
-        return 0
-    drange = b.dwalk if t.variants[L.V_RANGE_METRIC] == 1 else t.steps
-    cnt = 0
-    for e in range(b.st[L.G_N_ENEMIES]):
-        if b.st[ei(e, L.E_ALIVE)] == 1:
-            d = drange[node, b.st[ei(e, L.E_POS)]]
-            if d <= longest and (d > 0 or at_zero):
-                cnt += 1
-    return cnt
+    return longest, at_zero
+
+
+@kernel
+def step_option(t, b, i: int, node: int, cost: int, trap: int, barrel: int, longest: int, at_zero: bool) -> None:
+    """Option row ``i`` of a move step, its features from one pass over the figures: move and range
+    distance to the nearest living enemy (A-18, A-17 metrics), figures on the node, and how many
+    enemies a hand-weapon line could target from there (``reach_profile``)."""
+    st = b.st
+    dmove = t.steps if t.variants[L.V_MOVE_METRIC] == 1 else b.dwalk  # as move_dist
+    drange = b.dwalk if t.variants[L.V_RANGE_METRIC] == 1 else t.steps  # as range_dist
+    dm = L.UNREACHABLE
+    dr = L.UNREACHABLE
+    figures = 0
+    attackable = 0
+    for e in range(st[L.G_N_ENEMIES]):
+        if st[ei(e, L.E_ALIVE)] == 1:
+            p = st[ei(e, L.E_POS)]
+            figures += 1 if p == node else 0
+            dm = min(dm, dmove[node, p])
+            d = drange[node, p]
+            dr = min(dr, d)
+            attackable += 1 if d <= longest and (d > 0 or at_zero) else 0
+    for a in range(st[L.G_N_CHARS]):
+        if st[ci(a, L.C_ALIVE)] == 1 and st[ci(a, L.C_POS)] == node:
+            figures += 1
+    set_opt(b, i, node, cost, trap, barrel, dm, figures, dr, attackable)
 
 
 @kernel
@@ -115,10 +115,10 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
     Option rows: (node, stamina cost, face-down trap, barrel, move distance to the nearest enemy,
     figures there, range distance to the nearest enemy, enemies attackable from there); row 0 = stop."""
     taken = 0
+    longest, at_zero = reach_profile(t, b, c)  # hands do not change during a move
     while taken < max_steps and running(b):
         pos = b.st[ci(c, L.C_POS)]
-        dm, dr = nearest_enemy_dists(t, b, pos)
-        set_opt(b, 0, pos, 0, 0, 0, dm, figures_at(b, pos), dr, attackable_from(t, b, c, pos))
+        step_option(t, b, 0, pos, 0, 0, 0, longest, at_zero)
         n = 1
         for d in range(8):
             dest = t.neighbour[pos, d]
@@ -129,8 +129,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
                 continue
             trap = 1 if b.st[ni(dest, L.N_TRAP)] >= 0 and b.st[ni(dest, L.N_TRAP_UP)] == 0 else 0
             barrel = 1 if b.st[ni(dest, L.N_TERRAIN)] == L.TERRAIN_BARREL else 0
-            dm, dr = nearest_enemy_dists(t, b, dest)
-            set_opt(b, n, dest, cost, trap, barrel, dm, figures_at(b, dest), dr, attackable_from(t, b, c, dest))
+            step_option(t, b, n, dest, cost, trap, barrel, longest, at_zero)
             n += 1
         k = decide(b, policy, L.H_SHIFT if kind == STEP_SHIFT else L.H_STEP, n)
         if k == 0:

@@ -16,6 +16,12 @@ Speed notes (run time and compile time):
 
 from __future__ import annotations
 
+import hashlib
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 from numba.core import config, types
@@ -42,6 +48,39 @@ class _KernelDispatcher(CPUDispatcher):
         return super().get_call_template(tuple(_widen(a) for a in args), kws)
 
 
+def _kernel_sources() -> list[Path]:
+    """Every source file whose code is compiled into the kernel (its callees included)."""
+    here = Path(__file__).resolve().parent
+    dsim = here.parents[2]
+    return sorted(here.glob("*.py")) + [here.parent / "board.py", here.parent / "policy.py", dsim / "rng.py",
+                                        dsim / "numba_ref.py"]
+
+
+def _kernel_cache_dir() -> str:
+    """Cache folder named by a hash of the kernel's sources (under ``NUMBA_CACHE_DIR`` when set)."""
+    digest = hashlib.sha256()
+    for path in _kernel_sources():
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR") or str(Path(__file__).resolve().parent / "__pycache__")
+    return os.path.join(base, f"dstbg-kernel-{digest.hexdigest()[:16]}")
+
+
+KERNEL_CACHE_DIR = _kernel_cache_dir()
+
+
+@contextmanager
+def kernel_cache() -> Iterator[None]:
+    """Cache what is compiled inside under :data:`KERNEL_CACHE_DIR`. Numba checks only a cached
+    function's own file, so an edit to a callee's module would otherwise reuse stale machine code."""
+    previous = config.CACHE_DIR
+    config.CACHE_DIR = KERNEL_CACHE_DIR
+    try:
+        yield
+    finally:
+        config.CACHE_DIR = previous
+
+
 def _compiled(nrt: bool):
     """Decorator: a cached kernel function with or without reference counting."""
     options = {**_TARGET_OPTIONS, "_nrt": nrt}  # explicit: callees otherwise inherit the caller's setting
@@ -50,15 +89,21 @@ def _compiled(nrt: bool):
         if config.DISABLE_JIT:
             return func
         dispatcher = _KernelDispatcher(py_func=func, locals={}, targetoptions=options)
-        dispatcher.enable_caching()
+        with kernel_cache():
+            dispatcher.enable_caching()
         return dispatcher
 
     return wrap
 
 
+def inline(func):
+    """Decorator: a function inlined into its callers at Numba IR level (cached with the kernel)."""
+    with kernel_cache():
+        return njit(cache=True, _nrt=False, inline="always", no_cpython_wrapper=True, no_cfunc_wrapper=True)(func)
+
+
 kernel = _compiled(nrt=False)
 allocating = _compiled(nrt=True)
-inline = njit(cache=True, _nrt=False, inline="always", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
 
 K_BLACK = 0
