@@ -41,7 +41,7 @@ OUTCOME_NAMES = (
 )
 
 
-@allocating
+@kernel
 def setup(t, b, policy) -> None:
     """R-7: enemies on spawn nodes, terrain, traps shuffled onto eligible nodes, characters on entry
     nodes (D-14), aggro (R-7.9, A-3); the first character to activate (D-5)."""
@@ -60,14 +60,18 @@ def setup(t, b, policy) -> None:
         st[ni(n, L.N_TERRAIN)] = sc[X.SC_TERRAIN + n]
         st[ni(n, L.N_TRAP)] = -1
     if sc[X.SC_TRAPS] == 1:
-        # R-7.7: shuffle the trap tokens face down, one on each eligible basic node.
-        pool = sc[X.SC_TRAP_TOKENS : X.SC_TRAP_TOKENS + sc[X.SC_N_TRAP_TOKENS]].copy()
-        for i in range(pool.shape[0] - 1, 0, -1):
+        # R-7.7: shuffle the trap tokens face down, one on each eligible basic node. The option
+        # buffer holds the token pool: it is free until the first decision below.
+        pool = b.opts[:, 0]
+        n_tokens = sc[X.SC_N_TRAP_TOKENS]
+        for i in range(n_tokens):
+            pool[i] = sc[X.SC_TRAP_TOKENS + i]
+        for i in range(n_tokens - 1, 0, -1):
             j = randint(b.rng, i + 1)
             pool[i], pool[j] = pool[j], pool[i]
         k = 0
         for n in range(n_nodes):
-            if sc[X.SC_TRAP_OK + n] == 1 and k < pool.shape[0]:
+            if sc[X.SC_TRAP_OK + n] == 1 and k < n_tokens:
                 st[ni(n, L.N_TRAP)] = pool[k]
                 k += 1
     for e in range(sc[X.SC_N_ENEMIES]):
@@ -82,7 +86,9 @@ def setup(t, b, policy) -> None:
         st[ci(c, L.C_LUCK)] = 1
         st[ci(c, L.C_HEROIC)] = 1
         st[ci(c, L.C_POS)] = -1
-    b.dwalk[:, :] = t.dwalk0  # walk distances of the setup's terrain, computed once per cell
+    for x in range(n_nodes):  # walk distances of the setup's terrain, computed once per cell
+        for y in range(n_nodes):
+            b.dwalk[x, y] = t.dwalk0[x, y]
     log(b, L.ACTOR_NONE, -1, L.EV_SETUP, sc[X.SC_N_ENEMIES], sc[X.SC_TRAPS], 0, 0, -1)
     for c in range(sc[X.SC_N_CHARS]):
         n = 0

@@ -63,29 +63,35 @@ def reach_profile(t, b, c: int):
 
 
 @kernel
-def step_option(t, b, i: int, node: int, cost: int, trap: int, barrel: int, longest: int, at_zero: bool) -> None:
-    """Option row ``i`` of a move step, its features from one pass over the figures: move and range
-    distance to the nearest living enemy (A-18, A-17 metrics), figures on the node, and how many
-    enemies a hand-weapon line could target from there (``reach_profile``)."""
+def step_features(t, b, n: int, longest: int, at_zero: bool) -> None:
+    """Fill the features of the ``n`` move-step option rows (node in column 0) in one pass: move and
+    range distance to the nearest living enemy (A-18, A-17 metrics), figures on the node, and how
+    many enemies a hand-weapon line could target from there (``reach_profile``)."""
     st = b.st
+    opts = b.opts
     dmove = t.steps if t.variants[L.V_MOVE_METRIC] == 1 else b.dwalk  # as move_dist
     drange = b.dwalk if t.variants[L.V_RANGE_METRIC] == 1 else t.steps  # as range_dist
-    dm = L.UNREACHABLE
-    dr = L.UNREACHABLE
-    figures = 0
-    attackable = 0
+    for i in range(n):
+        opts[i, 4] = L.UNREACHABLE
+        opts[i, 5] = 0
+        opts[i, 6] = L.UNREACHABLE
+        opts[i, 7] = 0
     for e in range(st[L.G_N_ENEMIES]):
-        if st[ei(e, L.E_ALIVE)] == 1:
-            p = st[ei(e, L.E_POS)]
-            figures += 1 if p == node else 0
-            dm = min(dm, dmove[node, p])
+        if st[ei(e, L.E_ALIVE)] == 0:
+            continue
+        p = st[ei(e, L.E_POS)]
+        for i in range(n):
+            node = opts[i, 0]
             d = drange[node, p]
-            dr = min(dr, d)
-            attackable += 1 if d <= longest and (d > 0 or at_zero) else 0
+            opts[i, 4] = min(opts[i, 4], dmove[node, p])
+            opts[i, 5] += 1 if p == node else 0
+            opts[i, 6] = min(opts[i, 6], d)
+            opts[i, 7] += 1 if d <= longest and (d > 0 or at_zero) else 0
     for a in range(st[L.G_N_CHARS]):
-        if st[ci(a, L.C_ALIVE)] == 1 and st[ci(a, L.C_POS)] == node:
-            figures += 1
-    set_opt(b, i, node, cost, trap, barrel, dm, figures, dr, attackable)
+        if st[ci(a, L.C_ALIVE)] == 1:
+            p = st[ci(a, L.C_POS)]
+            for i in range(n):
+                opts[i, 5] += 1 if p == opts[i, 0] else 0
 
 
 @kernel
@@ -118,7 +124,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
     longest, at_zero = reach_profile(t, b, c)  # hands do not change during a move
     while taken < max_steps and running(b):
         pos = b.st[ci(c, L.C_POS)]
-        step_option(t, b, 0, pos, 0, 0, 0, longest, at_zero)
+        set_opt(b, 0, pos, 0, 0, 0, 0, 0, 0, 0)
         n = 1
         for d in range(8):
             dest = t.neighbour[pos, d]
@@ -129,8 +135,9 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
                 continue
             trap = 1 if b.st[ni(dest, L.N_TRAP)] >= 0 and b.st[ni(dest, L.N_TRAP_UP)] == 0 else 0
             barrel = 1 if b.st[ni(dest, L.N_TERRAIN)] == L.TERRAIN_BARREL else 0
-            step_option(t, b, n, dest, cost, trap, barrel, longest, at_zero)
+            set_opt(b, n, dest, cost, trap, barrel, 0, 0, 0, 0)
             n += 1
+        step_features(t, b, n, longest, at_zero)
         k = decide(b, policy, L.H_SHIFT if kind == STEP_SHIFT else L.H_STEP, n)
         if k == 0:
             break
