@@ -38,7 +38,13 @@ from tests.scenarios import SHIPPED
 Event = dict[str, Any]
 
 # enemy slots of the ``lab`` encounter (spawn_1 then spawn_2)
-RANGER, WALKER, SHOVER, PUSHER = 0, 1, 2, 3
+RANGER, WALKER, RAMMER, SHOVER, PUSHER = 0, 1, 2, 3, 4
+LAB = ("ranger", "walker", "rammer", "shover", "pusher")
+
+
+def actor(slot: int) -> str:
+    """Trace actor name of a lab enemy slot."""
+    return f"{LAB[slot]}#{slot}"
 
 
 def _enemy(base: dict[str, Any], eid: str, behaviour: list[dict[str, Any]], range_: Any = 0) -> dict[str, Any]:
@@ -56,6 +62,9 @@ def _write_overlay(folder: Path) -> Path:
         _enemy(base, "ranger", [{"op": "attack", "type": "physical", "damage": 4, "target": "nearest"}], 2),
         # walker: one step toward the nearest character, nothing else (A-18, A-40, A-41)
         _enemy(base, "walker", [{"op": "move", "direction": "toward", "target": "nearest", "distance": 1}]),
+        # rammer: a move with push and 3 push damage (A-31, A-36, A-37)
+        _enemy(base, "rammer", [{"op": "move", "direction": "toward", "target": "nearest", "distance": 1,
+                                 "push": True, "push_damage": 3}]),
         # shover: range-1 attack with a push (A-34)
         _enemy(base, "shover", [{"op": "attack", "type": "physical", "damage": 2, "target": "nearest",
                                  "push": True}], 1),
@@ -66,13 +75,14 @@ def _write_overlay(folder: Path) -> Path:
     chars = {r["id"]: r for r in yaml.safe_load((SHIPPED / "characters.yaml").read_text())["characters"]}
     warrior, herald = copy.deepcopy(chars["warrior"]), copy.deepcopy(chars["herald"])
     items = {r["id"]: r for r in yaml.safe_load((SHIPPED / "items.yaml").read_text())["items"]}
-    axe = {**copy.deepcopy(items["battle_axe"]), "id": "hand_axe", "name": "Hand Axe", "source": "test scenario"}
+    axe = {**copy.deepcopy(items["battle_axe"]), "id": "hand_axe", "name": "Hand Axe", "source": "test scenario",
+           "attacks": [{"stamina": 0, "dice": "KK"}, {"stamina": 1, "dice": "KK", "repeat": 2}]}  # A-27, A-28
     (folder / "items.yaml").write_text(yaml.safe_dump({"items": [axe]}), encoding="utf-8")
     warrior["starting_equipment"]["hands"] = ["battle_axe", "hand_axe"]  # two hand weapons (A-27)
     herald["taunt"] = chars["knight"]["taunt"]  # equal taunt with the knight (A-40)
     (folder / "enemies.yaml").write_text(yaml.safe_dump({"enemies": lab}), encoding="utf-8")
     (folder / "characters.yaml").write_text(yaml.safe_dump({"characters": [warrior, herald]}), encoding="utf-8")
-    encounter = {"id": "lab", "name": "Lab", "level": 1, "spawn_1": ["ranger", "walker"],
+    encounter = {"id": "lab", "name": "Lab", "level": 1, "spawn_1": ["ranger", "walker", "rammer"],
                  "spawn_2": ["shover", "pusher"], "terrain_1": None, "terrain_2": None, "traps": False,
                  "source": "test scenario"}
     (folder / "encounters.yaml").write_text(yaml.safe_dump({"encounters": [encounter]}), encoding="utf-8")
@@ -90,7 +100,7 @@ def lab(lab_data):
 
     def make(party: list[str], **variants: Any) -> Position:
         comp = compile_encounter(lab_data, party, "lab", {"max_rounds": 1, **variants})
-        assert comp.enemy_ids == ("ranger", "walker", "shover", "pusher")
+        assert comp.enemy_ids == LAB
         pos = Position(comp)
         for e in range(len(comp.enemy_ids)):
             pos.remove_enemy(e)
@@ -146,7 +156,7 @@ def test_A_17_range_metric_walk_counts_around_blocking_terrain(lab, reading, in_
     pos = lab(["knight"], range_metric=reading)
     pos.enemy(RANGER, (0, 0)).char("knight", (0, 4)).terrain((0, 2), L.TERRAIN_GRAVESTONE)
     _, evs = play(pos, forced=[1, 1, 1])
-    ev = next(e for e in evs if e["actor"] == "ranger#0" and e["event"] in ("attack", "attack_fails"))
+    ev = next(e for e in evs if e["actor"] == actor(RANGER) and e["event"] in ("attack", "attack_fails"))
     if in_range:
         assert ev["event"] == "attack" and ev["values"][1:3] == [0, 2]
     else:
@@ -162,7 +172,7 @@ def test_A_18_move_metric_enemy_routes_round_gravestone_or_stays(lab, reading, r
     pos = lab(["knight"], move_metric=reading)
     pos.enemy(WALKER, (0, 0)).char("knight", (0, 4)).terrain((0, 2), L.TERRAIN_GRAVESTONE)
     _, evs = play(pos)
-    act = activation(evs, "walker#1")
+    act = activation(evs, actor(WALKER))
     moves = [e for e in act if e["event"] == "move"]
     assert [m["values"][:2] for m in moves] == ([[0, reached]] if reached else [])
     assert enemy_state(act[-1], WALKER)["node"] == reached
@@ -178,7 +188,7 @@ def test_A_19_nearest_for_attacks_picks_target_by_range_or_walk(lab, reading, ta
     pos.enemy(RANGER, (0, 0)).char("knight", (0, 4)).char("warrior", (4, 0))
     pos.terrain((0, 2), L.TERRAIN_GRAVESTONE).tokens(aggro=0)
     _, evs = play(pos, forced=[1, 1, 1, 1])
-    ev = first(evs, "attack", actor="ranger#0")
+    ev = first(evs, "attack", actor=actor(RANGER))
     assert pos.comp.char_ids[ev["values"][1]] == target
     assert first(evs, "defend")["actor"] == target
 
@@ -192,7 +202,7 @@ def test_A_27_attacks_per_activation_second_hand_weapon(lab, reading, attacks):
     pos.enemy(WALKER, (2, 2)).char("warrior", (2, 2))
     _, evs = play(pos, forced=[3] * 8, H_ATTACK=1)
     act = activation(evs, "warrior")
-    hits = [e for e in act if e["event"] == "damage" and e["actor"] == "walker#1"]
+    hits = [e for e in act if e["event"] == "damage" and e["actor"] == actor(WALKER)]
     chosen = [e for e in decisions(act, "attack") if e["values"][1] > 0]
     assert len(chosen) == attacks
     assert len(hits) == attacks
@@ -208,7 +218,7 @@ def test_A_34_attack_push_cornered_knight_in_corner(lab, reading, options, lands
     pos = lab(["knight"], attack_push_cornered=reading)
     pos.enemy(SHOVER, (1, 1)).char("knight", (0, 0))
     _, evs = play(pos, forced=[0, 0, 0, 0], H_ATTACK_PUSH=1, H_DEFENCE=0)
-    act = activation(evs, "shover#2")
+    act = activation(evs, actor(SHOVER))
     assert any(e["event"] == "attack" for e in act)
     asked = decisions(act, "attack_push")
     assert (asked[0]["values"][2] if asked else 0) == options
@@ -229,7 +239,7 @@ def test_A_35_move_push_direction_away_from_enemy_limits_destinations(lab):
         pos = lab(["knight", "warrior"], move_push_direction=reading)
         pos.enemy(PUSHER, (1, 1)).char("knight", (2, 2)).char("warrior", (4, 4))
         _, evs = play(pos, H_MOVE_PUSH=0)
-        asked = decisions(activation(evs, "pusher#3"), "move_push")
+        asked = decisions(activation(evs, actor(PUSHER)), "move_push")
         counts[reading] = asked[0]["values"][2] if asked else 0
     assert counts["any_adjacent"] > 0
     assert counts["away_from_enemy"] < counts["any_adjacent"]
@@ -243,8 +253,8 @@ def _taunt_tie(lab, reading: str, seed: int, choice: int) -> tuple[str, int]:
     pos.enemy(WALKER, (2, 2)).char("knight", (0, 2)).char("herald", (4, 2)).char("warrior", (4, 4))
     pos.tokens(aggro=2)
     _, evs = play(pos, seed=seed, H_TAUNT_TIE=choice)
-    act = activation(evs, "walker#1")
-    move = first(act, "move", actor="walker#1")
+    act = activation(evs, actor(WALKER))
+    move = first(act, "move", actor=actor(WALKER))
     toward = {1: "knight", 3: "knight", 4: "knight", 11: "herald", 8: "herald", 9: "herald"}[move["values"][1]]
     return toward, len(decisions(act, "taunt_tie"))
 
@@ -274,8 +284,8 @@ def _enemy_step(lab, reading: str, seed: int = 0) -> tuple[int, list[Event]]:
     policy = get_policy("careful")  # answers enemy hooks with policies/dstbg/common.enemy_choice
     b = engine.play_from(pos.comp.tables, policy.decide, policy.vector(), pos.state(), seed, np.zeros(0, np.int32))
     evs = events(b, pos.comp)
-    act = activation(evs, "walker#1")
-    return first(act, "move", actor="walker#1")["values"][1], decisions(act, "enemy_step")
+    act = activation(evs, actor(WALKER))
+    return first(act, "move", actor=actor(WALKER))["values"][1], decisions(act, "enemy_step")
 
 
 def test_A_41_players_choice_policy_favourable_vs_adversarial_route(lab):
@@ -292,3 +302,248 @@ def test_A_41_players_choice_policy_random_draws_without_asking(lab):
         assert asked == []
         reached.add(node)
     assert reached == {1, 3, 5}
+
+
+# --- A-2 first_side -------------------------------------------------------------------------------
+@pytest.mark.parametrize("reading, opener", [("enemies_first", "walker"), ("characters_first", "knight")])
+def test_A_2_first_side_who_activates_first(lab, reading, opener):
+    """The walker at (0,0), the knight at (4,4): the first activation of round 1 is the side's."""
+    pos = lab(["knight"], first_side=reading)
+    pos.enemy(WALKER, (0, 0)).char("knight", (4, 4))
+    _, evs = play(pos)
+    acts = [e for e in evs if e["event"] == "activate"]
+    assert acts[0]["actor"] == (actor(WALKER) if opener == "walker" else "knight")
+    assert enemy_state(acts[0], WALKER)["node"] == 0  # the walker has not moved before the first activation
+    walked = evs.index(first(evs, "move", actor=actor(WALKER)))
+    knight = evs.index(first(evs, "activate", actor="knight"))
+    assert (walked < knight) == (opener == "walker")
+
+
+# --- A-10..A-12 ember (no character starts a battle with one; placed here by hand) ------------------
+def with_ember(pos: Position, cid: str) -> Position:
+    pos.st[Position._c(pos.comp.char_ids.index(cid), L.C_EMBER)] = 1
+    return pos
+
+
+@pytest.mark.parametrize("reading, taken", [("attacks_only", 3), ("any_damage", 2)])
+def test_A_10_ember_scope_trap_damage(lab, reading, taken):
+    """The knight, holding an ember, is pushed onto a 3-damage trap and takes it: the ember reduces
+    it only when it reduces any damage."""
+    pos = with_ember(lab(["knight"], ember_scope=reading), "knight")
+    pos.enemy(PUSHER, (2, 2)).char("knight", (2, 2)).terrain((0, 2), L.TERRAIN_NONE, trap=3 * 8 + 1)
+    _, evs = play(pos, H_MOVE_PUSH=0, H_TRAP=0)
+    first(evs, "trap", actor="knight")
+    hurt = first(evs, "damage", actor="knight")
+    assert hurt["values"][:2] == [taken, L.SRC_TRAP]
+    assert char_state(hurt, "knight")["damage"] == taken
+
+
+@pytest.mark.parametrize("reading, taken", [("after_defence", 2), ("printed_value", 1)])
+def test_A_11_ember_threshold_printed_four_blocked_to_two(lab, reading, taken):
+    """The ranger's printed 4 is blocked down to 2 (forced dice 1 + 1): the ember needs 3+ left
+    after defence, or only a printed 3+."""
+    pos = with_ember(lab(["knight"], ember_threshold=reading), "knight")
+    pos.enemy(RANGER, (0, 0)).char("knight", (0, 2))
+    _, evs = play(pos, forced=[1, 1], H_DEFENCE=0)
+    hurt = first(evs, "damage", actor="knight")
+    assert hurt["values"][:2] == [taken, L.SRC_ATTACK]
+    assert char_state(hurt, "knight")["damage"] == taken
+
+
+@pytest.mark.parametrize("reading, total", [("separate", 2 + 2), ("combined", 1 + 2)])
+def test_A_12_ember_bleed_counts_bleed_toward_three(lab, reading, total):
+    """A bleeding knight with an ember takes a 2-damage hit (4 blocked by 2): alone it is below the
+    ember's 3+, with bleed's +2 counted it is 4 and the hit loses 1; bleed's 2 follows."""
+    pos = with_ember(lab(["knight"], ember_bleed=reading), "knight")
+    pos.enemy(RANGER, (0, 0)).char("knight", (0, 2), conditions=L.COND_BLEED)
+    _, evs = play(pos, forced=[1, 1], H_DEFENCE=0)
+    hurt = [e for e in evs if e["event"] == "damage" and e["actor"] == "knight"][:2]
+    assert [h["values"][:2] for h in hurt] == [[total - 2, L.SRC_ATTACK], [2, L.SRC_BLEED]]
+    assert char_state(hurt[1], "knight")["damage"] == total
+
+
+# --- A-13 stamina_last_slot -----------------------------------------------------------------------
+@pytest.mark.parametrize("reading, dies", [("fatal", True), ("forbidden", False)])
+def test_A_13_stamina_last_slot_dodge_with_one_free_slot(lab, reading, dies):
+    """The knight has 9 stamina cubes (one free slot) and wants to dodge the ranger (cost 1):
+    paying fills the bar and kills her, or the dodge is not offered and she blocks."""
+    pos = lab(["knight"], stamina_last_slot=reading)
+    pos.enemy(RANGER, (0, 0)).char("knight", (0, 2), stamina=9)
+    _, evs = play(pos, forced=[2, 2], H_DEFENCE=1)
+    asked = decisions(evs, "defence")
+    assert (asked[0]["values"][2] if asked else 1) == (2 if dies else 1)  # one option: no decision logged
+    assert any(e["event"] == "death" and e["actor"] == "knight" for e in evs) == dies
+    assert char_state(evs[-1], "knight")["alive"] == (not dies)
+
+
+# --- A-20 push_into_full_node ---------------------------------------------------------------------
+@pytest.mark.parametrize("reading, lands", [("chain_push", 0), ("forbidden", 3)])
+def test_A_20_push_into_full_node_chain_or_stay(lab, reading, lands):
+    """The shover at (2,2) hits the knight at (1,1); the only node farther is the corner (0,0),
+    holding the three others: chain_push sends her in and pushes the warrior on; forbidden leaves
+    her (A-21 stay)."""
+    pos = lab(["knight", "warrior", "herald", "assassin"], push_into_full_node=reading)
+    pos.enemy(SHOVER, (2, 2)).char("knight", (1, 1))
+    for cid in ("warrior", "herald", "assassin"):
+        pos.char(cid, (0, 0))
+    _, evs = play(pos, forced=[0, 0, 0, 0], H_DEFENCE=0, H_NODE_LIMIT=0)
+    act = activation(evs, actor(SHOVER))
+    assert first(act, "attack")["values"][1] == 0
+    assert char_state(act[-1], "knight")["node"] == lands
+    moved_on = [e for e in act if e["event"] == "push" and e["actor"] == "warrior"]
+    assert [e["values"][:2] for e in moved_on] == ([[0, 1]] if reading == "chain_push" else [])
+
+
+# --- A-22 node_limit_push_destination -------------------------------------------------------------
+@pytest.mark.parametrize("reading, options, moved", [("any_adjacent", 15, ("knight", 9)),
+                                                     ("away_from_entrant", 6, ("warrior", 2))])
+def test_A_22_node_limit_destination_away_from_entrant(lab, reading, options, moved):
+    """The walker steps from (2,2) into (2,4) holding three characters: any of them to any of its 5
+    neighbours, or only to (0,4) and (4,4), farther from (2,2). The players take the third option."""
+    pos = lab(["knight", "warrior", "herald"], node_limit_push_destination=reading)
+    pos.enemy(WALKER, (2, 2)).tokens(aggro=0)
+    for cid in ("knight", "warrior", "herald"):
+        pos.char(cid, (2, 4))
+    _, evs = play(pos, H_NODE_LIMIT=2)
+    act = activation(evs, actor(WALKER))
+    assert first(act, "move", actor=actor(WALKER))["values"][:2] == [6, 7]
+    assert decisions(act, "node_limit")[0]["values"][2] == options
+    push = first(act, "push")
+    assert (push["actor"], push["values"][1]) == moved
+    assert char_state(push, moved[0])["node"] == moved[1]
+
+
+# --- A-23 trap_trigger_moves ----------------------------------------------------------------------
+@pytest.mark.parametrize("reading, springs", [("any_move", True), ("voluntary_only", False)])
+def test_A_23_trap_trigger_moves_push_onto_trap(lab, reading, springs):
+    """The pusher shoves the knight from (2,2) onto a 2-damage trap at (0,2); she takes it."""
+    pos = lab(["knight"], trap_trigger_moves=reading)
+    pos.enemy(PUSHER, (2, 2)).char("knight", (2, 2)).terrain((0, 2), L.TERRAIN_NONE, trap=2 * 8 + 1)
+    _, evs = play(pos, H_MOVE_PUSH=0, H_TRAP=0)
+    act = activation(evs, actor(PUSHER))
+    assert first(act, "push", actor="knight")["values"][:2] == [6, 1]
+    assert any(e["event"] == "trap" for e in act) == springs
+    assert char_state(act[-1], "knight")["damage"] == (2 if springs else 0)
+
+
+# --- A-28 repeat_icon -----------------------------------------------------------------------------
+@pytest.mark.parametrize("reading, paid", [("same_option_pay_each", 2), ("pay_once_roll_each", 1)])
+def test_A_28_repeat_icon_cost_of_the_second_roll(lab, reading, paid):
+    """The warrior uses the hand axe's repeat-2 line (1 stamina) on the walker in her node and
+    repeats it; one attack per activation (A-27) so nothing else is paid."""
+    pos = lab(["warrior"], repeat_icon=reading, attacks_per_activation="one_total")
+    pos.enemy(WALKER, (2, 2)).char("warrior", (2, 2))
+    _, evs = play(pos, forced=[1] * 8, H_ATTACK=4)
+    act = activation(evs, "warrior")
+    chosen = [e for e in decisions(act, "attack") if e["values"][1] > 0]
+    assert len(chosen) == 2 and all(e["values"][3] == 1 for e in chosen)  # hand slot 1 twice
+    assert len([e for e in act if e["event"] == "damage" and e["actor"] == actor(WALKER)]) == 2
+    assert sum(e["values"][0] for e in act if e["event"] == "stamina" and e["actor"] == "warrior") == paid
+    assert char_state(act[-1], "warrior")["stamina"] == paid
+
+
+# --- A-29 bleed_zero_damage -----------------------------------------------------------------------
+@pytest.mark.parametrize("reading, taken", [("no_trigger", 0), ("trigger_on_hit", 2)])
+def test_A_29_bleed_zero_damage_fully_blocked_hit(lab, reading, taken):
+    """The bleeding knight blocks the ranger's 4 completely (forced 2 + 2)."""
+    pos = lab(["knight"], bleed_zero_damage=reading)
+    pos.enemy(RANGER, (0, 0)).char("knight", (0, 2), conditions=L.COND_BLEED)
+    _, evs = play(pos, forced=[2, 2], H_DEFENCE=0)
+    defend = first(evs, "defend", actor="knight")
+    assert defend["values"][2] == 0  # nothing got through
+    act = activation(evs, actor(RANGER))
+    assert char_state(act[-1], "knight")["damage"] == taken
+    assert ("bleed" in char_state(act[-1], "knight")["conditions"]) == (taken == 0)
+
+
+# --- A-31 stagger_on_push_damage ------------------------------------------------------------------
+@pytest.mark.parametrize("reading, taken", [("no", 3), ("yes", 2)])
+def test_A_31_stagger_on_push_damage_staggered_rammer(lab, reading, taken):
+    """A staggered rammer (push damage 3) walks from (1,1) into the knight at (2,2); she blocks 0."""
+    pos = lab(["knight"], stagger_on_push_damage=reading)
+    pos.enemy(RAMMER, (1, 1), conditions=L.COND_STAGGER).char("knight", (2, 2))
+    _, evs = play(pos, forced=[0, 0], H_DEFENCE=0)
+    hurt = first(evs, "damage", actor="knight")
+    assert hurt["values"][0] == taken
+    assert char_state(hurt, "knight")["damage"] == taken
+
+
+# --- A-33 dodge_move ------------------------------------------------------------------------------
+@pytest.mark.parametrize("reading, stays", [("optional", True), ("mandatory", False)])
+def test_A_33_dodge_move_first_option_stays_or_moves(lab, reading, stays):
+    """The assassin at (0,2) dodges the ranger and takes the first dodge-move option: staying put
+    is that option only when the move is optional."""
+    pos = lab(["assassin"], dodge_move=reading)
+    pos.enemy(RANGER, (0, 0)).char("assassin", (0, 2))
+    _, evs = play(pos, forced=[1, 1], H_DEFENCE=1, H_DODGE_MOVE=0)
+    act = activation(evs, actor(RANGER))
+    asked = decisions(act, "dodge_move")
+    assert (asked[0]["values"][3] == 1) == stays  # option 0's node
+    assert (char_state(act[-1], "assassin")["node"] == 1) == stays
+    assert first(act, "defend", actor="assassin")["values"][:3] == [2, 2, 1]  # dodged either way
+
+
+# --- A-36 push_damage_order -----------------------------------------------------------------------
+@pytest.mark.parametrize("reading, defends_at", [("defend_then_push", 6), ("push_then_defend", 1)])
+def test_A_36_push_damage_order_where_the_knight_defends(lab, reading, defends_at):
+    """The rammer walks from (1,1) into the knight at (2,2) with push damage: she defends in its node
+    and is then pushed, or is pushed to (0,2) first and defends there."""
+    pos = lab(["knight"], push_damage_order=reading)
+    pos.enemy(RAMMER, (1, 1)).char("knight", (2, 2))
+    _, evs = play(pos, forced=[0, 0], H_DEFENCE=0, H_MOVE_PUSH=0)
+    act = activation(evs, actor(RAMMER))
+    kinds = [e["event"] for e in act if e["actor"] == "knight" and e["event"] in ("defend", "push")]
+    assert kinds == (["defend", "push"] if defends_at == 6 else ["push", "defend"])
+    assert char_state(first(act, "defend", actor="knight"), "knight")["node"] == defends_at
+    assert char_state(act[-1], "knight")["node"] == 1
+
+
+# --- A-37 push_damage_dodged ----------------------------------------------------------------------
+@pytest.mark.parametrize("reading, pushed", [("not_pushed", False), ("still_pushed", True)])
+def test_A_37_push_damage_dodged_assassin_stays_or_is_pushed(lab, reading, pushed):
+    """The rammer walks into the assassin at (2,2); she dodges its push damage and stays in the node."""
+    pos = lab(["assassin"], push_damage_dodged=reading)
+    pos.enemy(RAMMER, (1, 1)).char("assassin", (2, 2))
+    _, evs = play(pos, forced=[1, 1], H_DEFENCE=1, H_DODGE_MOVE=0, H_MOVE_PUSH=0)
+    act = activation(evs, actor(RAMMER))
+    assert first(act, "defend", actor="assassin")["values"][:3] == [2, 2, 1]
+    assert any(e["event"] == "push" and e["actor"] == "assassin" for e in act) == pushed
+    assert char_state(act[-1], "assassin")["node"] == (1 if pushed else 6)
+
+
+# --- A-38 frostbite_zero_move_push ----------------------------------------------------------------
+@pytest.mark.parametrize("reading, pushed", [("push_anyway", True), ("no_move_no_push", False)])
+def test_A_38_frostbitten_pusher_with_move_zero(lab, reading, pushed):
+    """A frostbitten pusher (move 1 − 1 = 0) shares (2,2) with the knight."""
+    pos = lab(["knight"], frostbite_zero_move_push=reading)
+    pos.enemy(PUSHER, (2, 2), conditions=L.COND_FROSTBITE).char("knight", (2, 2))
+    _, evs = play(pos, H_MOVE_PUSH=0)
+    act = activation(evs, actor(PUSHER))
+    assert not any(e["event"] == "move" and e["actor"] == actor(PUSHER) for e in act)
+    assert any(e["event"] == "push" and e["actor"] == "knight" for e in act) == pushed
+    assert char_state(act[-1], "knight")["node"] == (1 if pushed else 6)
+
+
+# --- A-39 taunt_tiebreak_pool ---------------------------------------------------------------------
+@pytest.mark.parametrize("reading, toward", [("among_tied", {1}), ("all_characters", {7, 9, 11})])
+def test_A_39_taunt_tiebreak_pool_walker_target(lab, reading, toward):
+    """The walker at (2,2): the warrior (taunt 3) at (0,2) and the assassin (1) at (4,2) are the
+    nearest; the knight (taunt 4) at (4,4) holds aggro. Among the tied the warrior wins; over all
+    characters the knight does, and the walker heads for (4,4)."""
+    pos = lab(["knight", "warrior", "assassin"], taunt_tiebreak_pool=reading)
+    pos.enemy(WALKER, (2, 2)).char("warrior", (0, 2)).char("assassin", (4, 2)).char("knight", (4, 4))
+    pos.tokens(aggro=0)
+    _, evs = play(pos)
+    move = first(activation(evs, actor(WALKER)), "move", actor=actor(WALKER))
+    assert move["values"][0] == 6 and move["values"][1] in toward
+
+
+# --- max_rounds (simulator setting) ---------------------------------------------------------------
+@pytest.mark.parametrize("rounds", [1, 3])
+def test_max_rounds_caps_a_stalemate(lab, rounds):
+    """The knight and a walker that cannot hurt her: the battle ends as a timeout after the cap."""
+    pos = lab(["knight"], max_rounds=rounds)
+    pos.enemy(WALKER, (0, 0)).char("knight", (4, 4))
+    b, evs = play(pos)
+    assert [e["values"][0] for e in evs if e["event"] == "round"] == list(range(1, rounds + 1))
+    assert first(evs, "end")["values"][:2] == [L.OUT_TIMEOUT, rounds + 1]
