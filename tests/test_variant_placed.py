@@ -26,16 +26,19 @@ import pytest
 import yaml
 
 from dsim.games.dstbg import engine
-from dsim.games.dstbg.compile import compile_encounter
+from dsim.games.dstbg.compile import compile_boss, compile_encounter
+from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.loader import load_game_data
 from dsim.games.dstbg.policy import get_policy
 from dsim.games.dstbg.position import Position
 from dsim.games.dstbg.trace import events
-from tests.kit import first, play
+from tests.kit import data as kit_data
+from tests.kit import first, play, scene, script, scripted
 from tests.scenarios import SHIPPED
 
 Event = dict[str, Any]
+BOSS_FACING = L.E_BASE + L.E_FACING  # state index of enemy slot 0's facing
 
 # enemy slots of the ``lab`` encounter (spawn_1 then spawn_2)
 RANGER, WALKER, RAMMER, SHOVER, PUSHER = 0, 1, 2, 3, 4
@@ -547,3 +550,110 @@ def test_max_rounds_caps_a_stalemate(lab, rounds):
     b, evs = play(pos)
     assert [e["values"][0] for e in evs if e["event"] == "round"] == list(range(1, rounds + 1))
     assert first(evs, "end")["values"][:2] == [L.OUT_TIMEOUT, rounds + 1]
+
+
+# --- boss variants (kit.scene with a boss: slot 0 is the boss) --------------------------------------
+def boss_halves(comp, card: int) -> list[tuple[int, int, int, int]]:
+    """(figure slot, first step, step count, repeat) of each half of a behaviour card."""
+    cards = comp.tables.cards
+    out = []
+    for h in range(cards[card, X.CARD_HALVES]):
+        base = X.CARD_HALF + h * X.HALF_FIELDS
+        out.append((int(cards[card, base + X.HALF_SLOT]), int(cards[card, base + X.HALF_PROG]),
+                    int(cards[card, base + X.HALF_LEN]), int(cards[card, base + X.HALF_REPEAT])))
+    return out
+
+
+@pytest.mark.parametrize("reading, hits", [("arc_limited", False), ("aoe_only", True)])
+def test_A_45_boss_attack_arc_limit_single_target_behind_the_boss(reading, hits):
+    """Ornstein's lightning bolt (single target: aggro, range ∞) drawn with a front arc added by hand
+    (no shipped single-target card shows arcs); Ornstein at (2,2) faces N, the knight holds aggro
+    behind him at (4,2): outside the arcs the attack fails only under arc_limited."""
+    pos = scene(["knight"], boss="ornstein_and_smough",
+                variants={"boss_attack_arc_limit": reading, "max_rounds": 1})
+    card = pos.comp.card_ids.index("lightning_bolt_and_jumping_slam")
+    (slot, step, count, _), = [h for h in boss_halves(pos.comp, card) if h[2] == 1]
+    prog = pos.comp.tables.prog
+    assert prog[step, L.S_OP] == L.OP_ATTACK and prog[step, L.S_TARGET] == L.TGT_AGGRO
+    prog[step, L.S_ARCS] = L.ARC_FRONT  # this compiled cell only
+    pos.remove_enemy(1 - slot)
+    pos.enemy(slot, (2, 2), facing=0).char("knight", (4, 2)).tokens(aggro=0).deck([card])
+    assert pos.comp.tables.arcs[0, 6, 11] == L.ARC_BACK
+    _, evs = play(pos, forced=[0, 0], H_DEFENCE=0)
+    boss = f"{pos.comp.enemy_ids[slot]}#{slot}"
+    ev = next(e for e in evs if e["actor"] == boss and e["event"] in ("attack", "attack_fails"))
+    assert ev["event"] == ("attack" if hits else "attack_fails")
+    assert any(e["event"] == "defend" and e["actor"] == "knight" for e in evs) == hits
+    assert char_state(evs[-1], "knight")["damage"] == (5 if hits else 0)
+
+
+@pytest.mark.parametrize("reading, discard_after", [("whole_deck", 0), ("draw_pile_only", 2)])
+def test_A_46_heatup_shuffle_scope_discards_stay_or_return(reading, discard_after):
+    """The Gargoyle (26 health, heat-up at 12) has 13 wounds and two cards in its discard pile; the
+    knight in its node hits first for 1 (blue 3 − block 2): the heat-up card joins and either the
+    whole deck (discards included) or only the draw pile is shuffled."""
+    pos = scene(["knight"], boss="gargoyle",
+                variants={"heatup_shuffle_scope": reading, "first_side": "characters_first", "max_rounds": 1})
+    pos.enemy(0, (2, 2), facing=0, wounds=13).char("knight", (2, 2)).deck([0, 1, 2, 3], pos=2)
+    _, evs = play(pos, forced=[3] * 8, H_ATTACK=1)
+    heat = evs.index(first(evs, "heat_up", actor="gargoyle#0"))
+    card = first(evs[heat:], "card")  # the boss's first draw after the heat-up card joined
+    deck = card["state"]["deck"]
+    assert deck["heated_up"]
+    assert deck["discard"][:-1] == [pos.comp.card_ids[k] for k in (0, 1)][:discard_after]
+    assert len(deck["discard"]) == discard_after + 1 and deck["draw_pile"] == 5 - discard_after - 1
+    assert card["values"][1:3] == [discard_after + 1, 5]  # deck position after the draw, deck size
+
+
+@pytest.mark.parametrize("reading, moves", [("whole_half", 2), ("attacks_only", 1)])
+def test_boss_repeat_scope_double_swing_moves_again_or_not(reading, moves):
+    """The Titanite Demon's Double Swing (move 1 toward the nearest, front-arc attack; repeat 2) from
+    (4,4) toward the knight in (0,0) (facing N first: ties go to the first direction), by (2,4) to
+    (0,4): the repeat walks it again only when the whole half repeats."""
+    pos = scene(["knight"], boss="titanite_demon", variants={"boss_repeat_scope": reading, "max_rounds": 1})
+    card = pos.comp.card_ids.index("double_swing")
+    assert [h[3] for h in boss_halves(pos.comp, card)] == [2]
+    pos.enemy(0, (4, 4), facing=7).char("knight", (0, 0)).deck([card])
+    _, evs = play(pos)
+    act = activation(evs, "titanite_demon#0")
+    walked = [e["values"][:2] for e in act if e["event"] == "move" and e["actor"] == "titanite_demon#0"]
+    assert walked == [[12, 7], [7, 2]][:moves]
+    assert enemy_state(act[-1], 0)["node"] == (2 if moves == 2 else 7)
+
+
+# --- setup-time boss readings: set at setup, so shown on the state right after a real setup ---------
+def setup_only(boss: str, party: list[str], gravestones: int, index: int, **variants: Any):
+    comp = compile_boss(kit_data(), party, boss, gravestones, {"max_rounds": 0, **variants})
+    return comp, engine.play_one(comp.tables, scripted, script(), 0, 0, index)
+
+
+def test_A_42_boss_initial_facing_readings():
+    """Gargoyle set up for the knight and the warrior (rounds capped at 0: the state after setup)."""
+    entry = {int(setup_only("gargoyle", ["knight", "warrior"], 0, i)[1].st[BOSS_FACING]) for i in range(6)}
+    comp, _ = setup_only("gargoyle", ["knight", "warrior"], 0, 0)
+    assert entry == {int(comp.tables.scen[X.SC_BOSS_FACING])}  # toward the entry door, whatever the placement
+    nearest_differs = False
+    for i in range(6):
+        comp, b = setup_only("gargoyle", ["knight", "warrior"], 0, i, boss_initial_facing="toward_nearest_character")
+        st, board = b.st, comp.board
+        bpos = int(st[L.E_BASE + L.E_POS])
+        nodes = [int(st[L.C_BASE + c * L.C_FIELDS + L.C_POS]) for c in range(2)]
+        near = min(board.steps[bpos, n] for n in nodes)
+        facing = int(st[BOSS_FACING])
+        ahead = board.neighbour[bpos, facing]
+        assert ahead >= 0 and any(board.steps[bpos, n] == near and board.steps[ahead, n] == near - 1 for n in nodes)
+        nearest_differs |= facing not in entry
+    assert nearest_differs or len(entry) == 1
+    spread = {int(setup_only("gargoyle", ["knight", "warrior"], 0, i, boss_initial_facing="random")[1].st[BOSS_FACING])
+              for i in range(16)}
+    assert len(spread) >= 4
+
+
+@pytest.mark.parametrize("reading, known", [("known", True), ("ignored", False)])
+def test_A_48_gravestone_reveal_info(reading, known):
+    """Two gravestones reveal cards at setup (R-12.5): their ids reach the state only when known."""
+    _, b = setup_only("gargoyle", ["knight"], 2, 0, gravestone_reveal_info=reading)
+    revealed = int(b.st[L.G_REVEALED])
+    assert (revealed != 0) == known
+    if known:
+        assert 1 <= bin(revealed).count("1") <= 2
