@@ -76,15 +76,18 @@ def _write_overlay(folder: Path) -> Path:
                                  "push": True}]),
     ]
     chars = {r["id"]: r for r in yaml.safe_load((SHIPPED / "characters.yaml").read_text())["characters"]}
-    warrior, herald = copy.deepcopy(chars["warrior"]), copy.deepcopy(chars["herald"])
+    warrior, herald, assassin = (copy.deepcopy(chars[k]) for k in ("warrior", "herald", "assassin"))
+    assassin["starting_equipment"]["hands"] = ["shift_estoc", "target_shield"]
     items = {r["id"]: r for r in yaml.safe_load((SHIPPED / "items.yaml").read_text())["items"]}
     axe = {**copy.deepcopy(items["battle_axe"]), "id": "hand_axe", "name": "Hand Axe", "source": "test scenario",
            "attacks": [{"stamina": 0, "dice": "KK"}, {"stamina": 1, "dice": "KK", "repeat": 2}]}  # A-27, A-28
-    (folder / "items.yaml").write_text(yaml.safe_dump({"items": [axe]}), encoding="utf-8")
+    estoc = {**copy.deepcopy(items["estoc"]), "id": "shift_estoc", "name": "Shift Estoc", "source": "test scenario",
+             "attacks": [{"stamina": 0, "dice": "KK", "modifier": -1, "shift_before": 1}]}  # A-24
+    (folder / "items.yaml").write_text(yaml.safe_dump({"items": [axe, estoc]}), encoding="utf-8")
     warrior["starting_equipment"]["hands"] = ["battle_axe", "hand_axe"]  # two hand weapons (A-27)
     herald["taunt"] = chars["knight"]["taunt"]  # equal taunt with the knight (A-40)
     (folder / "enemies.yaml").write_text(yaml.safe_dump({"enemies": lab}), encoding="utf-8")
-    (folder / "characters.yaml").write_text(yaml.safe_dump({"characters": [warrior, herald]}), encoding="utf-8")
+    (folder / "characters.yaml").write_text(yaml.safe_dump({"characters": [warrior, herald, assassin]}), encoding="utf-8")
     encounter = {"id": "lab", "name": "Lab", "level": 1, "spawn_1": ["ranger", "walker", "rammer"],
                  "spawn_2": ["shover", "pusher"], "terrain_1": None, "terrain_2": None, "traps": False,
                  "source": "test scenario"}
@@ -429,6 +432,24 @@ def test_A_23_trap_trigger_moves_push_onto_trap(lab, reading, springs):
     assert char_state(act[-1], "knight")["damage"] == (2 if springs else 0)
 
 
+# --- A-24 shift_into_barrel ----------------------------------------------------------------------
+@pytest.mark.parametrize("reading, lands, paid", [("forbidden", 4, 0), ("pay_one", 1, 1)])
+def test_A_24_shift_into_barrel_first_shift_option(lab, reading, lands, paid):
+    """The assassin attacks the walker in her node (2,2) with the shift estoc (shift 1 first) and
+    takes the first shift step offered; a barrel stands on (0,2), the first neighbour: a shift
+    passes it by (to (1,3)) or enters it for 1 stamina, breaking it."""
+    pos = lab(["assassin"], shift_into_barrel=reading)
+    pos.enemy(WALKER, (2, 2)).char("assassin", (2, 2)).terrain((0, 2), L.TERRAIN_BARREL)
+    _, evs = play(pos, forced=[1] * 8, H_ATTACK=1, H_SHIFT=1)
+    act = activation(evs, "assassin")
+    asked = decisions(act, "shift")
+    assert asked and asked[0]["values"][3] == lands
+    assert asked[0]["values"][2] == (8 if reading == "forbidden" else 9)  # stay + 7 open neighbours, or all 8
+    assert first(act, "move", actor="assassin")["values"][:2] == [6, lands]
+    assert any(e["event"] == "barrel" for e in act) == (paid == 1)
+    assert char_state(act[-1], "assassin")["stamina"] == paid
+
+
 # --- A-28 repeat_icon -----------------------------------------------------------------------------
 @pytest.mark.parametrize("reading, paid", [("same_option_pay_each", 2), ("pay_once_roll_each", 1)])
 def test_A_28_repeat_icon_cost_of_the_second_roll(lab, reading, paid):
@@ -541,6 +562,31 @@ def test_A_39_taunt_tiebreak_pool_walker_target(lab, reading, toward):
     assert move["values"][0] == 6 and move["values"][1] in toward
 
 
+# --- A-3 initial_aggro (a setup reading: shown on the state right after a real setup) ---------------
+def aggro_after_setup(lab_data, reading: str, index: int) -> tuple[int, list[Event]]:
+    comp = compile_encounter(lab_data, ["knight", "warrior", "herald"], "lab", {"initial_aggro": reading, "max_rounds": 0})
+    b = engine.play_one(comp.tables, scripted, script(H_FIRST_CHAR=2, H_AGGRO=1), 0, 0, index)
+    return int(b.st[L.G_AGGRO]), events(b, comp)
+
+
+@pytest.mark.parametrize("reading, holder", [("players_choice", 1), ("first_activating", 2)])
+def test_A_3_initial_aggro_players_or_first_to_act(lab_data, reading, holder):
+    """The players pick the herald (2) to act first and would give aggro to the warrior (1)."""
+    aggro, evs = aggro_after_setup(lab_data, reading, 0)
+    assert aggro == holder
+    assert bool(decisions(evs, "aggro")) == (reading == "players_choice")
+    assert first(evs, "aggro")["actor"] == ("knight", "warrior", "herald")[holder]
+
+
+def test_A_3_initial_aggro_random_ignores_the_players(lab_data):
+    holders = set()
+    for index in range(12):
+        aggro, evs = aggro_after_setup(lab_data, "random", index)
+        assert not decisions(evs, "aggro")
+        holders.add(aggro)
+    assert holders == {0, 1, 2}
+
+
 # --- max_rounds (simulator setting) ---------------------------------------------------------------
 @pytest.mark.parametrize("rounds", [1, 3])
 def test_max_rounds_caps_a_stalemate(lab, rounds):
@@ -622,31 +668,36 @@ def test_boss_repeat_scope_double_swing_moves_again_or_not(reading, moves):
 
 
 # --- setup-time boss readings: set at setup, so shown on the state right after a real setup ---------
-def setup_only(boss: str, party: list[str], gravestones: int, index: int, **variants: Any):
+def setup_only(boss: str, party: list[str], gravestones: int, index: int, place: int = 0, **variants: Any):
+    """Compile a boss cell and run only its setup (rounds capped at 0); ``place`` = entry option (D-14)."""
     comp = compile_boss(kit_data(), party, boss, gravestones, {"max_rounds": 0, **variants})
-    return comp, engine.play_one(comp.tables, scripted, script(), 0, 0, index)
+    return comp, engine.play_one(comp.tables, scripted, script(H_PLACE=place), 0, 0, index)
 
 
-def test_A_42_boss_initial_facing_readings():
-    """Gargoyle set up for the knight and the warrior (rounds capped at 0: the state after setup)."""
-    entry = {int(setup_only("gargoyle", ["knight", "warrior"], 0, i)[1].st[BOSS_FACING]) for i in range(6)}
-    comp, _ = setup_only("gargoyle", ["knight", "warrior"], 0, 0)
-    assert entry == {int(comp.tables.scen[X.SC_BOSS_FACING])}  # toward the entry door, whatever the placement
-    nearest_differs = False
-    for i in range(6):
-        comp, b = setup_only("gargoyle", ["knight", "warrior"], 0, i, boss_initial_facing="toward_nearest_character")
-        st, board = b.st, comp.board
-        bpos = int(st[L.E_BASE + L.E_POS])
-        nodes = [int(st[L.C_BASE + c * L.C_FIELDS + L.C_POS]) for c in range(2)]
-        near = min(board.steps[bpos, n] for n in nodes)
-        facing = int(st[BOSS_FACING])
+@pytest.mark.parametrize("reading", ["toward_entry_door", "toward_nearest_character"])
+def test_A_42_boss_initial_facing_door_or_nearest(reading):
+    """The Gargoyle spawns at (0,2); the party enters by the bottom door and both stand on its last
+    entry node (4,4). Toward the door it faces S (the door's middle node (4,2)); toward the nearest
+    character it faces a direction whose node is a step closer to (4,4), here E."""
+    comp, b = setup_only("gargoyle", ["knight", "warrior"], 0, 0, place=2, boss_initial_facing=reading)
+    st, board = b.st, comp.board
+    bpos = int(st[L.E_BASE + L.E_POS])
+    nodes = {int(st[L.C_BASE + c * L.C_FIELDS + L.C_POS]) for c in range(2)}
+    assert bpos == 1 and nodes == {12}
+    facing = int(st[BOSS_FACING])
+    door = int(comp.tables.scen[X.SC_BOSS_FACING])
+    assert board.neighbour[bpos, door] == 6  # S, toward (4,2)
+    if reading == "toward_entry_door":
+        assert facing == door
+    else:
         ahead = board.neighbour[bpos, facing]
-        assert ahead >= 0 and any(board.steps[bpos, n] == near and board.steps[ahead, n] == near - 1 for n in nodes)
-        nearest_differs |= facing not in entry
-    assert nearest_differs or len(entry) == 1
+        assert facing != door and board.steps[ahead, 12] == board.steps[bpos, 12] - 1
+
+
+def test_A_42_boss_initial_facing_random_spreads():
     spread = {int(setup_only("gargoyle", ["knight", "warrior"], 0, i, boss_initial_facing="random")[1].st[BOSS_FACING])
               for i in range(16)}
-    assert len(spread) >= 4
+    assert len(spread) >= 4  # 16 draws over 8 facings; the two other readings give one facing here
 
 
 @pytest.mark.parametrize("reading, known", [("known", True), ("ignored", False)])
