@@ -5,6 +5,13 @@ forced dice and scripted choices under two (or three) readings, and asserts the 
 resulting state: the node reached, the cubes and tokens, who was targeted. Each would fail if the
 kernel ignored the variant switch. Scenes use a small data overlay (``lab`` encounter) whose test
 enemies do one thing each, so the first events of the battle are the ones the reading governs.
+Boss readings use ``kit.scene(..., boss=...)``. Setup readings (A-3, A-42, A-48) act before any
+figure could be placed by hand, so they are shown on the state right after a real setup.
+
+Checked by hand: with ``compile.variant_vector`` patched to drop every setting but ``max_rounds``,
+every test of a non-default reading fails. A-35 ``away_from_enemy`` is inert in the kernel (xfail).
+A-10..A-12 act only on a hand-placed ember (no battle starts with one); A-40 needs equal taunts
+and A-45 a single-target card with arcs, neither of which the shipped data has.
 
 Board (5×5 grid of 13 nodes, ``pos.comp.board.index``)::
 
