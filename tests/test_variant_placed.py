@@ -241,9 +241,6 @@ def test_A_34_attack_push_cornered_knight_in_corner(lab, reading, options, lands
 
 
 # --- A-35 move_push_direction ---------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason=(
-    "A-35 away_from_enemy is inert: every move push starts in the enemy's own node, so every adjacent "
-    "node is 'farther from the enemy' (steps 1 > 0) and the filter in push_char_any never removes one"))
 def test_A_35_move_push_direction_away_from_enemy_limits_destinations(lab):
     """A pusher at (1,1) walks into the knight at (2,2): pushed any adjacent node, or only nodes
     farther from the enemy (it came from (1,1), so (1,1), (0,2) and (2,0) are not farther)."""

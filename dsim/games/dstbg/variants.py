@@ -128,7 +128,7 @@ VARIANTS: tuple[Variant, ...] = (
     _v("move_push_direction", "A-35", L.V_MOVE_PUSH_DIR, "where a move push sends a character (R-9.8)",
        "000, FAQ, JP: an adjacent node chosen by the players; JP memo: away from the enemy.",
        any_adjacent="any adjacent node the players choose",
-       away_from_enemy="only adjacent nodes farther from the enemy"),
+       away_from_enemy="only adjacent nodes farther from the node the enemy came from (on along its path)"),
     _v("push_damage_order", "A-36", L.V_PUSH_DMG_ORDER, "order of defence and push for push damage",
        "FAQ step 5: push, then damage; FAQ dodge ruling and JP: defence first, push after a failed defence.",
        defend_then_push="the character defends in the enemy's node, then is pushed if hit",

@@ -145,14 +145,14 @@ def push_out(t, b, policy, e: int, damage: int, difficulty: int, leap: bool) -> 
             continue
         if damage <= 0:
             if leap:
-                push_char_any(t, b, policy, c, node)
+                push_char_any(t, b, policy, c, node, -1)
             else:
                 push_char_boss(t, b, policy, c, e)
             continue
         hit = defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
         if (hit or t.variants[L.V_PUSH_DMG_DODGED] == 1) and st[ci(c, L.C_POS)] == node and running(b):
             if leap:
-                push_char_any(t, b, policy, c, node)
+                push_char_any(t, b, policy, c, node, -1)
             else:
                 push_char_boss(t, b, policy, c, e)
 

@@ -149,7 +149,7 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
     elif push == PUSH_AWAY:
         push_char_away(t, b, policy, c, epos, L.H_ATTACK_PUSH)  # F-9.7; boss attack elsewhere: F-12.8
     elif push == PUSH_ANY:
-        push_char_any(t, b, policy, c, epos)
+        push_char_any(t, b, policy, c, epos, -1)
     return True
 
 
@@ -161,9 +161,10 @@ def staggered(b, e: int) -> int:
 
 
 @kernel
-def push_out_of(t, b, policy, e: int, node: int, damage: int, difficulty: int) -> None:
-    """R-9.8/R-11.7: push every character out of ``node``; with push damage each pushed character
-    defends first (A-36 defend_then_push) and a successful dodge avoids the push (A-37)."""
+def push_out_of(t, b, policy, e: int, node: int, came_from: int, damage: int, difficulty: int) -> None:
+    """R-9.8/R-11.7: push every character out of ``node`` (the enemy entered it from ``came_from``,
+    −1 if it did not move, A-35); with push damage each pushed character defends first
+    (A-36 defend_then_push) and a successful dodge avoids the push (A-37)."""
     st = b.st
     for c in range(st[L.G_N_CHARS]):
         if not running(b):
@@ -171,15 +172,15 @@ def push_out_of(t, b, policy, e: int, node: int, damage: int, difficulty: int) -
         if st[ci(c, L.C_ALIVE)] == 0 or st[ci(c, L.C_POS)] != node:
             continue
         if damage <= 0:
-            push_char_any(t, b, policy, c, node)
+            push_char_any(t, b, policy, c, node, came_from)
             continue
         if t.variants[L.V_PUSH_DMG_ORDER] == 1:
-            push_char_any(t, b, policy, c, node)
+            push_char_any(t, b, policy, c, node, came_from)
             defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
             continue
         hit = defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
         if (hit or t.variants[L.V_PUSH_DMG_DODGED] == 1) and st[ci(c, L.C_POS)] == node and st[ci(c, L.C_ALIVE)] == 1:
-            push_char_any(t, b, policy, c, node)
+            push_char_any(t, b, policy, c, node, came_from)
 
 
 @kernel
@@ -197,7 +198,7 @@ def enemy_move(t, b, policy, e: int, s: int) -> None:
     if t.variants[L.V_STAGGER_PUSH_DMG] == 1 and push_dmg > 0:
         push_dmg = max(0, push_dmg - staggered(b, e))
     if push and (dist > 0 or t.variants[L.V_FROST_ZERO_PUSH] == 0):
-        push_out_of(t, b, policy, e, st[ei(e, L.E_POS)], 0, 0)  # step 2: no damage here (F-11.5)
+        push_out_of(t, b, policy, e, st[ei(e, L.E_POS)], -1, 0, 0)  # step 2: no damage here (F-11.5)
     for _ in range(max(dist, 0)):
         if not running(b) or st[ci(tpos_fixed, L.C_ALIVE)] == 0:
             return
@@ -220,7 +221,7 @@ def enemy_move(t, b, policy, e: int, s: int) -> None:
         k = decide_for_enemy(t, b, policy, L.H_ENEMY_STEP, n)
         place_enemy(t, b, policy, e, b.opts[k, 0])
         if push:
-            push_out_of(t, b, policy, e, st[ei(e, L.E_POS)], push_dmg, p[L.S_DODGE])
+            push_out_of(t, b, policy, e, st[ei(e, L.E_POS)], pos, push_dmg, p[L.S_DODGE])
 
 
 @kernel

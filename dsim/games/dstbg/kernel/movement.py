@@ -286,16 +286,18 @@ def push_char_away(t, b, policy, c: int, from_node: int, hook: int) -> None:
 
 
 @kernel
-def push_char_any(t, b, policy, c: int, enemy_node: int) -> None:
+def push_char_any(t, b, policy, c: int, enemy_node: int, came_from: int) -> None:
     """R-9.8/F-9.9: a move-push sends the character to any adjacent node the players choose (D-32);
-    ``move_push_direction = away_from_enemy`` keeps only nodes farther from the enemy (A-35)."""
+    ``move_push_direction = away_from_enemy`` keeps only nodes farther from the node the pushing
+    enemy came from, i.e. on along its path (A-35; ``came_from`` −1: no direction, any node)."""
     pos = b.st[ci(c, L.C_POS)]
+    away = t.variants[L.V_MOVE_PUSH_DIR] == 1 and came_from >= 0
     n = 0
     for d in range(8):
         dest = t.neighbour[pos, d]
         if dest < 0 or blocks_movement(b, dest):
             continue
-        if t.variants[L.V_MOVE_PUSH_DIR] == 1 and t.steps[dest, enemy_node] <= t.steps[pos, enemy_node]:
+        if away and t.steps[dest, came_from] <= t.steps[pos, came_from]:
             continue
         if t.variants[L.V_PUSH_INTO_FULL] == 1 and figures_at(b, dest) >= 3:
             continue
