@@ -94,27 +94,28 @@ def random_options(rng: np.random.Generator, hook: int, st: np.ndarray) -> tuple
         row = opts[i]
         if hook in (L.H_ATTACK, L.H_HEROIC):
             kind = rng.integers(0, 4)
-            row[:] = [rng.integers(0, 4), rng.integers(0, 30), enemy() if kind < 2 else -1,
+            row[:8] = [rng.integers(0, 4), rng.integers(0, 30), enemy() if kind < 2 else -1,
                       char() if kind == 2 else (node() if kind < 2 else -1), rng.integers(0, 4),
                       rng.integers(0, 900), rng.integers(0, 1001) if kind < 2 else rng.integers(1, 3), kind]
             if i == 0:
-                row[:] = [-1, -1, -1, -1, 0, 0, 0, -1]
+                row[:8] = [-1, -1, -1, -1, 0, 0, 0, -1]
         elif hook in (L.H_STEP, L.H_SHIFT):
             row[:] = [node(), rng.integers(0, 4), rng.integers(0, 2), rng.integers(0, 2), rng.integers(0, 8),
-                      rng.integers(0, 4), rng.integers(0, 8), rng.integers(0, 3)]
+                      rng.integers(0, 4), rng.integers(0, 8), rng.integers(0, 3),
+                      rng.integers(0, 16) if st[L.G_IS_BOSS] else 0]  # boss arcs (ARC_* bits)
         elif hook == L.H_PLACE:
             row[:3] = [node(), rng.integers(0, 3), char()]
         elif hook == L.H_SWAP:
             row[:4] = [rng.integers(0, 2), rng.integers(0, 2), rng.integers(0, 20), rng.integers(-1, 20)]
         elif hook == L.H_LUCK:
-            row[:] = [i - 1, rng.integers(0, 4), rng.integers(0, 5), 0, 0, 0, char(), 0]
+            row[:8] = [i - 1, rng.integers(0, 4), rng.integers(0, 5), 0, 0, 0, char(), 0]
         elif hook == L.H_DEFENCE:
-            row[:] = [i, rng.integers(0, 800), rng.integers(0, 9), rng.integers(0, 4), rng.integers(0, 1001),
+            row[:8] = [i, rng.integers(0, 800), rng.integers(0, 9), rng.integers(0, 4), rng.integers(0, 1001),
                       rng.integers(1, 3), enemy(), rng.integers(0, 2)]
         elif hook == L.H_TRAP:
             row[:5] = [i, rng.integers(1, 5), 0, rng.integers(0, 1001), rng.integers(1, 3)]
         elif hook == L.H_DODGE_MOVE:
-            row[:] = [node(), rng.integers(0, 2), rng.integers(0, 2), rng.integers(0, 8), 0, rng.integers(0, 4), 0, 0]
+            row[:8] = [node(), rng.integers(0, 2), rng.integers(0, 2), rng.integers(0, 8), 0, rng.integers(0, 4), 0, 0]
         elif hook in (L.H_ATTACK_PUSH, L.H_MOVE_PUSH):
             row[:4] = [node(), rng.integers(0, 6), rng.integers(0, 4), rng.integers(0, 8)]
         elif hook == L.H_ENEMY_ORDER:
@@ -224,9 +225,9 @@ def test_D_19_tactician_focuses_fire_on_the_likeliest_kill():
     c = st[L.G_ACTIVE]
     st[_ci(c, L.C_STAMINA)], st[_ci(c, L.C_DAMAGE)] = 0, 0
     opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
-    opts[0] = [-1, -1, -1, -1, 0, 0, 0, -1]
-    opts[1] = [0, 1, 0, 0, 1, 300, 100, 0]  # more expected damage on a healthy enemy
-    opts[2] = [0, 1, 0, 0, 1, 250, 700, 0]  # a little less, but likely to finish a wounded one
+    opts[0, :8] = [-1, -1, -1, -1, 0, 0, 0, -1]
+    opts[1, :8] = [0, 1, 0, 0, 1, 300, 100, 0]  # more expected damage on a healthy enemy
+    opts[2, :8] = [0, 1, 0, 0, 1, 250, 700, 0]  # a little less, but likely to finish a wounded one
     assert pol.decide(L.H_ATTACK, st, opts, 3, params, dist) == 2
     assert get_policy("aggressive").decide(L.H_ATTACK, st, opts, 3, get_policy("aggressive").vector({"kill_weight": 0.0}), dist) == 1
 
@@ -247,21 +248,31 @@ def test_D_16_aggressive_uses_berserk_charge_at_once():
             assert pol.decide(L.H_HEROIC, st, opts, n, pol.vector(), dist) == 1
 
 
-def test_R_12_12_tactician_holds_a_weak_arc_in_a_boss_node():
+def test_R_12_12_tactician_attacks_from_a_weak_arc_when_it_can():
+    """Step option column 8 holds the node's boss arcs: the tactician holds a weak arc it stands in,
+    walks to the cheapest weak-arc node with a target in reach, and otherwise approaches as usual."""
     pol = get_policy("tactician")
     rng = np.random.default_rng(9)
     st, dist = random_state(rng, L.H_STEP)
     c = st[L.G_ACTIVE]
     st[L.G_IS_BOSS], st[L.G_WEAK_ARCS] = 1, L.ARC_BACK | L.ARC_LEFT
     st[_ci(c, L.C_USED0)], st[_ci(c, L.C_USED1)] = 0, 0
-    st[_ei(0, L.E_POS)] = st[_ci(c, L.C_POS)]
+    st[_ci(c, L.C_STAMINA)], st[_ci(c, L.C_DAMAGE)] = 0, 0
+    here = st[_ci(c, L.C_POS)]
     opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
-    opts[0] = [st[_ci(c, L.C_POS)], 0, 0, 0, 0, 1, 0, 1]
-    opts[1] = [(st[_ci(c, L.C_POS)] + 1) % st[L.G_N_NODES], 0, 0, 0, 1, 0, 1, 1]  # farther, still in reach: kite bait
-    st[_ci(c, L.C_ARC)] = L.ARC_BACK
-    assert pol.decide(L.H_STEP, st, opts, 2, pol.vector(), dist) == 0
-    st[_ci(c, L.C_ARC)] = L.ARC_FRONT
-    assert pol.decide(L.H_STEP, st, opts, 2, pol.vector(), dist) == 1
+    opts[0] = [here, 0, 0, 0, 0, 1, 0, 1, L.ARC_BACK]
+    opts[1] = [(here + 1) % st[L.G_N_NODES], 0, 0, 0, 1, 0, 1, 1, L.ARC_FRONT]  # farther, still in reach: kite bait
+    opts[2] = [(here + 2) % st[L.G_N_NODES], 1, 0, 0, 1, 0, 1, 1, L.ARC_LEFT]  # weak arc, costs a run
+    assert pol.decide(L.H_STEP, st, opts, 3, pol.vector(), dist) == 0  # holds the back arc
+    opts[0, 8] = L.ARC_FRONT
+    assert pol.decide(L.H_STEP, st, opts, 3, pol.vector(), dist) == 2  # runs to the left arc
+    opts[2, 7] = 0  # ... unless no target is in reach from there
+    assert pol.decide(L.H_STEP, st, opts, 3, pol.vector(), dist) == 1
+    st[_ci(c, L.C_USED0)] = 1  # after attacking, weak arcs no longer steer the move
+    opts[2, 7] = 1
+    base = get_policy("tactician").vector()
+    base[list(p.name for p in pol.params).index("weak_arc_hold")] = 0.0
+    assert pol.decide(L.H_STEP, st, opts, 3, pol.vector(), dist) == pol.decide(L.H_STEP, st, opts, 3, base, dist)
 
 
 def test_A_41_enemy_choices_flip_when_adversarial():

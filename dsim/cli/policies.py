@@ -45,11 +45,12 @@ def _describe(policy) -> dict[str, Any]:
     }
 
 
-def _cell(party: str, encounter: str | None, boss: str | None, policy: str, sets: list[str] | None, data: str | None) -> dict[str, Any]:
+def _cell(party: str, encounter: str | None, boss: str | None, policy: str, sets: list[str] | None, data: str | None,
+          loadout: str | None) -> dict[str, Any]:
     """Settings of one cell, naming either an encounter or a boss."""
     if (encounter is None) == (boss is None):
         _fail("give exactly one of --encounter or --boss")
-    return _battle._settings("dstbg", party, encounter, boss, None, policy, sets, data)
+    return _battle._settings("dstbg", party, encounter, boss, None, policy, sets, data, loadout)
 
 
 @app.command("list")
@@ -100,6 +101,7 @@ def compare(
     seed: _battle.Seed = 1,
     set_: _battle.SetOpt = None,
     data: _battle.DataOpt = None,
+    loadout: _battle.LoadoutOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play every policy (defaults) on the same battles and report win rates with 95% Wilson intervals."""
@@ -110,7 +112,7 @@ def compare(
     names = [p.strip() for p in policies.split(",") if p.strip()] if policies else [p.name for p in all_policies()]
     rows = []
     for name in names:
-        settings = _cell(party, encounter, boss, name, set_, data)
+        settings = _cell(party, encounter, boss, name, set_, data, loadout)
         _battle._prepare(settings)  # clean one-line errors for unknown ids
         chosen, evaluate = dstbg_evaluator(settings, seed)
         won = evaluate(chosen.vector(), 0, battles)
@@ -121,7 +123,8 @@ def compare(
         typer.echo(json.dumps(rows))
         return
     cell = encounter or boss
-    table = Table(title=f"{party} vs {cell} — {battles:,} common battles per policy, seed {seed}")
+    gear = f", loadout {loadout}" if loadout else ""
+    table = Table(title=f"{party} vs {cell}{gear} — {battles:,} common battles per policy, seed {seed}")
     for col in ("policy", "win rate", "95% CI"):
         table.add_column(col, justify="left" if col == "policy" else "right")
     for r in sorted(rows, key=lambda r: -r["win_rate"]):
@@ -141,6 +144,7 @@ def tune(
     seed: _battle.Seed = 1,
     set_: _battle.SetOpt = None,
     data: _battle.DataOpt = None,
+    loadout: _battle.LoadoutOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Search a policy's parameters for the highest win rate (successive halving, common random numbers).
@@ -149,7 +153,7 @@ def tune(
     Wilson intervals, and the gain with a paired interval and McNemar's test."""
     from dsim.tuning import dstbg_evaluator, policy_bounds, tune as run_tuning
 
-    settings = _cell(party, encounter, boss, policy, set_, data)
+    settings = _cell(party, encounter, boss, policy, set_, data, loadout)
     _battle._prepare(settings)
     try:
         chosen, evaluate = dstbg_evaluator(settings, seed)

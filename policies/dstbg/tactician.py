@@ -38,16 +38,20 @@ P_WEAK_ARC = 9
 
 
 @njit(cache=True)
-def in_weak_arc(st):
-    """R-12.12: the active character stands in a boss's node, in a weak arc of the last attack."""
+def weak_arc_step(st, opts, n, reserve):
+    """R-12.12: the move-step option to take to attack a boss from a weak arc of its last attack: stay
+    (row 0) if already there, else the cheapest affordable node in a weak arc (column 8: the node's
+    arcs) with a target in reach; −1 if none."""
     c = st[L.G_ACTIVE]
-    if st[L.G_IS_BOSS] == 0 or c < 0 or st[L.G_WEAK_ARCS] == 0:
-        return False
-    pos = char_field(st, c, L.C_POS)
-    for e in range(st[L.G_N_ENEMIES]):
-        if enemy_field(st, e, L.E_ALIVE) == 1 and enemy_field(st, e, L.E_POS) == pos:
-            return (char_field(st, c, L.C_ARC) & st[L.G_WEAK_ARCS]) != 0
-    return False
+    weak = st[L.G_WEAK_ARCS]
+    best = -1
+    for i in range(n):
+        if opts[i, 8] & weak and opts[i, 7] >= 1 and affordable(st, c, opts[i, 1], reserve):
+            if i == 0:
+                return 0
+            if best < 0 or opts[i, 1] < opts[best, 1]:
+                best = i
+    return best
 
 
 @njit(cache=True)
@@ -67,8 +71,10 @@ def decide(hook, st, opts, n, params, dist):
     value = params[P_STAMINA_VALUE] * 100.0
     if hook == L.H_STEP or hook == L.H_SHIFT:
         c = st[L.G_ACTIVE]
-        if params[P_WEAK_ARC] > 0 and c >= 0 and not has_attacked(st, c) and in_weak_arc(st):
-            return 0  # D-25: hold the weak arc for the extra black die
+        if params[P_WEAK_ARC] > 0 and st[L.G_IS_BOSS] == 1 and st[L.G_WEAK_ARCS] != 0 and c >= 0 and not has_attacked(st, c):
+            k = weak_arc_step(st, opts, n, reserve)  # D-25: attack from a weak arc for the extra black die
+            if k >= 0:
+                return k
         return approach(st, opts, n, reserve, params[P_KITE], params[P_RETREAT], 300.0)
     if hook == L.H_ATTACK:
         # focus fire: P(kill) weighs heavily, so wounded enemies are finished first (D-19, D-20)
@@ -128,7 +134,8 @@ register(
             "small stamina reserve, gives the aggro token and first activation to the highest taunt, "
             "lets ranged characters slide to a node still in reach but farther away, pushes enemies away "
             "from the party, dodges and dodges traps on exact expectations, spends luck on weak attack "
-            "dice and short defence rolls, and in boss battles holds a weak arc (R-12.12) once in it."
+            "dice and short defence rolls, and in boss battles walks into (or holds) a weak arc of the boss's "
+            "last attack before attacking (R-12.12)."
         ),
         decide=decide,
         params=(
@@ -141,7 +148,7 @@ register(
             Param("retreat", 0.0, 0.0, 1.0, "> 0: use the free walk to step away after attacking"),
             Param("heal_weight", 1.0, 0.0, 3.0, "worth of one cube removed by a support line, in damage"),
             Param("luck_attack_max", 0.0, -1.0, 3.0, "reroll an attack die showing at most this (-1: never)"),
-            Param("weak_arc_hold", 1.0, 0.0, 1.0, "> 0: in a boss's weak arc, stay put before attacking"),
+            Param("weak_arc_hold", 1.0, 0.0, 1.0, "> 0: before attacking a boss, step into or hold a weak arc in reach"),
         ),
     )
 )

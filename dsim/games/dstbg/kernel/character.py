@@ -92,6 +92,35 @@ def step_features(t, b, n: int, longest: int, at_zero: bool) -> None:
             p = st[ci(a, L.C_POS)]
             for i in range(n):
                 opts[i, 5] += 1 if p == opts[i, 0] else 0
+    if st[L.G_IS_BOSS] == 1:
+        boss_arc_features(t, b, n)
+
+
+@kernel
+def boss_arc_features(t, b, n: int) -> None:
+    """Column 8 of the move-step options: the arcs of the nearest living boss the node lies in (R-12.8);
+    the boss's own node keeps the arcs of the side the character stands at or comes from (R-12.9)."""
+    st = b.st
+    c = st[L.G_ACTIVE]
+    if c < 0:
+        return
+    here = st[ci(c, L.C_POS)]
+    for i in range(n):
+        node = b.opts[i, 0]
+        best = L.UNREACHABLE
+        for e in range(st[L.G_N_ENEMIES]):
+            if st[ei(e, L.E_ALIVE)] == 0 or t.etypes[st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 0:
+                continue
+            epos = st[ei(e, L.E_POS)]
+            if t.steps[node, epos] >= best:
+                continue
+            best = t.steps[node, epos]
+            if node != epos:
+                b.opts[i, 8] = t.arcs[st[ei(e, L.E_FACING)], epos, node]
+            elif here == epos:
+                b.opts[i, 8] = char_arc(t, b, c, e)
+            else:
+                b.opts[i, 8] = t.arcs[st[ei(e, L.E_FACING)], epos, here]
 
 
 @kernel

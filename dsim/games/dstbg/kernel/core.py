@@ -253,6 +253,7 @@ def set_opt(b, i: int, a: int, c: int, d: int, e: int, f: int, g: int, h: int, k
     o[5] = g
     o[6] = h
     o[7] = k
+    o[8] = 0
 
 
 # --- distances and occupancy ----------------------------------------------------------------
