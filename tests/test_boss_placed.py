@@ -361,6 +361,33 @@ def test_R_12_9_characters_in_the_boss_node_are_hit_by_the_arc_of_their_side():
     assert first(evs, "attack", actor="gargoyle" + BOSS)["values"][1] == 0b01
 
 
+@pytest.mark.parametrize("choice", range(3))
+def test_R_12_23_boss_attack_push_from_another_node_goes_to_the_adjacent_node_farthest_from_the_boss(choice):
+    """Titanite Demon Grab & Smash (face the nearest, 6 damage with push) on the knight on (2,4): of its
+    neighbours, (0,4) and (4,4) are 2 steps from the boss, the others 1 or 0."""
+    pos = scene(["knight", "warrior"], boss="titanite_demon", variants=ONE)
+    pos.enemy(0, (2, 2), facing=N).char("knight", (2, 4)).char("warrior", (0, 0))
+    pos.deck([card(pos, "grab_and_smash")])
+    _, evs = play(pos, forced=[1, 1], H_ATTACK_PUSH=choice)
+    assert first(evs, "defend", actor="knight")["values"][2] == 4
+    push = first(evs, "push", actor="knight")
+    assert rc(push["state"]["characters"][0]) == [(0, 4), (4, 4)][min(choice, 1)]
+
+
+@pytest.mark.parametrize("choice", range(3))
+def test_R_12_23_boss_attack_push_out_of_its_own_node_keeps_the_arc(choice):
+    """Grab & Smash on the knight inside the boss's node: the boss turns to him (east side), hits him,
+    and the push goes to an adjacent node of the front arc, not simply away from the boss."""
+    pos = scene(["knight", "warrior"], boss="titanite_demon", variants=ONE)
+    pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2), side=E + 1).char("warrior", (0, 0))
+    pos.deck([card(pos, "grab_and_smash")])
+    _, evs = play(pos, forced=[1, 1], H_MOVE_PUSH=choice, H_ATTACK_PUSH=choice)
+    push = first(evs, "push", actor="knight")
+    assert facing(push["state"]) == E
+    dest = pos.node(rc(push["state"]["characters"][0]))
+    assert pos.comp.board.arc_mask[E, pos.node((2, 2)), dest] & FR
+
+
 @pytest.mark.parametrize("stagger, damage", [(0, 4), (L.COND_STAGGER, 3)])
 def test_R_12_22_stagger_on_a_boss_reduces_its_attack_damage_by_one(stagger, damage):
     pos = scene(["knight", "warrior"], boss="gargoyle", variants=ONE)
