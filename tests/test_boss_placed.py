@@ -20,13 +20,14 @@ import copy
 
 import pytest
 
+from dsim.games.dstbg import engine
 from dsim.games.dstbg.board import joined_tiles, standard_tile
 from dsim.games.dstbg.compile import compile_boss
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.position import Position
-from dsim.games.dstbg.trace import FACINGS
-from tests.kit import data, first, play, scene
+from dsim.games.dstbg.trace import FACINGS, events
+from tests.kit import data, first, play, scene, script, scripted
 
 N, NE, E, SE, S, SW, W, NW = range(8)
 FR, RI, BA, LE = L.ARC_FRONT, L.ARC_RIGHT, L.ARC_BACK, L.ARC_LEFT
@@ -436,6 +437,58 @@ def test_R_12_7_an_empty_deck_is_turned_over_without_shuffling():
     assert drawn == [order[3], order[0]]
     assert deck_cards(b) == order and b.st[L.G_DECK_POS] == 1
     assert first(evs, "card", round=2)["state"]["deck"]["discard"] == ["tail_whip"]
+
+
+def _setup(boss: str, seed: int, gravestones: int = 0, variants=ONE):
+    """A battle from its own setup (not hand-placed): the trace, and the raw state after the deck is built."""
+    comp = compile_boss(data(), ["knight", "warrior"], boss, gravestones, variants)
+    b = engine.play_one(comp.tables, scripted, script(), seed, 0, 0)
+    evs = events(b, comp)
+    i = evs.index(first(evs, "deck"))
+    return comp, evs, evs[i]["state"], b.trace[i, L.EV_FIELDS :]
+
+
+@pytest.mark.parametrize("boss", ["gargoyle", "dancer_of_the_boreal_valley"])
+def test_R_12_5_the_deck_is_n_random_standard_cards_and_F_12_2_new_each_battle(boss):
+    decks = set()
+    for seed in range(8):
+        comp, _, _, raw = _setup(boss, seed)
+        deck = [int(k) for k in raw[L.D_BASE : L.D_BASE + raw[L.G_DECK_LEN]]]
+        assert len(deck) == comp.tables.scen[X.SC_DECK_SIZE] == len(set(deck)) and raw[L.G_DECK_POS] == 0
+        assert all(comp.tables.cards[k, X.CARD_HEATUP] == 0 for k in deck)
+        decks.add(tuple(deck))
+    assert len(decks) > 1
+
+
+@pytest.mark.parametrize("gravestones", [0, 1, 2])
+def test_R_12_5_one_card_of_the_deck_revealed_per_gravestone(gravestones):
+    for seed in range(4):
+        _, _, _, raw = _setup("gargoyle", seed, gravestones)
+        deck = {int(k) for k in raw[L.D_BASE : L.D_BASE + raw[L.G_DECK_LEN]]}
+        revealed = {k for k in range(16) if int(raw[L.G_REVEALED]) >> k & 1}
+        assert len(revealed) == gravestones and revealed <= deck
+
+
+@pytest.mark.parametrize("boss", ["gargoyle", "ornstein_and_smough"])
+def test_A_42_the_boss_starts_facing_toward_the_entry_door(boss):
+    comp, _, st, _ = _setup(boss, 0)
+    sc = comp.tables.scen
+    entry = [int(n) for n in sc[X.SC_ENTRY : X.SC_ENTRY + sc[X.SC_N_ENTRY]]]
+    middle = min(entry, key=lambda n: abs(int(comp.board.coords[n][1]) - 2))  # the door's middle node
+    for e, figure in enumerate(st["enemies"]):
+        f = FACINGS.index(figure["facing"])
+        assert comp.board.arc_mask[f, figure["node"], middle] & FR, (e, figure)
+
+
+def test_A_42_toward_the_nearest_character():
+    comp, _, st, _ = _setup("gargoyle", 0, variants={"max_rounds": 1, "boss_initial_facing": "toward_nearest_character"})
+    boss = st["enemies"][0]
+    f = FACINGS.index(boss["facing"])
+    steps = comp.board.steps
+    nearest = min(steps[boss["node"], ch["node"]] for ch in st["characters"])
+    target = next(ch["node"] for ch in st["characters"] if steps[boss["node"], ch["node"]] == nearest)
+    ahead = comp.board.neighbour[boss["node"], f]
+    assert ahead >= 0 and steps[ahead, target] < steps[boss["node"], target]
 
 
 def _poisoned(boss: str, wounds: int, heated: int = 0, variants=ONE):
