@@ -282,6 +282,28 @@ def test_R_12_20_leap_lands_on_the_target_node_keeps_facing_and_pushes_to_any_ad
     assert rc(push["state"]["characters"][0]) == [(2, 4), (4, 2), (3, 3)][choice]
 
 
+def test_R_12_9_a_character_walking_into_the_boss_node_stands_in_the_arc_it_came_from():
+    """The knight walks from (0,2), in the front arc, into the boss's node: he stands on its front side."""
+    pos = scene(["knight", "warrior"], boss="gargoyle", variants=CHARS_FIRST)
+    pos.enemy(0, (2, 2), facing=N).char("knight", (0, 2)).char("warrior", (4, 4))
+    _, evs = play(pos, H_STEP=3)  # options: stop, then (0,4), (1,3), (2,2), (1,1), (0,0)
+    knight = first(evs, "move", actor="knight")["state"]["characters"][0]
+    assert rc(knight) == (2, 2) and knight["side"] == "N"
+
+
+@pytest.mark.parametrize("step, dest", [(1, (1, 3)), (2, (2, 4)), (3, (3, 3)), (4, (3, 3))])
+def test_R_12_9_F_12_5_a_character_leaving_the_boss_node_stays_in_its_arc(step, dest):
+    """The knight on the boss's east (right) side walks out: only (1,3), (2,4) and (3,3), the adjacent
+    nodes of the right arc, are offered (plus stopping)."""
+    pos = scene(["knight", "warrior"], boss="gargoyle", variants=CHARS_FIRST)
+    pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2), side=E + 1).char("warrior", (4, 4))
+    _, evs = play(pos, H_STEP=step)
+    step_decision = next(ev for ev in evs if ev["event"] == "decision" and ev.get("hook") == "step")
+    assert step_decision["values"][2] == 4  # stop + three nodes
+    knight = first(evs, "move", actor="knight")["state"]["characters"][0]
+    assert rc(knight) == dest and pos.comp.board.arc_mask[N, pos.node((2, 2)), pos.node(dest)] & RI
+
+
 @pytest.mark.parametrize("choice", range(3))
 def test_R_12_24_a_move_with_push_first_pushes_everyone_in_the_boss_node_within_their_own_arcs(choice):
     """Chilling Thrust (move 2 toward the aggro holder, push) with the knight on the boss's front side and
