@@ -345,6 +345,23 @@ def test_R_12_25_a_boss_moving_onto_the_other_boss_pushes_it(choice):
     assert pos.comp.board.steps[pos.node(smough), pos.node((0, 2))] == 1
 
 
+@pytest.mark.parametrize("dice, taken", [([1, 1], 4), ([2, 2], 2)])
+def test_R_12_20_leap_push_damage_is_a_physical_attack_each_pushed_character_blocks(dice, taken):
+    """Dancer Plunging Attack: leap onto the nearest (the knight on (4,4)) with 6 push damage; the knight
+    blocks (2 dice) and takes 6 minus his roll, then is pushed off the landing node."""
+    pos = scene(["knight", "warrior"], boss="dancer_of_the_boreal_valley", variants=ONE)
+    pos.enemy(0, (0, 0), facing=S).char("knight", (4, 4)).char("warrior", (4, 10))
+    pos.deck([card(pos, "plunging_attack")])
+    _, evs = play(pos, forced=dice)
+    part = boss_part(evs)
+    block = first(part, "defend", actor="knight")
+    assert block["values"][:3] == [0, sum(dice), taken]
+    push = first(part, "push", actor="knight")
+    assert part.index(block) < part.index(push)
+    assert rc(push["state"]["enemies"][0]) == (4, 4) and rc(push["state"]["characters"][0]) != (4, 4)
+    assert push["state"]["characters"][0]["damage"] == taken
+
+
 # --------------------------------------------------------------------------- attacks
 
 def test_R_12_22_area_attack_hits_exactly_the_characters_in_its_arcs_within_range():
@@ -538,6 +555,18 @@ def test_R_12_6_heat_up_when_poison_takes_the_boss_to_its_heat_up_point():
     assert len(added) == 1 and pos.comp.tables.cards[added[0], X.CARD_HEATUP] == 1
     assert b.st[L.G_DECK_POS] == 0 and b.st[L.G_HEATED] == 1 and b.st[L.G_HEATUP_ROUND] == 1
     assert after_boss(evs)["enemies"][0]["weak_arcs"] == ["front"]  # Tail Whip's weak arc
+
+
+def test_R_12_6_the_heat_up_card_is_a_random_one_of_the_boss_heat_up_cards():
+    added = set()
+    for seed in range(12):
+        pos = _poisoned("gargoyle", 13)
+        standard = [card(pos, k) for k in ("tail_whip", "halberd_thrust", "sweeping_strike", "tail_sweep")]
+        pos.deck(standard)
+        b, _ = play(pos, seed=seed)
+        added |= {k for k in deck_cards(b) if k not in standard}
+    heat = {k for k in range(len(pos.comp.card_ids)) if pos.comp.tables.cards[k, X.CARD_HEATUP] == 1}
+    assert added <= heat and len(added) > 1
 
 
 def test_R_12_6_no_heat_up_above_the_heat_up_point():
