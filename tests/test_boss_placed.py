@@ -22,12 +22,16 @@ import pytest
 
 from dsim.games.dstbg import engine
 from dsim.games.dstbg.board import joined_tiles, standard_tile
-from dsim.games.dstbg.compile import compile_boss
+from dsim.games.dstbg.compile import ARC_BITS, compile_boss
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.position import Position
 from dsim.games.dstbg.trace import FACINGS, events
 from tests.kit import data, first, play, scene, script, scripted
+from tests.test_boss_rules import _decode_step as decode_step
+from tests.test_data_counts import BOSS_TABLES, FACTS as REFERENCE, ident
+from tests.test_data_counts import _arcs as reference_arcs, _sequence as reference_sequence
+from tests.test_data_counts import number as reference_number, table as reference_table
 
 N, NE, E, SE, S, SW, W, NW = range(8)
 FR, RI, BA, LE = L.ARC_FRONT, L.ARC_RIGHT, L.ARC_BACK, L.ARC_LEFT
@@ -726,3 +730,49 @@ def test_ornstein_and_smough_one_card_activates_both_figures():
     part = boss_part(evs)
     assert [ev["event"] for ev in part].count("card") == 1
     assert [ev["actor"] for ev in part if ev["event"] == "activate"] == ["ornstein#0", "smough#1"]
+
+
+# --------------------------------------------------------------------------- compiled cards = reference tables
+
+@pytest.mark.skipif(not REFERENCE.is_file(), reason=f"reference tables {REFERENCE} not available")
+@pytest.mark.parametrize("boss_id", sorted(BOSS_TABLES))
+def test_R_12_3_every_compiled_behaviour_card_equals_the_reference_card(boss_id):
+    """Card by card, straight from the tables of facts.md §5.4 to the compiled program (the data files
+    in between are checked against each side by test_data_counts and test_boss_rules)."""
+    comp = compile_boss(data(), ["knight"], boss_id)
+    t = comp.tables
+    seen = set()
+    k = -1
+    for start, stop, owner in BOSS_TABLES[boss_id]:
+        for row in reference_table(start, stop):
+            if row["Card"]:  # a dual card's second row (Smough's half) leaves the Card cell empty
+                k = comp.card_ids.index(ident(row["Card"]))
+                seen.add(k)
+            figure = row["Who"].lower() if "Who" in row else owner or comp.enemy_ids[0]
+            assert t.cards[k, X.CARD_HEATUP] == int(row.get("HU") == "HU" or owner is not None), comp.card_ids[k]
+            halves = [h for h in range(t.cards[k, X.CARD_HALVES])
+                      if comp.enemy_ids[t.cards[k, X.CARD_HALF + h * X.HALF_FIELDS + X.HALF_SLOT]] == figure]  # fmt: skip
+            assert len(halves) == 1, (comp.card_ids[k], figure)
+            base = X.CARD_HALF + halves[0] * X.HALF_FIELDS
+            steps, repeat = reference_sequence(row["Sequence"], row["AoE"])
+            assert t.cards[k, base + X.HALF_REPEAT] == repeat, comp.card_ids[k]
+            assert t.cards[k, base + X.HALF_WEAK] == sum(ARC_BITS[a] for a in reference_arcs(row["Weak"]))
+            first_step, count = t.cards[k, base + X.HALF_PROG], t.cards[k, base + X.HALF_LEN]
+            rows = t.prog[first_step : first_step + count]
+            expected = []
+            for step in steps:
+                step = dict(step)
+                if step["op"] == "leap":
+                    step.pop("push")  # every leap pushes (R-12.20)
+                if step["op"] == "attack":
+                    step["arcs"] = sorted(step["arcs"])
+                    step.pop("conditions")
+                expected.append(step)
+            assert [decode_step(r) for r in rows] == expected, comp.card_ids[k]
+            conditions = [sum(L.COND_FROSTBITE for c in s.get("conditions", []) if c == "frostbite") for s in steps]
+            rng = reference_number(row["Rng"])
+            for r, cond in zip(rows, conditions, strict=True):
+                assert r[L.S_DODGE] == int(row["Dodge"]) and r[L.S_RANGE] == (-1 if rng is None else rng)
+                if r[L.S_OP] == L.OP_ATTACK:
+                    assert r[L.S_COND] == cond, comp.card_ids[k]
+    assert seen == set(range(len(comp.card_ids)))
