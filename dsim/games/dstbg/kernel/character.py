@@ -31,7 +31,7 @@ from dsim.games.dstbg.kernel.core import (
     running,
     set_opt,
 )
-from dsim.games.dstbg.kernel.movement import break_barrel, is_boss, place_char, push_enemy_away, MOVE_VOLUNTARY
+from dsim.games.dstbg.kernel.movement import boss_at, break_barrel, is_boss, place_char, push_enemy_away, MOVE_VOLUNTARY
 
 # attack option kinds (option column O_H)
 OPT_SINGLE = 0
@@ -155,10 +155,15 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
         pos = b.st[ci(c, L.C_POS)]
         set_opt(b, 0, pos, 0, 0, 0, 0, 0, 0, 0)
         n = 1
+        boss = boss_at(t, b, pos)
+        arc = char_arc(t, b, c, boss) if boss >= 0 else 0
+        facing = b.st[ei(boss, L.E_FACING)] if boss >= 0 else 0
         for d in range(8):
             dest = t.neighbour[pos, d]
             if dest < 0:
                 continue
+            if boss >= 0 and (t.arcs[facing, pos, dest] & arc) == 0:
+                continue  # R-12.9/F-12.5: a character leaving a boss's node stays in its arc
             cost = step_cost(t, b, c, dest, kind, free_steps)
             if cost < 0 or not can_pay(t, b, c, cost):
                 continue

@@ -347,12 +347,27 @@ def push_char_boss(t, b, policy, c: int, e: int) -> None:
             set_opt(b, n, dest, t.steps[dest, bpos], figures_at(b, dest), 1, 0, 0, 0, 0)
             n += 1
     if n == 0:
+        along = along_wall(t, pos)
         for d in range(8):
             dest = t.neighbour[pos, d]
-            if dest >= 0 and not blocks_movement(b, dest):
+            if dest >= 0 and not blocks_movement(b, dest) and along & (1 << d):
                 set_opt(b, n, dest, t.steps[dest, bpos], figures_at(b, dest), 0, 0, 0, 0, 0)
                 n += 1
     if n == 0:
-        return
+        return  # A-21 stay: no node in the arc nor along the wall
     k = decide(b, policy, L.H_MOVE_PUSH, n)
     place_char(t, b, policy, c, b.opts[k, 0], MOVE_PUSH)
+
+
+@kernel
+def along_wall(t, n: int) -> int:
+    """Bits of the directions from ``n`` parallel to a room wall it lies against (R-12.9, F-12.8): a node
+    with no neighbour up, up-left and up-right lies against the top wall, and so on; along the top or
+    bottom wall means east or west, along the left or right wall north or south."""
+    nb = t.neighbour
+    bits = 0
+    if (nb[n, 7] < 0 and nb[n, 0] < 0 and nb[n, 1] < 0) or (nb[n, 3] < 0 and nb[n, 4] < 0 and nb[n, 5] < 0):
+        bits |= (1 << 2) | (1 << 6)
+    if (nb[n, 1] < 0 and nb[n, 2] < 0 and nb[n, 3] < 0) or (nb[n, 5] < 0 and nb[n, 6] < 0 and nb[n, 7] < 0):
+        bits |= (1 << 0) | (1 << 4)
+    return bits
