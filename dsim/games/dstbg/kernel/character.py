@@ -148,7 +148,8 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
     """D-18/D-21: node by node, the policy picks the next adjacent node or stops; returns steps taken.
 
     Option rows: (node, stamina cost, face-down trap, barrel, move distance to the nearest enemy,
-    figures there, range distance to the nearest enemy, enemies attackable from there); row 0 = stop."""
+    figures there, range distance to the nearest enemy, enemies attackable from there, boss arcs of the
+    node); row 0 = stop."""
     taken = 0
     longest, at_zero = reach_profile(t, b, c)  # hands do not change during a move
     while taken < max_steps and running(b):
