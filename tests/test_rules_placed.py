@@ -1,0 +1,195 @@
+"""Single-rule tests on hand-placed scenes with forced dice (issue 3).
+
+Each test builds a tiny position with :mod:`tests.kit` (figures placed by hand, cubes and tokens
+set), forces the dice, plays on with scripted answers and checks the resulting state. Test names
+carry the rule ID they pin down (``R-…`` rulebook, ``F-…`` FAQ ruling; ``/work/shared/rules/dstbg.md``);
+each is built so that the checked number changes if the rule is broken.
+
+Board of an encounter tile (node ids by (row, col))::
+
+    0 . 1 . 2          neighbour order of the kernel: N, NE, E, SE, S, SW, W, NW
+    . 3 . 4 .          (the first legal one is option 1 of a move hook; row 0 = stop/stay)
+    5 . 6 . 7
+    . 8 . 9 .
+   10 . 11 . 12
+
+Dice faces: black 0,1,1,1,2,2; blue 1,1,2,2,2,3; green 0,0,0,1,1,1 (dodge symbols).
+Starting kits: knight = long sword (0: U; 4: KU) + kite shield (block K), armour block U / resist K,
+no dodge dice; assassin = estoc (0: KK−1; 3: KKK−1) + target shield, 2 green dice, block K;
+warrior = battle axe (0: KK; 2: KK node) + round shield, block KK; herald = spear (range 1, reach)
++ kite shield, block KK.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from dsim.games.dstbg import engine
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.policy import POLICY_SIG
+from dsim.games.dstbg.trace import events
+from tests.kit import SCRIPT_LEN, first, play, scene, script
+
+ROUTE = SCRIPT_LEN  # params[ROUTE:]: route before attacking, then route after attacking (see ``routed``)
+ROUTE_SLOTS = 10
+
+
+@njit(POLICY_SIG, cache=True)
+def routed(hook, st, opts, n, params, dist):
+    """The kit's scripted policy, except that walks follow a given route: before the active
+    character has attacked, the route at ``params[ROUTE]``; after, the one at ``params[ROUTE + 11]``
+    (each: length, then node ids). At a node not on the route (or its last node) the walk stops."""
+    if hook == L.H_STEP:
+        c = st[L.G_ACTIVE]
+        attacked = 0
+        if c >= 0:
+            base_c = L.C_BASE + c * L.C_FIELDS
+            attacked = st[base_c + L.C_USED0] + st[base_c + L.C_USED1]
+        base = ROUTE if attacked == 0 else ROUTE + ROUTE_SLOTS + 1
+        m = int(params[base])
+        here = opts[0, 0]
+        for i in range(m - 1):
+            if int(params[base + 1 + i]) == here:
+                nxt = int(params[base + 2 + i])
+                for k in range(1, n):
+                    if opts[k, 0] == nxt:
+                        return k
+                return 0
+        return 0
+    choice = params[hook]
+    if choice < 0:
+        return 0
+    return min(int(choice), n - 1)
+
+
+def play_routed(pos, before=(), after=(), forced=(), **choices):
+    """Play on from ``pos`` with the ``routed`` policy: walk ``before`` attacking, ``after`` it."""
+    params = np.concatenate([script(**choices), np.full(2 * (ROUTE_SLOTS + 1), -1.0)])
+    for base, route in ((ROUTE, before), (ROUTE + ROUTE_SLOTS + 1, after)):
+        params[base] = len(route)
+        params[base + 1 : base + 1 + len(route)] = route
+    b = engine.play_from(pos.comp.tables, routed, params, pos.state(), 0, np.asarray(forced, np.int32))
+    return b, events(b, pos.comp)
+
+
+def empty(party, encounter="the_forgotten", rounds=1, **variants):
+    """A scene with no enemy on the board, no terrain, one round unless told (``max_rounds``)."""
+    settings = {"max_rounds": rounds}
+    settings.update(variants)
+    pos = scene(party, encounter=encounter, variants=settings)
+    for e in range(len(pos.comp.enemy_ids)):
+        pos.remove_enemy(e)
+    for n in range(pos.comp.tables.steps.shape[0]):
+        if n < 13:
+            pos.terrain(n, L.TERRAIN_NONE)
+    return pos
+
+
+def slot(pos, enemy_id, k=0):
+    """The k-th enemy slot of type ``enemy_id`` in the scene."""
+    return [i for i, e in enumerate(pos.comp.enemy_ids) if e == enemy_id][k]
+
+
+def ch(ev, cid):
+    """A character's state in an event."""
+    return next(c for c in ev["state"]["characters"] if c["id"] == cid)
+
+
+def en(ev, e):
+    """Enemy slot ``e``'s state in an event."""
+    return ev["state"]["enemies"][e]
+
+
+def last(evs):
+    return evs[-1]
+
+
+def all_of(evs, event, **match):
+    return [ev for ev in evs if ev["event"] == event and all(ev.get(k) == v for k, v in match.items())]
+
+
+def outcome(b):
+    return int(b.st[L.G_OUTCOME])
+
+
+# ---------------------------------------------------------------------------------------------
+# R-3 endurance bar
+# ---------------------------------------------------------------------------------------------
+def test_R_3_2_block_damage_fills_red_cubes():
+    """R-3.2/R-9.5: a hollow soldier's 4 physical against the knight's block roll K+U = 1+1 → 2 red cubes."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6)
+    b, evs = play(pos, forced=[0, 2])
+    ev = first(evs, "defend", actor="knight")
+    assert ev["values"][:3] == [0, 2, 2]  # block (physical), rolled 2, takes 2
+    assert len(ev["dice"]) == 2  # kite shield K + knight armour U
+    assert ch(first(evs, "damage", actor="knight"), "knight")["damage"] == 2
+    assert ch(last(evs), "knight")["damage"] == 2
+
+
+@pytest.mark.parametrize("stamina, dies", [(7, True), (6, False)])
+def test_R_3_3_death_when_ten_slots_fill(stamina, dies):
+    """R-3.3: 7 black cubes + 3 damage fill all ten slots → death, party defeated at once; 6 + 3 = 9 survives."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6, stamina=stamina)
+    b, evs = play(pos, forced=[0, 1])  # block 1 of 4: 3 damage
+    st = ch(first(evs, "damage", actor="knight"), "knight")
+    assert st["damage"] == 3
+    assert ch(last(evs), "knight")["alive"] is (not dies)
+    assert not any(ev["event"] == "activate" and ev["actor"] == "knight" for ev in evs) or not dies
+    assert (outcome(b) == L.OUT_LOSS) is dies
+    if dies:
+        first(evs, "death", actor="knight")
+
+
+def test_R_3_4_gain_removes_only_existing_cubes():
+    """R-3.4/R-10.1: the start-of-activation gain of 2 stamina with 1 black cube removes just that one."""
+    pos = empty(["knight"])
+    pos.enemy(slot(pos, "hollow_soldier"), 0).char("knight", 12, stamina=1, damage=3)
+    b, evs = play(pos)
+    g = first(evs, "gain", actor="knight")
+    assert g["values"][:2] == [1, 0]
+    st = ch(g, "knight")
+    assert (st["stamina"], st["damage"]) == (0, 3)  # health is not gained
+
+
+def test_R_10_1_gain_two_stamina_and_take_aggro():
+    """R-10.1: the activating character gains 2 stamina (5 → 3 black cubes) and takes the aggro token."""
+    pos = empty(["knight", "herald"])
+    pos.enemy(slot(pos, "hollow_soldier"), 0).char("knight", 12, stamina=5).char("herald", 10)
+    pos.tokens(aggro=1, next_char=0)
+    b, evs = play(pos)
+    act = first(evs, "activate", actor="knight")
+    assert not ch(act, "knight")["aggro"]
+    end = last(evs)
+    assert ch(end, "knight")["stamina"] == 3
+    assert ch(end, "knight")["aggro"] and not ch(end, "herald")["aggro"]
+
+
+# ---------------------------------------------------------------------------------------------
+# R-8 turn order
+# ---------------------------------------------------------------------------------------------
+def test_R_8_1_enemies_first_then_one_character_per_turn():
+    """R-8.1/R-8.2: each round is an enemy turn then exactly one character, in seat order."""
+    pos = empty(["knight", "herald"], rounds=2)
+    pos.enemy(slot(pos, "hollow_soldier"), 0).char("knight", 12).char("herald", 12).tokens(next_char=0)
+    b, evs = play(pos)
+    acts = [(ev["round"], ev["actor"]) for ev in all_of(evs, "activate")]
+    hs = f"hollow_soldier#{slot(pos, 'hollow_soldier')}"
+    assert acts == [(1, hs), (1, "knight"), (2, hs), (2, "herald")]
+
+
+def test_R_11_1_enemies_activate_by_threat_high_to_low():
+    """R-11.1: in ruined_keep (slots crossbow, hollow soldier, crossbow) the hollow soldier (threat 5)
+    activates before both crossbow hollows (threat 2), whatever the slot order."""
+    pos = empty(["knight"], encounter="ruined_keep")
+    assert pos.comp.enemy_ids == ("crossbow_hollow", "hollow_soldier", "crossbow_hollow")
+    pos.enemy(0, 0).enemy(1, 2).enemy(2, 10).char("knight", 12)
+    b, evs = play(pos)
+    order = [ev["actor"] for ev in all_of(evs, "activate") if "#" in ev["actor"]]
+    assert order[0] == "hollow_soldier#1"
+    assert sorted(order[1:]) == ["crossbow_hollow#0", "crossbow_hollow#2"]
