@@ -193,3 +193,178 @@ def test_R_11_1_enemies_activate_by_threat_high_to_low():
     order = [ev["actor"] for ev in all_of(evs, "activate") if "#" in ev["actor"]]
     assert order[0] == "hollow_soldier#1"
     assert sorted(order[1:]) == ["crossbow_hollow#0", "crossbow_hollow#2"]
+
+
+# ---------------------------------------------------------------------------------------------
+# R-11 enemy activation: targets, movement, attacks
+# ---------------------------------------------------------------------------------------------
+def test_R_11_4_nearest_tie_goes_to_aggro_holder():
+    """R-11.4: herald and knight both 1 node from the hollow soldier; the herald holds aggro, so the
+    soldier moves onto the herald (not the higher-taunt knight) and attacks it."""
+    pos = empty(["knight", "herald"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 1).char("herald", 0).char("knight", 2).tokens(aggro=1, next_char=0)
+    b, evs = play(pos, forced=[0, 0])  # herald blocks KK = 0
+    mv = first(evs, "move", actor=f"hollow_soldier#{hs}")
+    assert mv["values"][:2] == [1, 0]
+    att = first(evs, "attack", actor=f"hollow_soldier#{hs}")
+    assert att["values"][1] == 1  # target: the herald
+    assert ch(last(evs), "herald")["damage"] == 4
+    assert ch(last(evs), "knight")["damage"] == 0
+
+
+def test_R_11_4_nearest_tie_without_aggro_goes_to_highest_taunt():
+    """R-11.4: herald (taunt 2) and knight (taunt 4) tie for nearest and the aggro holder (assassin) is
+    farther: the soldier moves to the knight."""
+    pos = empty(["knight", "herald", "assassin"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 1).char("herald", 0).char("knight", 2).char("assassin", 12).tokens(aggro=2, next_char=0)
+    b, evs = play(pos, forced=[0, 1])
+    mv = first(evs, "move", actor=f"hollow_soldier#{hs}")
+    assert mv["values"][:2] == [1, 2]
+    assert first(evs, "attack", actor=f"hollow_soldier#{hs}")["values"][1] == 0  # the knight
+    assert ch(last(evs), "knight")["damage"] == 3
+
+
+def test_R_11_9_attack_out_of_range_fails():
+    """R-11.9: a range-0 attack on a character still 1 node away after the move fails: no damage."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 0).char("knight", 6)
+    b, evs = play(pos)
+    mv = first(evs, "move", actor=f"hollow_soldier#{hs}")
+    assert pos.comp.tables.steps[mv["values"][1], 6] == 1  # one node closer (R-11.6)
+    first(evs, "attack_fails", actor=f"hollow_soldier#{hs}")
+    assert not all_of(evs, "defend")
+    assert ch(last(evs), "knight")["damage"] == 0
+
+
+def test_F_11_6_move_toward_stops_on_target_node_and_R_9_7_attack_push():
+    """F-11.6: the swordsman (move 2) stops on its target's node after 1 step; R-11.10/R-9.7: its node
+    attack (5, push) hits, then the knight is pushed to an adjacent node after the damage."""
+    pos = empty(["knight"], encounter="broken_passageway")
+    sk = slot(pos, "silver_knight_swordsman")
+    pos.enemy(sk, 3).char("knight", 6)
+    b, evs = play(pos, forced=[0, 1])
+    moves = all_of(evs, "move", actor=f"silver_knight_swordsman#{sk}")
+    assert [m["values"][:2] for m in moves] == [[3, 6]]
+    dmg = first(evs, "damage", actor="knight")
+    assert dmg["values"][0] == 4
+    push = first(evs, "push", actor="knight")
+    assert evs.index(push) > evs.index(dmg)
+    assert push["values"][0] == 6 and pos.comp.tables.steps[push["values"][1], 6] == 1
+
+
+def test_R_11_6_move_away_and_R_9_5_resist_against_magic_at_range():
+    """R-11.6: the crossbow hollow moves 1 node away from the aggro holder; R-11.9/R-9.5: its magic 3
+    at range ∞ is resisted with the resist dice only (knight: K), 1 → 2 damage."""
+    pos = empty(["knight"], encounter="ruined_keep")
+    pos.enemy(0, 6).char("knight", 0).tokens(aggro=0)
+    b, evs = play(pos, forced=[1, 2])
+    mv = first(evs, "move", actor="crossbow_hollow#0")
+    assert pos.comp.tables.steps[mv["values"][1], 0] == 3
+    d = first(evs, "defend", actor="knight")
+    assert d["values"][0] == 1  # resist (magic)
+    assert d["dice"] == [1]  # one black resist die; blocking would roll K+U
+    assert ch(last(evs), "knight")["damage"] == 2
+
+
+def test_R_11_10_enemy_node_attack_hits_everyone_on_node():
+    """R-11.10: the greatbowman's node attack (4 physical, aggro's node) hits the knight and the warrior
+    on that node; each defends separately."""
+    pos = empty(["knight", "warrior"], encounter="the_forgotten")
+    gb = slot(pos, "silver_knight_greatbowman")
+    pos.enemy(gb, 0).char("knight", 12).char("warrior", 12)
+    pos.tokens(aggro=0, next_char=0)
+    b, evs = play(pos, forced=[0, 1, 1, 1])  # knight blocks 1, warrior blocks 2
+    defs = all_of(evs, "defend")
+    assert [d["actor"] for d in defs] == ["knight", "warrior"]
+    end = last(evs)
+    assert ch(end, "knight")["damage"] == 3
+    assert ch(end, "warrior")["damage"] == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# R-9.5 defence: block, dodge
+# ---------------------------------------------------------------------------------------------
+def test_R_9_5_block_uses_block_dice_of_armour_and_hands():
+    """R-9.5/R-4.6: against 4 physical the knight rolls K (kite shield) + U (armour): 1 + 2 = 3 → 1 damage."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6)
+    b, evs = play(pos, forced=[1, 2, 2])
+    d = first(evs, "defend", actor="knight")
+    assert d["dice"] == [1, 2] and d["values"][1:3] == [3, 1]
+    assert ch(last(evs), "knight")["damage"] == 1
+
+
+def test_R_9_5_dodge_success_costs_one_stamina_and_takes_nothing():
+    """R-9.5: the assassin dodges (1 stamina) with 2 green dice vs difficulty 1: 1 symbol → no damage."""
+    pos = empty(["assassin"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("assassin", 6)
+    b, evs = play(pos, forced=[1, 0], H_DEFENCE=1)
+    d = first(evs, "defend", actor="assassin")
+    assert d["values"][0] == 2 and d["values"][2] == 1  # dodge, succeeded
+    assert ch(d, "assassin")["stamina"] == 1
+    assert not all_of(evs, "damage", actor="assassin")
+
+
+def test_R_9_5_dodge_failure_takes_full_damage():
+    """R-9.5: a failed dodge is all or nothing — full 4 damage, no block roll, stamina still paid."""
+    pos = empty(["assassin"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("assassin", 6)
+    b, evs = play(pos, forced=[0, 0, 2, 2], H_DEFENCE=1)
+    d = first(evs, "defend", actor="assassin")
+    assert d["values"][2] == 0 and len(d["dice"]) == 2
+    assert len(all_of(evs, "defend", actor="assassin")) == 1
+    st = ch(first(evs, "damage", actor="assassin"), "assassin")
+    assert (st["stamina"], st["damage"]) == (1, 4)
+
+
+def test_F_9_3_dodge_with_zero_dice_fails():
+    """F-9.3: the knight has no dodge dice; a dodge vs difficulty 1 fails and it takes the full 4."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6)
+    b, evs = play(pos, forced=[2, 3], H_DEFENCE=1)
+    d = first(evs, "defend", actor="knight")
+    assert d["values"][0] == 2 and d["values"][2] == 0 and d["dice"] == []
+    st = ch(first(evs, "damage", actor="knight"), "knight")
+    assert (st["stamina"], st["damage"]) == (1, 4)
+
+
+def test_F_9_5_failed_dodge_resolved_at_the_new_node():
+    """F-9.4/F-9.5: the dodge move takes the assassin 1 node away (out of range 0); the dodge fails, and
+    the attack still deals its full damage there."""
+    pos = empty(["assassin"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("assassin", 6)
+    b, evs = play(pos, forced=[0, 0], H_DEFENCE=1, H_DODGE_MOVE=1)
+    mv = first(evs, "move", actor="assassin")
+    assert mv["values"][:2] == [6, 1]
+    st = ch(first(evs, "damage", actor="assassin"), "assassin")
+    assert (st["node"], st["damage"]) == (1, 4)
+
+
+def test_F_9_4_dodge_move_avoids_gravestone_and_pays_for_barrel():
+    """F-9.4/F-7.1: the dodge move cannot enter a gravestone node (node 1), and entering a barrel
+    node (node 4, next option) costs 1 more stamina and breaks the barrel."""
+    pos = empty(["assassin"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("assassin", 6).terrain(1, L.TERRAIN_GRAVESTONE).terrain(4, L.TERRAIN_BARREL)
+    b, evs = play(pos, forced=[1, 1], H_DEFENCE=1, H_DODGE_MOVE=1)
+    mv = first(evs, "move", actor="assassin")
+    assert mv["values"][:2] == [6, 4]
+    assert ch(mv, "assassin")["stamina"] == 2
+    assert first(evs, "barrel")["values"][0] == 4
+
+
+def test_R_9_10_frostbite_makes_a_dodge_cost_two():
+    """R-9.10: a frostbitten character pays 1 extra stamina for a dodge (2 in all)."""
+    pos = empty(["assassin"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("assassin", 6, conditions=L.COND_FROSTBITE)
+    b, evs = play(pos, forced=[1, 1], H_DEFENCE=1)
+    assert ch(first(evs, "defend", actor="assassin"), "assassin")["stamina"] == 2
