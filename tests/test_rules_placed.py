@@ -368,3 +368,109 @@ def test_R_9_10_frostbite_makes_a_dodge_cost_two():
     pos.enemy(hs, 6).char("assassin", 6, conditions=L.COND_FROSTBITE)
     b, evs = play(pos, forced=[1, 1], H_DEFENCE=1)
     assert ch(first(evs, "defend", actor="assassin"), "assassin")["stamina"] == 2
+
+
+# ---------------------------------------------------------------------------------------------
+# R-9.10 conditions
+# ---------------------------------------------------------------------------------------------
+def test_R_9_10_stagger_lowers_enemy_damage_until_end_of_its_activation():
+    """R-9.10: a staggered hollow soldier attacks for 3 (not 4); its stagger goes at the end of its activation."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6, conditions=L.COND_STAGGER).char("knight", 6)
+    b, evs = play(pos, forced=[0, 1])
+    assert first(evs, "attack", actor=f"hollow_soldier#{hs}")["values"][3] == 3
+    assert ch(last(evs), "knight")["damage"] == 2
+    end = first(evs, "condition_end", actor=f"hollow_soldier#{hs}")
+    assert end["values"][0] == L.COND_STAGGER and en(end, hs)["conditions"] == []
+
+
+def test_R_9_10_frostbite_lowers_enemy_movement():
+    """R-9.10: a frostbitten hollow soldier 1 node from the knight moves 1 − 1 = 0 nodes, so its range-0
+    attack fails."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 3, conditions=L.COND_FROSTBITE).char("knight", 6)
+    b, evs = play(pos)
+    assert not all_of(evs, "move", actor=f"hollow_soldier#{hs}")
+    first(evs, "attack_fails", actor=f"hollow_soldier#{hs}")
+    assert ch(last(evs), "knight")["damage"] == 0
+
+
+def test_R_11_14_enemy_dies_of_its_own_poison_and_F_8_1_battle_ends_at_once():
+    """R-11.14/R-9.10: a poisoned 1-health hollow soldier suffers 1 at the end of its activation and dies;
+    F-8.1/R-8.4: the battle is won at once (the knight never activates)."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 0, conditions=L.COND_POISON).char("knight", 12)
+    b, evs = play(pos)
+    dmg = first(evs, "damage", actor=f"hollow_soldier#{hs}")
+    assert dmg["values"][:2] == [1, L.SRC_POISON]
+    assert outcome(b) == L.OUT_WIN
+    assert not all_of(evs, "activate", actor="knight")
+
+
+def test_R_9_10_poison_on_character_at_end_of_its_activation():
+    """R-9.10/R-10.8: a poisoned knight suffers 1 damage at the end of its activation, then loses the token."""
+    pos = empty(["knight"])
+    pos.enemy(slot(pos, "hollow_soldier"), 0).char("knight", 12, conditions=L.COND_POISON)
+    b, evs = play(pos)
+    dmg = first(evs, "damage", actor="knight")
+    assert dmg["values"][:2] == [1, L.SRC_POISON]
+    assert evs.index(dmg) > evs.index(first(evs, "activate", actor="knight"))
+    end = last(evs)
+    assert ch(end, "knight")["damage"] == 1 and ch(end, "knight")["conditions"] == []
+
+
+def test_F_9_11_poison_damage_triggers_bleed():
+    """F-9.11/R-9.10: poison's 1 damage on a bleeding knight adds bleed's 2 (3 in all); bleed goes."""
+    pos = empty(["knight"])
+    pos.enemy(slot(pos, "hollow_soldier"), 0).char("knight", 12, conditions=L.COND_POISON | L.COND_BLEED)
+    b, evs = play(pos)
+    end = last(evs)
+    assert ch(end, "knight")["damage"] == 3
+    assert [d["values"][1] for d in all_of(evs, "damage", actor="knight")] == [L.SRC_POISON, L.SRC_BLEED]
+    assert ch(end, "knight")["conditions"] == []
+
+
+def test_R_9_10_bleed_adds_two_when_damaged_then_goes():
+    """R-9.10: a bleeding knight that suffers 3 from an attack suffers 2 more, and the token is removed."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6, conditions=L.COND_BLEED)
+    b, evs = play(pos, forced=[0, 1])
+    st = ch(last(evs), "knight")
+    assert st["damage"] == 5 and "bleed" not in st["conditions"]
+
+
+def test_R_9_10_bleed_not_triggered_by_zero_damage():
+    """R-9.10 (A-29 default no_trigger): a hit fully blocked (2 + 2 ≥ 4) deals nothing and the bleed stays."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6, conditions=L.COND_BLEED)
+    b, evs = play(pos, forced=[2, 2])
+    st = ch(last(evs), "knight")
+    assert st["damage"] == 0 and "bleed" in st["conditions"]
+
+
+def test_R_9_10_bleed_on_enemy_adds_two_wounds():
+    """R-9.10: the knight's long sword (U = 3) vs the sentinel (block 2) deals 1; the sentinel's bleed adds 2 → 3 wounds."""
+    pos = empty(["knight"], encounter="sentinels_wrath", first_side="characters_first")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6, conditions=L.COND_BLEED).char("knight", 6)
+    b, evs = play(pos, forced=[3, 2, 2], H_ATTACK=1)
+    after = first(evs, "attack", actor="knight")
+    dmgs = all_of(evs, "damage", actor=f"sentinel#{sn}")
+    assert [d["values"][:2] for d in dmgs[:2]] == [[1, L.SRC_ATTACK], [2, L.SRC_BLEED]]
+    assert en(dmgs[1], sn)["wounds"] == 3 and en(dmgs[1], sn)["conditions"] == []
+    assert evs.index(after) < evs.index(dmgs[0])
+
+
+def test_R_9_10_stagger_makes_character_attack_cost_one_more():
+    """R-9.10: a staggered knight pays 1 stamina for its 0-stamina long-sword attack."""
+    pos = empty(["knight"], encounter="sentinels_wrath", first_side="characters_first")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char("knight", 6, conditions=L.COND_STAGGER)
+    b, evs = play(pos, forced=[3, 2, 2], H_ATTACK=1)
+    att = first(evs, "attack", actor="knight")
+    assert ch(att, "knight")["stamina"] == 1
