@@ -474,3 +474,192 @@ def test_R_9_10_stagger_makes_character_attack_cost_one_more():
     b, evs = play(pos, forced=[3, 2, 2], H_ATTACK=1)
     att = first(evs, "attack", actor="knight")
     assert ch(att, "knight")["stamina"] == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# R-10.6 / R-9.4 character attacks, R-4.10 icons
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("roll, wounds", [(1, 0), (2, 1)])
+def test_R_9_4_damage_is_total_minus_block_and_R_8_4_win(roll, wounds):
+    """R-9.4: long sword U vs the hollow soldier's block 1: a 1 deals 0, a 2 deals 1 and kills it
+    (health 1, R-9.3); with the last enemy dead the party wins (R-8.4)."""
+    pos = empty(["knight"], first_side="characters_first")
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6)
+    b, evs = play(pos, forced=[roll, 0, 1], H_ATTACK=1)
+    assert first(evs, "attack", actor="knight")["values"][3] == roll
+    dead = wounds >= 1
+    assert (not en(last(evs), hs)["alive"]) is dead
+    assert (outcome(b) == L.OUT_WIN) is dead
+
+
+def test_R_10_6_option_stamina_cost_is_paid():
+    """R-10.6: the long sword's second option costs 4 stamina (KU); 1 + 3 = 4 − block 2 = 2 sentinel wounds."""
+    pos = empty(["knight"], encounter="sentinels_wrath", first_side="characters_first")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char("knight", 6)
+    b, evs = play(pos, forced=[1, 3, 2, 2], H_ATTACK=2)
+    att = first(evs, "attack", actor="knight")
+    assert att["values"][3] == 4 and ch(att, "knight")["stamina"] == 4
+    assert en(first(evs, "damage", actor=f"sentinel#{sn}"), sn)["wounds"] == 2
+
+
+def test_R_10_5_one_attack_per_hand_weapon():
+    """R-10.5: with one weapon in hand (long sword + shield) the knight attacks once, even though the
+    0-stamina option stays affordable and the policy keeps asking for it."""
+    pos = empty(["knight"], encounter="sentinels_wrath", first_side="characters_first")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char("knight", 6)
+    b, evs = play(pos, forced=[3, 3, 3, 3, 3, 3], H_ATTACK=1)
+    assert len(all_of(evs, "attack", actor="knight")) == 1
+
+
+@pytest.mark.parametrize("who, at, attacks", [
+    ("herald", 6, 0),   # spear has reach: no target at range 0 (R-4.10)
+    ("herald", 1, 1),   # range 1: adjacent enemy is a target (R-4.4)
+    ("herald", 0, 0),   # 2 nodes away: out of range
+    ("knight", 1, 0),   # long sword range 0: adjacent is out of range
+])
+def test_R_4_10_reach_and_R_4_4_range_limit_targets(who, at, attacks):
+    """R-4.4/R-4.10: which enemy the character may attack: range caps the distance, reach forbids range 0."""
+    pos = empty([who], encounter="sentinels_wrath", first_side="characters_first")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char(who, at)
+    b, evs = play(pos, forced=[1, 1, 1, 1], H_ATTACK=1)
+    assert len(all_of(evs, "attack", actor=who)) == attacks
+
+
+def test_R_4_10_node_attack_hits_every_enemy_on_the_node():
+    """R-4.10: the battle axe's node option (2 stamina, KK) rolls once (1+1 = 2) and deals 2 − 1 to each
+    hollow soldier on the node: both die; the one elsewhere is untouched."""
+    pos = empty(["warrior"], encounter="hollow_cave", first_side="characters_first")
+    assert pos.comp.enemy_ids == ("hollow_soldier",) * 3
+    pos.enemy(0, 6).enemy(1, 6).enemy(2, 0).char("warrior", 6)
+    b, evs = play(pos, forced=[1, 1], H_ATTACK=3)  # rows: axe line 0 × 2 targets, then the node option
+    att = first(evs, "attack", actor="warrior")
+    assert ch(att, "warrior")["stamina"] == 2 and len(att["dice"]) == 2
+    end = first(evs, "activate", actor="hollow_soldier#2")
+    assert [en(end, e)["alive"] for e in range(3)] == [False, False, True]
+
+
+def test_R_4_10_shift_before_the_dice_moves_then_attacks():
+    """R-4.10/R-10.6 step 4: the broadsword's shift-1 option lets the knight (late_game kit) step onto the
+    sentinel 1 node away for free, then roll (KU + heavy gem K); range is checked after the shift."""
+    from dsim.games.dstbg.compile import compile_encounter
+    from dsim.games.dstbg.position import Position
+    from tests.kit import data
+
+    comp = compile_encounter(data(), ["knight"], "sentinels_wrath",
+                             {"max_rounds": 1, "first_side": "characters_first"}, loadout="late_game")
+    pos = Position(comp)
+    for e in range(len(comp.enemy_ids)):
+        pos.remove_enemy(e)
+    for n in range(13):
+        pos.terrain(n, L.TERRAIN_NONE)
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char("knight", 1).terrain(2, L.TERRAIN_GRAVESTONE).terrain(4, L.TERRAIN_GRAVESTONE)
+    b, evs = play(pos, forced=[1, 1, 3, 1, 1, 1], H_ATTACK=1, H_SHIFT=1)
+    att = first(evs, "attack", actor="knight")
+    mv = first(evs, "move", actor="knight")
+    assert mv["values"][:2] == [1, 6] and evs.index(mv) < evs.index(att)
+    assert ch(mv, "knight")["stamina"] == 2  # the option's 2 stamina; the shift itself is free
+    assert att["values"][3] == 5
+    assert en(first(evs, "damage", actor=f"sentinel#{sn}"), sn)["wounds"] == 3
+
+
+# ---------------------------------------------------------------------------------------------
+# R-10.3 / R-10.4 moving, R-7 terrain and traps
+# ---------------------------------------------------------------------------------------------
+def test_R_10_4_walk_is_free_once_then_each_run_costs_one():
+    """R-10.4: walk 1 node free, then each further node is a run for 1 stamina (0, 1, 2 black cubes)."""
+    pos = empty(["knight"])
+    pos.char("knight", 6)
+    b, evs = play_routed(pos, before=[6, 1, 2, 7])
+    assert [ch(m, "knight")["stamina"] for m in all_of(evs, "move", actor="knight")] == [0, 1, 2]
+
+
+def test_R_9_10_frostbite_makes_each_walk_and_run_cost_one_more():
+    """R-9.10: frostbitten, the free walk costs 1 and a run 2 (1, 3 black cubes)."""
+    pos = empty(["knight"])
+    pos.char("knight", 6, conditions=L.COND_FROSTBITE)
+    b, evs = play_routed(pos, before=[6, 1, 2])
+    assert [ch(m, "knight")["stamina"] for m in all_of(evs, "move", actor="knight")] == [1, 3]
+
+
+def test_R_7_5_barrel_costs_one_extra_and_is_destroyed():
+    """R-7.5: walking into an intact barrel costs 1 more stamina and breaks it."""
+    pos = empty(["knight"])
+    pos.char("knight", 6).terrain(1, L.TERRAIN_BARREL)
+    b, evs = play_routed(pos, before=[6, 1])
+    mv = first(evs, "move", actor="knight")
+    assert mv["values"][:2] == [6, 1] and ch(mv, "knight")["stamina"] == 1
+    assert first(evs, "barrel")["values"][0] == 1
+    assert b.st[L.N_BASE + 1 * L.N_FIELDS + L.N_TERRAIN] == L.TERRAIN_BARREL_BROKEN
+
+
+@pytest.mark.parametrize("kind", [L.TERRAIN_GRAVESTONE, L.TERRAIN_CHEST])
+def test_R_7_4_F_7_1_gravestones_and_chests_block_walking(kind):
+    """R-7.4/R-7.6/F-7.1: a gravestone or chest node is never offered as a step."""
+    pos = empty(["knight"])
+    pos.char("knight", 6).terrain(1, kind)
+    b, evs = play_routed(pos, before=[6, 1])
+    assert not all_of(evs, "move", actor="knight")
+
+
+def test_R_10_3_move_before_attacking_forbids_moving_after():
+    """R-10.3/F-10.1: the knight walks onto the sentinel and attacks; it may not move again afterwards."""
+    pos = empty(["knight"], encounter="sentinels_wrath", first_side="characters_first")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 1).char("knight", 6)
+    b, evs = play_routed(pos, before=[6, 1], after=[1, 2], forced=[3, 2, 2], H_ATTACK=1)
+    first(evs, "attack", actor="knight")
+    assert [m["values"][:2] for m in all_of(evs, "move", actor="knight")] == [[6, 1]]
+
+
+def test_R_10_3_move_after_attacking():
+    """R-10.3: a character that did not move before attacking may move after it."""
+    pos = empty(["knight"], encounter="sentinels_wrath", first_side="characters_first")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char("knight", 6)
+    b, evs = play_routed(pos, before=[], after=[6, 7], forced=[3, 2, 2], H_ATTACK=1)
+    att = first(evs, "attack", actor="knight")
+    mv = first(evs, "move", actor="knight")
+    assert mv["values"][:2] == [6, 7] and evs.index(mv) > evs.index(att)
+
+
+def test_R_7_7_trap_springs_on_first_entry_only_and_cannot_be_blocked():
+    """R-7.7: the knight walks onto a face-down 2-damage trap: 2 red cubes, no block roll; the herald
+    entering the same node next round springs nothing (a flipped trap stays flipped)."""
+    pos = empty(["knight", "herald"], rounds=2)
+    pos.char("knight", 2).char("herald", 2).terrain(7, L.TERRAIN_NONE, trap=2 * 8 + 1).tokens(next_char=0)
+    b, evs = play_routed(pos, before=[2, 7])
+    traps = all_of(evs, "trap")
+    assert len(traps) == 1 and traps[0]["actor"] == "knight" and traps[0]["values"][:2] == [7, 2]
+    assert [m["actor"] for m in all_of(evs, "move")] == ["knight", "herald"]
+    assert not all_of(evs, "defend")
+    end = last(evs)
+    assert ch(end, "knight")["damage"] == 2 and ch(end, "herald")["damage"] == 0
+
+
+def test_R_7_7_trap_can_be_dodged():
+    """R-7.7/F-7.2: the assassin dodges a 2-damage trap (difficulty 1, 1 stamina): 1 symbol → no damage."""
+    pos = empty(["assassin"])
+    pos.char("assassin", 2).terrain(7, L.TERRAIN_NONE, trap=2 * 8 + 1)
+    b, evs = play_routed(pos, before=[2, 7], forced=[1, 0], H_TRAP=1)
+    d = first(evs, "defend", actor="assassin")
+    assert d["values"][0] == 2 and d["values"][2] == 1
+    end = ch(last(evs), "assassin")
+    assert (end["damage"], end["stamina"]) == (0, 1)
+
+
+def test_R_11_13_enemies_never_spring_traps():
+    """R-11.13/R-7.7: a hollow soldier walking onto trap nodes flips nothing."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 0).char("knight", 6)
+    for n in (1, 3, 5):
+        pos.terrain(n, L.TERRAIN_NONE, trap=3 * 8 + 1)
+    b, evs = play(pos)
+    assert first(evs, "move", actor=f"hollow_soldier#{hs}")["values"][1] in (1, 3, 5)
+    assert not all_of(evs, "trap")
+    assert all(b.st[L.N_BASE + n * L.N_FIELDS + L.N_TRAP_UP] == 0 for n in (1, 3, 5))
