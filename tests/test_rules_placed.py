@@ -663,3 +663,182 @@ def test_R_11_13_enemies_never_spring_traps():
     assert first(evs, "move", actor=f"hollow_soldier#{hs}")["values"][1] in (1, 3, 5)
     assert not all_of(evs, "trap")
     assert all(b.st[L.N_BASE + n * L.N_FIELDS + L.N_TRAP_UP] == 0 for n in (1, 3, 5))
+
+
+# ---------------------------------------------------------------------------------------------
+# R-2.6 node limit, R-9.8 / R-11.7 / R-11.8 move pushes
+# ---------------------------------------------------------------------------------------------
+def test_R_2_6_node_limit_push_and_F_2_1_pushed_figure_not_hit():
+    """R-2.6/F-2.1: the hollow soldier steps onto a node already holding the knight and two crossbow
+    hollows; one figure (the players pick the knight) is pushed out at once, so the soldier's range-0
+    attack on it then fails."""
+    pos = empty(["knight"], encounter="forsaken_depths")
+    assert pos.comp.enemy_ids == ("hollow_soldier", "crossbow_hollow", "hollow_soldier", "crossbow_hollow")
+    pos.enemy(0, 3).enemy(1, 6).enemy(3, 6).char("knight", 6).tokens(aggro=0)
+    b, evs = play(pos)
+    mv = first(evs, "move", actor="hollow_soldier#0")
+    assert mv["values"][:2] == [3, 6]
+    push = first(evs, "push", actor="knight")
+    assert evs.index(push) > evs.index(mv) and push["values"][0] == 6
+    assert pos.comp.tables.steps[push["values"][1], 6] == 1
+    assert sum(1 for e in push["state"]["enemies"] if e["alive"] and e["node"] == 6) == 3
+    fail = first(evs, "attack_fails", actor="hollow_soldier#0")
+    assert evs.index(fail) > evs.index(push)
+
+
+def test_R_11_8_push_damage_on_the_node_entered():
+    """R-11.8/R-11.7 step 5: the large hollow soldier moves onto the knight's node; the knight defends the
+    push damage 5 as a physical attack (block 1 → 4) and is then pushed to an adjacent node."""
+    pos = empty(["knight"], encounter="dark_hollow")
+    lh = slot(pos, "large_hollow_soldier")
+    pos.enemy(lh, 3).char("knight", 6)
+    b, evs = play(pos, forced=[0, 1])
+    d = first(evs, "defend", actor="knight")
+    assert d["values"][0] == 0 and d["values"][2] == 4
+    push = first(evs, "push", actor="knight")
+    assert evs.index(push) > evs.index(d) and push["values"][0] == 6
+    assert ch(last(evs), "knight")["damage"] == 4
+
+
+def test_R_11_7_push_out_of_start_node_deals_no_damage():
+    """R-11.7 step 2 (F-11.5, JP): the knight in the large hollow soldier's own node is pushed out with no
+    damage; the soldier follows it 1 node and the push damage is dealt only there (one defence, not two)."""
+    pos = empty(["knight"], encounter="dark_hollow")
+    lh = slot(pos, "large_hollow_soldier")
+    pos.enemy(lh, 6).char("knight", 6)
+    b, evs = play(pos, forced=[0, 1])
+    pushes = all_of(evs, "push", actor="knight")
+    defends = all_of(evs, "defend", actor="knight")
+    assert len(pushes) == 2 and len(defends) == 1
+    assert evs.index(pushes[0]) < evs.index(defends[0]) < evs.index(pushes[1])
+    assert ch(last(evs), "knight")["damage"] == 4
+
+
+def test_F_9_8_move_push_without_damage_is_not_defended():
+    """R-9.8/F-9.8: the sentinel's move push (no damage) moves the knight out of its start node and out of
+    the node it enters, with no block or dodge; only its node attack afterwards is defended."""
+    pos = empty(["knight"], encounter="sentinels_wrath")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char("knight", 6)
+    b, evs = play(pos, forced=[0, 1])
+    pushes = all_of(evs, "push", actor="knight")
+    att = first(evs, "attack", actor=f"sentinel#{sn}")
+    assert len(pushes) == 2 and all(evs.index(p) < evs.index(att) for p in pushes)
+    assert all(evs.index(d) > evs.index(att) for d in all_of(evs, "defend"))
+    assert ch(last(evs), "knight")["damage"] == 5
+
+
+# ---------------------------------------------------------------------------------------------
+# R-3.5 estus, R-3.6 luck, R-3.7 heroic actions, R-3.8 ember
+# ---------------------------------------------------------------------------------------------
+def test_R_3_5_estus_removes_all_cubes():
+    """R-3.5: drinking the estus in its own activation clears every black and red cube; the flask is empty."""
+    pos = empty(["knight"])
+    pos.char("knight", 12, stamina=5, damage=3)
+    b, evs = play(pos, H_ESTUS=1)
+    es = first(evs, "estus", actor="knight")
+    assert es["values"][:2] == [3, 3]  # after the +2 stamina of R-10.1
+    st = ch(last(evs), "knight")
+    assert (st["stamina"], st["damage"], st["estus"]) == (0, 0, False)
+
+
+def test_R_3_6_luck_rerolls_one_die():
+    """R-3.6: after a block roll of 0 + 1 the knight flips luck to reroll the black die: 2 + 1 = 3 → 1 damage."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6)
+    b, evs = play(pos, forced=[0, 1, 2], H_LUCK=1)
+    lk = first(evs, "luck", actor="knight")
+    assert lk["values"][:2] == [0, 2]
+    d = first(evs, "defend", actor="knight")
+    assert d["values"][1:3] == [3, 1]
+    assert ch(last(evs), "knight")["luck"] is False and ch(last(evs), "knight")["damage"] == 1
+
+
+def test_R_3_7_knight_heroic_adds_a_blue_block_die():
+    """R-3.7 (knight): one extra blue die on a block roll: 0 + 1 + 2 = 3 → 1 damage; the token is spent."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6)
+    b, evs = play(pos, forced=[0, 1, 2], H_HEROIC=1)
+    first(evs, "heroic", actor="knight")
+    d = first(evs, "defend", actor="knight")
+    assert d["dice"] == [0, 1, 2] and d["values"][2] == 1
+    assert ch(last(evs), "knight")["heroic"] is False
+
+
+def test_R_3_7_herald_perseverance_gives_party_two_stamina():
+    """R-3.7 (herald): Perseverance — every character gains 2 stamina, wherever it is."""
+    pos = empty(["knight", "herald"])
+    pos.char("knight", 0, stamina=4).char("herald", 12, stamina=5).tokens(next_char=1)
+    b, evs = play(pos, H_HEROIC=1)
+    first(evs, "heroic", actor="herald")
+    end = last(evs)
+    assert ch(end, "knight")["stamina"] == 2
+    assert ch(end, "herald")["stamina"] == 1  # 5 − 2 (activation) − 2 (heroic)
+    assert ch(end, "herald")["heroic"] is False
+
+
+def test_R_3_7_warrior_berserk_charge_free_node_attack():
+    """R-3.7/F-10.2 (warrior): with Berserk Charge the next range-0 attack (axe 0-stamina option) is free and
+    a node attack: 1 + 1 = 2 − block 1 kills both hollow soldiers on the node."""
+    pos = empty(["warrior"], encounter="hollow_cave", first_side="characters_first")
+    pos.enemy(0, 6).enemy(1, 6).enemy(2, 0).char("warrior", 6)
+    b, evs = play(pos, forced=[1, 1], H_HEROIC=1, H_ATTACK=1)
+    first(evs, "heroic", actor="warrior")
+    att = first(evs, "attack", actor="warrior")
+    assert ch(att, "warrior")["stamina"] == 0
+    end = first(evs, "activate", actor="hollow_soldier#2")
+    assert [en(end, e)["alive"] for e in range(3)] == [False, False, True]
+
+
+def test_R_3_7_warrior_berserk_charge_extra_free_node():
+    """R-3.7 (warrior): Berserk Charge gives one more free node: two moves at 0, the third costs 1."""
+    pos = empty(["warrior"])
+    pos.char("warrior", 6)
+    b, evs = play_routed(pos, before=[6, 1, 2, 7], H_HEROIC=1)
+    assert [ch(m, "warrior")["stamina"] for m in all_of(evs, "move", actor="warrior")] == [0, 0, 1]
+
+
+def test_R_3_7_assassin_backstab_after_successful_dodge():
+    """R-3.7 (assassin): right after dodging the hollow soldier, a free estoc attack on it (3-stamina option,
+    KKK − 1 = 2 + 2 + 1 − 1 = 4 − block 1) kills it; only the dodge's 1 stamina is spent."""
+    pos = empty(["assassin"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("assassin", 6)
+    b, evs = play(pos, forced=[1, 0, 2, 2, 1], H_DEFENCE=1, H_HEROIC=2)
+    first(evs, "heroic", actor="assassin")
+    att = first(evs, "attack", actor="assassin")
+    assert att["values"][3] == 4 and ch(att, "assassin")["stamina"] == 1
+    assert outcome(b) == L.OUT_WIN
+    assert ch(last(evs), "assassin")["heroic"] is False
+
+
+@pytest.mark.parametrize("ember, block, taken", [(1, [0, 1], 2), (0, [0, 1], 3), (1, [1, 1], 2)])
+def test_R_3_8_ember_reduces_three_or_more_by_one(ember, block, taken):
+    """R-3.8: with an ember, 3 damage from one attack becomes 2; without it stays 3; 2 stays 2."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6)
+    pos.st[pos._c(0, L.C_EMBER)] = ember
+    b, evs = play(pos, forced=block)
+    assert ch(last(evs), "knight")["damage"] == taken
+
+
+def test_F_3_3_ember_does_not_reduce_trap_damage():
+    """F-3.3: an ember does not reduce a 3-damage trap."""
+    pos = empty(["knight"])
+    pos.char("knight", 2).terrain(7, L.TERRAIN_NONE, trap=3 * 8 + 1)
+    pos.st[pos._c(0, L.C_EMBER)] = 1
+    b, evs = play_routed(pos, before=[2, 7])
+    assert ch(last(evs), "knight")["damage"] == 3
+
+
+def test_F_8_1_poisoned_character_killing_last_enemy_takes_no_poison():
+    """F-8.1: the battle ends the moment the last enemy dies, so the poisoned knight suffers no poison."""
+    pos = empty(["knight"], first_side="characters_first")
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6, conditions=L.COND_POISON)
+    b, evs = play(pos, forced=[2], H_ATTACK=1)
+    assert outcome(b) == L.OUT_WIN
+    assert ch(last(evs), "knight")["damage"] == 0
