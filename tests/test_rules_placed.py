@@ -842,3 +842,90 @@ def test_F_8_1_poisoned_character_killing_last_enemy_takes_no_poison():
     b, evs = play(pos, forced=[2], H_ATTACK=1)
     assert outcome(b) == L.OUT_WIN
     assert ch(last(evs), "knight")["damage"] == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# more: stamina at the last slot, hits and pushes, blocked enemy moves, swap
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("reading, dies", [("fatal", True), ("forbidden", False)])
+def test_R_3_3_stamina_cost_filling_the_last_slot(reading, dies):
+    """R-3.3 (A-13 stamina_last_slot): with 4 free slots the long sword's 4-stamina option kills the
+    knight by default (fatal); under ``forbidden`` it is not offered and the 0-stamina option is used."""
+    pos = empty(["knight"], encounter="sentinels_wrath", first_side="characters_first",
+                stamina_last_slot=reading)
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char("knight", 6, stamina=8)  # 6 after the +2 of R-10.1
+    b, evs = play(pos, forced=[1, 1, 2, 3], H_ATTACK=2)
+    if dies:
+        death = first(evs, "death", actor="knight")
+        assert ch(death, "knight")["stamina"] == 10
+        assert not all_of(evs, "attack", actor="knight") and outcome(b) == L.OUT_LOSS
+    else:
+        att = first(evs, "attack", actor="knight")
+        assert ch(att, "knight")["stamina"] == 6 and len(att["dice"]) == 1
+        assert ch(last(evs), "knight")["alive"]
+
+
+def test_R_9_2_zero_damage_hit_still_pushed_and_R_9_6_push_avoids_gravestone():
+    """R-9.2: the knight blocks all 5 of the swordsman's attack (2 + 3) but is hit, so it is still pushed;
+    R-9.6/F-7.1: the push skips the gravestone on node 1 and ends on node 4."""
+    pos = empty(["knight"], encounter="broken_passageway")
+    sk = slot(pos, "silver_knight_swordsman")
+    pos.enemy(sk, 6).char("knight", 6).terrain(1, L.TERRAIN_GRAVESTONE)
+    b, evs = play(pos, forced=[2, 3])
+    d = first(evs, "defend", actor="knight")
+    assert d["values"][2] == 0
+    push = first(evs, "push", actor="knight")
+    assert push["values"][:2] == [6, 4]
+    assert ch(last(evs), "knight")["damage"] == 0
+
+
+@pytest.mark.parametrize("kind", [L.TERRAIN_GRAVESTONE, L.TERRAIN_BARREL, L.TERRAIN_CHEST])
+def test_F_11_4_enemy_with_no_closer_node_does_not_move(kind):
+    """F-11.4/R-11.6/R-7.5: a hollow soldier in a corner whose three neighbours hold gravestones, intact
+    barrels or chests has no closer node and stays put (enemies cannot enter them)."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 0).char("knight", 6)
+    for n in (1, 3, 5):
+        pos.terrain(n, kind)
+    b, evs = play(pos)
+    assert not all_of(evs, "move", actor=f"hollow_soldier#{hs}")
+    assert en(last(evs), hs)["node"] == 0
+
+
+def test_F_2_1_newcomer_keeps_moving_after_its_pushed_out_target():
+    """F-2.1/R-11.3: the swordsman (move 2) enters the knight's full node, the knight is pushed out at once,
+    and the swordsman spends its second node following the same target, then hits it there."""
+    pos = empty(["knight"], encounter="the_deeps")
+    pos.enemy(0, 3).enemy(1, 6).enemy(2, 6).char("knight", 6).tokens(aggro=0)
+    b, evs = play(pos, forced=[0, 1])
+    moves = [m["values"][:2] for m in all_of(evs, "move", actor="silver_knight_swordsman#0")]
+    push = first(evs, "push", actor="knight")
+    assert moves[0] == [3, 6] and push["values"][0] == 6
+    assert moves[1] == [6, push["values"][1]] and len(moves) == 2
+    att = first(evs, "attack", actor="silver_knight_swordsman#0")
+    assert att["values"][2] == push["values"][1]
+    assert first(evs, "damage", actor="knight")["values"][0] == 4
+
+
+def test_R_10_1_swap_backup_weapon_into_hand():
+    """R-10.1/R-4.3: at the start of its activation the warrior (mid_game kit: great wooden hammer in hand,
+    battle axe in backup) swaps the axe into its hand and attacks with it."""
+    from dsim.games.dstbg.compile import compile_encounter
+    from dsim.games.dstbg.position import Position
+    from tests.kit import data
+
+    comp = compile_encounter(data(), ["warrior"], "hollow_cave",
+                             {"max_rounds": 1, "first_side": "characters_first"}, loadout="mid_game")
+    pos = Position(comp)
+    pos.remove_enemy(1).remove_enemy(2)
+    for n in range(13):
+        pos.terrain(n, L.TERRAIN_NONE)
+    pos.enemy(0, 6).char("warrior", 6)
+    b, evs = play(pos, forced=[2, 2], H_SWAP=1, H_ATTACK=1)
+    sw = first(evs, "swap", actor="warrior")
+    att = first(evs, "attack", actor="warrior")
+    assert evs.index(sw) < evs.index(att)
+    assert comp.line_names[att["values"][0]].startswith("battle_axe")
+    assert outcome(b) == L.OUT_WIN
