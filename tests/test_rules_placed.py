@@ -929,3 +929,80 @@ def test_R_10_1_swap_backup_weapon_into_hand():
     assert evs.index(sw) < evs.index(att)
     assert comp.line_names[att["values"][0]].startswith("battle_axe")
     assert outcome(b) == L.OUT_WIN
+
+
+def test_R_7_5_barrel_broken_by_a_dodge_no_longer_blocks_later_enemies():
+    """R-7.5: a destroyed barrel blocks nothing. The assassin dodges the swordsman's attack into the barrel
+    node (breaking it, 1 + 1 stamina); the hollow soldier activating next in the same enemy turn must then
+    move toward the assassin standing there."""
+    pos = empty(["assassin"], encounter="the_deeps")
+    pos.remove_enemy(2)
+    pos.enemy(0, 6).enemy(1, 11).char("assassin", 6).terrain(1, L.TERRAIN_BARREL)
+    b, evs = play(pos, forced=[1, 1], H_DEFENCE=1, H_DODGE_MOVE=1)
+    dodge = first(evs, "move", actor="assassin")
+    assert dodge["values"][:2] == [6, 1] and ch(dodge, "assassin")["stamina"] == 2
+    first(evs, "barrel")
+    mv = first(evs, "move", actor="hollow_soldier#1")
+    assert pos.comp.tables.steps[mv["values"][1], 1] == 1
+
+
+def test_R_11_7_frostbitten_move_of_zero_still_pushes():
+    """R-11.7 (JP; A-38 push_anyway): a frostbitten sentinel's move 1 − 1 = 0 still pushes the knight out of
+    its node (step 2), with no damage."""
+    pos = empty(["knight"], encounter="sentinels_wrath")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6, conditions=L.COND_FROSTBITE).char("knight", 6)
+    b, evs = play(pos, forced=[2, 3])
+    assert not all_of(evs, "move", actor=f"sentinel#{sn}")
+    push = first(evs, "push", actor="knight")
+    assert push["values"][0] == 6
+    assert evs.index(push) < evs.index(first(evs, "attack", actor=f"sentinel#{sn}"))
+
+
+def test_R_11_8_dodged_push_damage_means_no_push():
+    """R-11.8/R-9.2 (A-37 not_pushed): the assassin dodges the large hollow soldier's push damage and, not
+    being hit, stays on the node the soldier entered."""
+    pos = empty(["assassin"], encounter="dark_hollow")
+    lh = slot(pos, "large_hollow_soldier")
+    pos.enemy(lh, 3).char("assassin", 6)
+    b, evs = play(pos, forced=[1, 0], H_DEFENCE=1)
+    d = first(evs, "defend", actor="assassin")
+    assert d["values"][0] == 2 and d["values"][2] == 1
+    assert not all_of(evs, "push", actor="assassin")
+    assert ch(last(evs), "assassin")["node"] == 6 and ch(last(evs), "assassin")["damage"] == 0
+
+
+def test_R_11_11_dodged_attack_is_not_pushed():
+    """R-11.11/R-9.5: the swordsman's attack push applies to characters hit; a successful dodge (2 symbols
+    vs difficulty 2) leaves the assassin unhit and in place."""
+    pos = empty(["assassin"], encounter="broken_passageway")
+    sk = slot(pos, "silver_knight_swordsman")
+    pos.enemy(sk, 6).char("assassin", 6)
+    b, evs = play(pos, forced=[1, 1], H_DEFENCE=1)
+    assert first(evs, "defend", actor="assassin")["values"][2] == 1
+    assert not all_of(evs, "push", actor="assassin")
+    assert ch(last(evs), "assassin")["node"] == 6
+
+
+def test_F_3_4_ember_does_not_combine_attack_and_bleed():
+    """F-3.4 (A-12 separate): a bleeding knight with an ember takes 2 from the attack and 2 from bleed —
+    two sources, neither ≥ 3, so the ember reduces nothing: 4 in all."""
+    pos = empty(["knight"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6, conditions=L.COND_BLEED)
+    pos.st[pos._c(0, L.C_EMBER)] = 1
+    b, evs = play(pos, forced=[1, 1])
+    assert [d["values"][0] for d in all_of(evs, "damage", actor="knight")] == [2, 2]
+    assert ch(last(evs), "knight")["damage"] == 4
+
+
+def test_R_11_2_icons_resolve_left_to_right():
+    """R-11.2: the greatbowman's card is attack, then move away: the attack comes before the move."""
+    pos = empty(["knight"])
+    gb = slot(pos, "silver_knight_greatbowman")
+    pos.enemy(gb, 6).char("knight", 0).tokens(aggro=0)
+    b, evs = play(pos, forced=[1, 1])
+    att = first(evs, "attack", actor=f"silver_knight_greatbowman#{gb}")
+    mv = first(evs, "move", actor=f"silver_knight_greatbowman#{gb}")
+    assert evs.index(att) < evs.index(mv)
+    assert pos.comp.tables.steps[mv["values"][1], 0] == 3
