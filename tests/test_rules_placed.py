@@ -1006,3 +1006,101 @@ def test_R_11_2_icons_resolve_left_to_right():
     mv = first(evs, "move", actor=f"silver_knight_greatbowman#{gb}")
     assert evs.index(att) < evs.index(mv)
     assert pos.comp.tables.steps[mv["values"][1], 0] == 3
+
+
+# ---------------------------------------------------------------------------------------------
+# scenes with other gear (a test-only loadout) and trap interplay
+# ---------------------------------------------------------------------------------------------
+def kit_scene(kits, encounter="sentinels_wrath", rounds=1, **variants):
+    """Like :func:`empty`, but each character carries the gear in ``kits`` (id → dict(armour, hands,
+    backup)), compiled as a test-only loadout."""
+    import dataclasses
+
+    from dsim.games.dstbg.compile import compile_encounter
+    from dsim.games.dstbg.position import Position
+    from dsim.games.dstbg.schema import Kit, Loadout
+    from tests.kit import data
+
+    base = data()
+    lo = Loadout(id="placed_test", name="Placed test", source="tests/test_rules_placed.py", characters={cid: Kit(**k) for cid, k in kits.items()})
+    d = dataclasses.replace(base, loadouts={**base.loadouts, "placed_test": lo})
+    settings = {"max_rounds": rounds}
+    settings.update(variants)
+    comp = compile_encounter(d, list(kits), encounter, settings, loadout="placed_test")
+    pos = Position(comp)
+    for e in range(len(comp.enemy_ids)):
+        pos.remove_enemy(e)
+    for n in range(13):
+        pos.terrain(n, L.TERRAIN_NONE)
+    return pos
+
+
+def test_R_4_10_repeat_uses_the_whole_option_again():
+    """R-4.10 (A-28 same_option_pay_each): Gotthard Twinswords' 1-stamina KK option with repeat 2 attacks
+    twice, paying 1 each time (2 black cubes)."""
+    pos = kit_scene({"knight": {"armour": "knight_armour", "hands": ["gotthard_twinswords"]}},
+                    first_side="characters_first")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char("knight", 6)
+    b, evs = play(pos, forced=[2, 2, 2, 2, 2, 3], H_ATTACK=1)
+    atts = all_of(evs, "attack", actor="knight")
+    assert len(atts) == 2
+    assert [ch(a, "knight")["stamina"] for a in atts] == [1, 2]
+    assert en(first(evs, "activate", actor=f"sentinel#{sn}"), sn)["wounds"] == 4
+
+
+@pytest.mark.parametrize("reading, attacks", [("per_hand_weapon", 2), ("one_total", 1)])
+def test_R_10_5_one_attack_with_each_hand_weapon(reading, attacks):
+    """R-10.5 (A-27): with a long sword and an estoc in hand the knight attacks once with each (default);
+    under ``one_total`` only once."""
+    pos = kit_scene({"knight": {"armour": "knight_armour", "hands": ["long_sword", "estoc"]}},
+                    first_side="characters_first", attacks_per_activation=reading)
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char("knight", 6)
+    b, evs = play(pos, forced=[3, 2, 2, 2, 2, 3], H_ATTACK=1)
+    atts = all_of(evs, "attack", actor="knight")
+    assert len(atts) == attacks
+    names = [pos.comp.line_names[a["values"][0]].split(" ")[0] for a in atts]
+    assert names == ["long_sword", "estoc"][:attacks]
+
+
+def test_R_9_10_weapon_condition_on_enemy_lasts_through_its_next_activation():
+    """R-9.10: the Rotten Ghru Dagger's poison goes on the sentinel it hits; at the end of the sentinel's next
+    activation it suffers 1 and the token goes."""
+    pos = kit_scene({"assassin": {"armour": "assassin_armour", "hands": ["rotten_ghru_dagger", "target_shield"]}},
+                    first_side="characters_first")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char("assassin", 6)
+    b, evs = play(pos, forced=[2, 2, 1, 1, 1, 1], H_ATTACK=1)
+    cond = first(evs, "condition", actor=f"sentinel#{sn}")
+    assert cond["values"][0] == L.COND_POISON
+    dmgs = [d["values"][:2] for d in all_of(evs, "damage", actor=f"sentinel#{sn}")]
+    assert dmgs == [[1, L.SRC_ATTACK], [1, L.SRC_POISON]]
+    end = first(evs, "condition_end", actor=f"sentinel#{sn}")
+    assert evs.index(end) > evs.index(first(evs, "activate", actor=f"sentinel#{sn}"))
+    assert en(end, sn)["wounds"] == 2 and en(end, sn)["conditions"] == []
+
+
+def test_F_7_2_trap_met_while_dodging_is_resolved_before_the_dodge_roll():
+    """F-7.2: the assassin's dodge move enters a face-down trap: the trap (2 damage, taken) is resolved first,
+    then the dodge roll against the original attack."""
+    pos = empty(["assassin"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("assassin", 6).terrain(1, L.TERRAIN_NONE, trap=2 * 8 + 1)
+    b, evs = play(pos, forced=[1, 0], H_DEFENCE=1, H_DODGE_MOVE=1)
+    trap = first(evs, "trap", actor="assassin")
+    d = first(evs, "defend", actor="assassin")
+    assert evs.index(trap) < evs.index(d) and d["values"][2] == 1
+    assert ch(last(evs), "assassin")["damage"] == 2
+
+
+def test_R_7_7_push_into_a_trap_springs_it():
+    """R-7.7 (A-23 any_move): the swordsman's attack pushes the knight onto a face-down trap, which springs."""
+    pos = empty(["knight"], encounter="broken_passageway")
+    sk = slot(pos, "silver_knight_swordsman")
+    pos.enemy(sk, 6).char("knight", 6).terrain(1, L.TERRAIN_NONE, trap=2 * 8 + 1)
+    b, evs = play(pos, forced=[2, 3])
+    push = first(evs, "push", actor="knight")
+    trap = first(evs, "trap", actor="knight")
+    assert push["values"][:2] == [6, 1] and evs.index(trap) > evs.index(push)
+    assert ch(last(evs), "knight")["damage"] == 2
