@@ -1104,3 +1104,28 @@ def test_R_7_7_push_into_a_trap_springs_it():
     trap = first(evs, "trap", actor="knight")
     assert push["values"][:2] == [6, 1] and evs.index(trap) > evs.index(push)
     assert ch(last(evs), "knight")["damage"] == 2
+
+
+@pytest.mark.parametrize("dice, total, alive", [([0, 0], 0, True), ([1, 1], 1, True), ([2, 1], 2, False)])
+def test_R_4_8_modifier_and_total_never_below_zero(dice, total, alive):
+    """R-4.8: the estoc rolls KK − 1; a total below 0 counts as 0; 2 + 1 − 1 = 2 beats block 1 and kills."""
+    pos = empty(["assassin"], first_side="characters_first")
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("assassin", 6)
+    b, evs = play(pos, forced=dice + [1, 1], H_ATTACK=1)
+    att = first(evs, "attack", actor="assassin")
+    assert att["values"][3] == total
+    assert en(last(evs), hs)["alive"] is alive
+    assert (outcome(b) == L.OUT_WIN) is (not alive)
+
+
+@pytest.mark.parametrize("swap, knight_stamina", [(0, 4), (1, 3)])
+def test_F_4_1_backup_item_is_used_only_from_the_hands(swap, knight_stamina):
+    """F-4.1/R-4.3: the herald's Talisman in the backup slot gives nothing; swapped into a hand at the start of
+    the activation (R-10.1) its 0-stamina option gives every character in range 1 stamina (R-3.4)."""
+    pos = empty(["knight", "herald"])
+    pos.enemy(slot(pos, "hollow_soldier"), 0).char("knight", 12, stamina=4).char("herald", 12)
+    pos.tokens(next_char=1)
+    b, evs = play(pos, H_SWAP=swap, H_ATTACK=1)
+    assert ch(last(evs), "knight")["stamina"] == knight_stamina
+    assert bool(all_of(evs, "swap", actor="herald")) is bool(swap)
