@@ -1129,3 +1129,20 @@ def test_F_4_1_backup_item_is_used_only_from_the_hands(swap, knight_stamina):
     b, evs = play(pos, H_SWAP=swap, H_ATTACK=1)
     assert ch(last(evs), "knight")["stamina"] == knight_stamina
     assert bool(all_of(evs, "swap", actor="herald")) is bool(swap)
+
+
+def test_F_9_5_failed_dodge_of_push_damage_is_pushed_from_the_new_node():
+    """F-9.5/F-9.8/R-11.8 (A-36 defend_then_push): push damage is an attack; the assassin dodges it moving
+    1 node (to node 1) and fails: it takes the full 5 and is then pushed from the node it moved to."""
+    pos = empty(["assassin"], encounter="dark_hollow")
+    lh = slot(pos, "large_hollow_soldier")
+    pos.enemy(lh, 3).char("assassin", 6)
+    b, evs = play(pos, forced=[0, 0], H_DEFENCE=1, H_DODGE_MOVE=1)
+    mv = first(evs, "move", actor="assassin")
+    assert mv["values"][:2] == [6, 1]
+    d = first(evs, "defend", actor="assassin")
+    assert d["values"][2] == 0 and d["values"][3] == 1  # failed, difficulty 1 (the enemy card's)
+    dmg = first(evs, "damage", actor="assassin")
+    assert dmg["values"][0] == 5
+    push = first(evs, "push", actor="assassin")
+    assert evs.index(push) > evs.index(dmg) and push["values"][0] == 1
