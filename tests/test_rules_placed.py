@@ -1146,3 +1146,63 @@ def test_F_9_5_failed_dodge_of_push_damage_is_pushed_from_the_new_node():
     assert dmg["values"][0] == 5
     push = first(evs, "push", actor="assassin")
     assert evs.index(push) > evs.index(dmg) and push["values"][0] == 1
+
+
+def test_R_2_6_F_2_2_character_entering_full_node_pushes_an_enemy_out():
+    """R-2.6/F-2.2: the knight walks onto a node holding three enemies; one of them (the players choose) is
+    pushed out at once, leaving three figures there."""
+    pos = empty(["knight"], encounter="forsaken_depths", first_side="characters_first")
+    pos.enemy(0, 1).enemy(1, 1).enemy(2, 1).char("knight", 6)
+    b, evs = play_routed(pos, before=[6, 1], H_NODE_LIMIT=0)
+    mv = first(evs, "move", actor="knight")
+    assert mv["values"][:2] == [6, 1]
+    pushed = [ev for ev in all_of(evs, "push") if "#" in ev["actor"]]
+    assert len(pushed) == 1 and pushed[0]["values"][0] == 1 and evs.index(pushed[0]) > evs.index(mv)
+    st = pushed[0]["state"]
+    assert sum(1 for e in st["enemies"] if e["alive"] and e["node"] == 1) == 2
+    assert ch(pushed[0], "knight")["node"] == 1
+
+
+def test_R_10_6_node_attack_compares_the_total_with_each_enemy_block():
+    """R-10.6 step 6/R-4.10: one node-attack total of 2 deals 2 − 1 to the hollow soldier (dies) and
+    2 − 2 = 0 to the sentinel on the same node."""
+    pos = empty(["warrior"], encounter="perished_depths", first_side="characters_first")
+    assert pos.comp.enemy_ids[:2] == ("sentinel", "hollow_soldier")
+    pos.enemy(0, 6).enemy(1, 6).char("warrior", 6)
+    b, evs = play(pos, forced=[1, 1, 2, 2], H_ATTACK=3)  # rows: axe line 0 × 2 targets, then the node option
+    att = first(evs, "attack", actor="warrior")
+    assert att["values"][3] == 2 and ch(att, "warrior")["stamina"] == 2
+    st = first(evs, "activate", actor="sentinel#0")
+    assert en(st, 0)["wounds"] == 0 and en(st, 0)["alive"]
+    assert not en(st, 1)["alive"]
+
+
+def test_R_3_6_luck_rerolls_an_attack_die():
+    """R-3.6: the knight rerolls its long sword's 1 (U) with luck: 3 − block 1 kills the hollow soldier."""
+    pos = empty(["knight"], first_side="characters_first")
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6)
+    b, evs = play(pos, forced=[1, 3], H_ATTACK=1, H_LUCK=1)
+    lk = first(evs, "luck", actor="knight")
+    assert lk["values"][:3] == [0, 3, 0]  # die 1 rerolled to 3, on an attack roll
+    assert first(evs, "attack", actor="knight")["values"][3] == 3
+    assert outcome(b) == L.OUT_WIN
+
+
+@pytest.mark.parametrize("reading, dest", [("chain_push", 1), ("forbidden", 4)])
+def test_R_2_6_attack_push_into_a_full_node(reading, dest):
+    """R-2.6 (A-20 push_into_full_node): the swordsman's attack pushes the knight toward node 1, which holds
+    three enemies. chain_push: it enters and one of the three is pushed out; forbidden: it goes to node 4."""
+    pos = empty(["knight"], encounter="weathered_peak", push_into_full_node=reading)
+    assert pos.comp.enemy_ids[:4] == ("silver_knight_swordsman", "silver_knight_swordsman", "crossbow_hollow",
+                                      "silver_knight_greatbowman")
+    pos.enemy(0, 6).enemy(1, 1).enemy(2, 1).enemy(3, 1).char("knight", 6).tokens(aggro=0)
+    b, evs = play(pos, forced=[2, 3])
+    push = first(evs, "push", actor="knight")
+    assert push["values"][:2] == [6, dest]
+    ejected = [ev for ev in all_of(evs, "push") if "#" in ev["actor"] and evs.index(ev) > evs.index(push)]
+    if dest == 1:
+        assert ejected and ejected[0]["values"][0] == 1
+        assert sum(1 for e in ejected[0]["state"]["enemies"] if e["alive"] and e["node"] == 1) == 2
+    else:
+        assert not ejected or evs.index(ejected[0]) > evs.index(first(evs, "activate", actor="silver_knight_swordsman#1"))
