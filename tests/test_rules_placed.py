@@ -1206,3 +1206,13 @@ def test_R_2_6_attack_push_into_a_full_node(reading, dest):
         assert sum(1 for e in ejected[0]["state"]["enemies"] if e["alive"] and e["node"] == 1) == 2
     else:
         assert not ejected or evs.index(ejected[0]) > evs.index(first(evs, "activate", actor="silver_knight_swordsman#1"))
+
+
+def test_R_8_3_first_activation_passes_to_the_player_after_the_last_one():
+    """R-8.3: the knight wins the battle in its activation; the next battle starts with the herald."""
+    pos = empty(["knight", "herald"], first_side="characters_first")
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 6).char("herald", 12).tokens(next_char=0)
+    b, evs = play(pos, forced=[2], H_ATTACK=1)
+    assert outcome(b) == L.OUT_WIN
+    assert int(b.st[L.G_NEXT_CHAR]) == 1
