@@ -1216,3 +1216,38 @@ def test_R_8_3_first_activation_passes_to_the_player_after_the_last_one():
     b, evs = play(pos, forced=[2], H_ATTACK=1)
     assert outcome(b) == L.OUT_WIN
     assert int(b.st[L.G_NEXT_CHAR]) == 1
+
+
+def test_R_4_6_backup_items_add_no_defence_dice():
+    """R-4.6/R-4.3: the warrior blocks with its armour (K) and the hammer in hand (K); the round shield in
+    the backup slot adds nothing: 2 dice, 1 + 1 = 2 → 2 damage."""
+    pos = kit_scene({"warrior": {"armour": "northern_armour", "hands": ["great_wooden_hammer"],
+                                 "backup": ["round_shield"]}}, encounter="the_forgotten")
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("warrior", 6)
+    b, evs = play(pos, forced=[1, 1, 1])
+    d = first(evs, "defend", actor="warrior")
+    assert d["dice"] == [1, 1]
+    assert ch(last(evs), "warrior")["damage"] == 2
+
+
+@pytest.mark.parametrize("kind", [L.TERRAIN_BARREL, L.TERRAIN_CHEST])
+def test_R_7_5_F_7_1_push_never_ends_on_barrel_or_chest(kind):
+    """R-7.5/F-7.1/R-9.6: an intact barrel or a chest on node 1 blocks the swordsman's push; the knight goes
+    to node 4 (the next adjacent node) and the barrel stays intact."""
+    pos = empty(["knight"], encounter="broken_passageway")
+    sk = slot(pos, "silver_knight_swordsman")
+    pos.enemy(sk, 6).char("knight", 6).terrain(1, kind)
+    b, evs = play(pos, forced=[2, 3])
+    assert first(evs, "push", actor="knight")["values"][:2] == [6, 4]
+    assert not all_of(evs, "barrel")
+
+
+def test_R_7_7_blank_trap_flips_without_effect():
+    """R-7.7: a blank trap token is flipped (a trap event) and deals nothing."""
+    pos = empty(["knight"])
+    pos.char("knight", 2).terrain(7, L.TERRAIN_NONE, trap=0)
+    b, evs = play_routed(pos, before=[2, 7])
+    assert first(evs, "trap", actor="knight")["values"][:2] == [7, 0]
+    assert ch(last(evs), "knight")["damage"] == 0
+    assert b.st[L.N_BASE + 7 * L.N_FIELDS + L.N_TRAP_UP] == 1
