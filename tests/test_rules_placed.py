@@ -1251,3 +1251,25 @@ def test_R_7_7_blank_trap_flips_without_effect():
     assert first(evs, "trap", actor="knight")["values"][:2] == [7, 0]
     assert ch(last(evs), "knight")["damage"] == 0
     assert b.st[L.N_BASE + 7 * L.N_FIELDS + L.N_TRAP_UP] == 1
+
+
+def test_R_3_7_assassin_backstab_needs_the_enemy_in_range():
+    """R-3.7 (assassin): after a successful dodge that moved it 1 node away, the estoc (range 0) cannot reach
+    the hollow soldier: no backstab, the token stays ready."""
+    pos = empty(["assassin"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("assassin", 6)
+    b, evs = play(pos, forced=[1, 1], H_DEFENCE=1, H_DODGE_MOVE=1, H_HEROIC=1)
+    assert first(evs, "defend", actor="assassin")["values"][2] == 1
+    assert not all_of(evs, "heroic") and not all_of(evs, "attack", actor="assassin")
+    assert ch(last(evs), "assassin")["heroic"] is True
+
+
+def test_R_3_7_knight_heroic_is_for_block_rolls_only():
+    """R-3.7 (knight, card data: block only): against the crossbow hollow's magic the knight resists with
+    its one K die and is not offered the extra blue die."""
+    pos = empty(["knight"], encounter="ruined_keep")
+    pos.enemy(0, 6).char("knight", 0).tokens(aggro=0)
+    b, evs = play(pos, forced=[1, 2, 2], H_HEROIC=1)
+    assert first(evs, "defend", actor="knight")["dice"] == [1]
+    assert not all_of(evs, "heroic")
