@@ -454,7 +454,8 @@ def test_R_9_10_bleed_not_triggered_by_zero_damage():
 
 
 def test_R_9_10_bleed_on_enemy_adds_two_wounds():
-    """R-9.10: the knight's long sword (U = 3) vs the sentinel (block 2) deals 1; the sentinel's bleed adds 2 → 3 wounds."""
+    """R-9.10: the knight's long sword (U = 3) vs the sentinel (block 2) deals 1; the sentinel's bleed adds 2:
+    3 wounds, and its token goes."""
     pos = empty(["knight"], encounter="sentinels_wrath", first_side="characters_first")
     sn = slot(pos, "sentinel")
     pos.enemy(sn, 6, conditions=L.COND_BLEED).char("knight", 6)
@@ -1022,7 +1023,8 @@ def kit_scene(kits, encounter="sentinels_wrath", rounds=1, **variants):
     from tests.kit import data
 
     base = data()
-    lo = Loadout(id="placed_test", name="Placed test", source="tests/test_rules_placed.py", characters={cid: Kit(**k) for cid, k in kits.items()})
+    lo = Loadout(id="placed_test", name="Placed test", source="tests/test_rules_placed.py",
+                 characters={cid: Kit(**k) for cid, k in kits.items()})
     d = dataclasses.replace(base, loadouts={**base.loadouts, "placed_test": lo})
     settings = {"max_rounds": rounds}
     settings.update(variants)
@@ -1205,7 +1207,8 @@ def test_R_2_6_attack_push_into_a_full_node(reading, dest):
         assert ejected and ejected[0]["values"][0] == 1
         assert sum(1 for e in ejected[0]["state"]["enemies"] if e["alive"] and e["node"] == 1) == 2
     else:
-        assert not ejected or evs.index(ejected[0]) > evs.index(first(evs, "activate", actor="silver_knight_swordsman#1"))
+        later = evs.index(first(evs, "activate", actor="silver_knight_swordsman#1"))
+        assert not ejected or evs.index(ejected[0]) > later
 
 
 def test_R_8_3_first_activation_passes_to_the_player_after_the_last_one():
