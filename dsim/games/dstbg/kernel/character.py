@@ -179,7 +179,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
         dest = b.opts[k, 0]
         cost = b.opts[k, 1]
         if b.opts[k, 3] == 1:
-            break_barrel(b, dest)
+            break_barrel(t, b, dest)
         pay(t, b, c, cost)
         if kind == STEP_WALK and free_steps > 0:
             free_steps -= 1

@@ -179,7 +179,11 @@ def push_out_of(t, b, policy, e: int, node: int, came_from: int, damage: int, di
             defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
             continue
         hit = defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
-        if (hit or t.variants[L.V_PUSH_DMG_DODGED] == 1) and st[ci(c, L.C_POS)] == node and st[ci(c, L.C_ALIVE)] == 1:
+        if not running(b) or st[ci(c, L.C_ALIVE)] == 0:
+            continue
+        # F-9.5: a failed dodge is resolved where the dodge move took the character, push included;
+        # a dodged character is pushed only under A-37 still_pushed, and only if it stayed in the node.
+        if hit or (t.variants[L.V_PUSH_DMG_DODGED] == 1 and st[ci(c, L.C_POS)] == node):
             push_char_any(t, b, policy, c, node, came_from)
 
 

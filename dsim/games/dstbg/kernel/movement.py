@@ -25,6 +25,7 @@ from dsim.games.dstbg.kernel.core import (
     log,
     move_dist,
     ni,
+    recompute_walk,
     running,
     set_opt,
 )
@@ -42,10 +43,14 @@ def is_boss(t, b, e: int) -> bool:
 
 
 @kernel
-def break_barrel(b, n: int) -> None:
-    """Entering an intact barrel destroys it: it blocks nothing for the rest of the battle (R-7.5)."""
+def break_barrel(t, b, n: int) -> None:
+    """Entering an intact barrel destroys it: it blocks nothing for the rest of the battle (R-7.5).
+
+    The walk distances are recomputed at once: an enemy moving later in the same turn (after a dodge
+    into the barrel) must already see the node as open."""
     b.st[ni(n, L.N_TERRAIN)] = L.TERRAIN_BARREL_BROKEN
     b.st[L.G_BARRELS_CHANGED] = 1
+    recompute_walk(t, b)
     log(b, L.ACTOR_NONE, -1, L.EV_BARREL, n, 0, 0, 0, -1)
 
 
@@ -207,7 +212,7 @@ def dodge_move(t, b, policy, c: int) -> int:
         return 0
     if b.opts[k, 1] > 0:
         pay(t, b, c, 1)
-        break_barrel(b, dest)
+        break_barrel(t, b, dest)
         if not running(b):
             return 0
     return relocate_char(t, b, policy, c, dest, MOVE_VOLUNTARY)
