@@ -154,7 +154,10 @@ def plot(
                      "rounds: rounds to win and to lose; survival: battles not yet lost by round; "
                      "variant: win-rate change made by a rule variant."),
     ],
-    out: Annotated[Path, typer.Option("--out", help="Image file to write (.png, .svg or .pdf).")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Image file to write (.png, .svg or .pdf; default FOLDER/KIND.png)."),
+    ] = None,
     x: Annotated[
         str | None,
         typer.Option("--x", help="Setting for the heat map's columns (default boss or encounter), or the "
@@ -165,6 +168,7 @@ def plot(
     """Draw a figure of a results folder."""
     from dsim import plots  # matplotlib loads slowly; only plots need it
 
+    out = out or Path(folder) / f"{kind.value}.png"
     try:
         plots.save(plots.make_plot(kind.value, results.load(folder), x, y), out)
     except (results.ResultsError, plots.PlotError) as exc:
