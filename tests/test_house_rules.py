@@ -93,3 +93,20 @@ def test_game_settings_accept_house_rules():
     cell = prepare({"party": ["knight"], "encounter": "dark_hollow", "house_rules": {"enemy_health_delta": 1}})
     plain = prepare({"party": ["knight"], "encounter": "dark_hollow"})
     assert (cell.compiled.tables.etypes[:, L.ET_HEALTH] == plain.compiled.tables.etypes[:, L.ET_HEALTH] + 1).all()
+
+
+@pytest.mark.parametrize("extra", [0, 1, 2])
+def test_extra_estus_refills_the_flask_in_battle(extra):
+    """House rule extra_estus: the flask holds 1 + extra uses per battle (R-3.5 prints one); a party
+    that always drinks when offered drinks exactly that often, and the flask ends empty."""
+    from dsim.games.dstbg.position import Position
+    from tests.kit import play, scene
+
+    comp = H.apply_house_rules(scene(["knight"], encounter="the_forgotten").comp, {"extra_estus": extra})
+    pos = Position(comp)
+    for e in range(1, len(comp.enemy_ids)):
+        pos.remove_enemy(e)
+    pos.enemy(0, (0, 0)).char("knight", (4, 4), stamina=4)
+    _, evs = play(pos, H_ESTUS=1)
+    assert sum(ev["event"] == "estus" and ev["actor"] == "knight" for ev in evs) == 1 + extra
+    assert evs[-1]["state"]["characters"][0]["estus"] is False

@@ -63,7 +63,7 @@ def test_cli_variants_list_and_show():
     listed = json.loads(out.stdout)
     ids = {s["id"] for s in listed["switches"]}
     assert {"bleed_zero_damage", "push_damage_order", "enemy_health_delta", "dice_substitution"} <= ids
-    assert "extra_estus" in listed["not_simulated"]
+    assert "extra_estus" in ids and "sparks" in listed["not_simulated"]
     show = runner.invoke(app, ["variants", "show", "A-29", "--json"])
     rec = json.loads(show.stdout)
     assert rec["id"] == "bleed_zero_damage" and rec["default"] == "no_trigger"

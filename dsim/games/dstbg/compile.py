@@ -345,6 +345,7 @@ def compile_encounter(
     prog: list[list[int]] = []
     etypes: list[list[int]] = []
     scen = np.zeros(X.SC_LEN, np.int32)
+    scen[X.SC_ESTUS] = 1  # one full estus flask
     slots: list[tuple[int, int]] = []
     enemy_ids: list[str] = []
     for spawn, node_rc in ((enc.spawn_1, tile.spawn_1), (enc.spawn_2, tile.spawn_2)):
@@ -565,6 +566,7 @@ def compile_boss(
             prog.extend(steps)
 
     scen = np.zeros(X.SC_LEN, np.int32)
+    scen[X.SC_ESTUS] = 1  # one full estus flask
     scen[X.SC_N_CHARS] = len(party)
     scen[X.SC_N_ENEMIES] = len(slots)
     scen[X.SC_N_NODES] = board.n_nodes

@@ -1,4 +1,4 @@
-"""House rules that are pure edits of the compiled tables: no kernel code, any cell, any value.
+"""House rules that are edits of the compiled tables: any cell, any value, no kernel recompile.
 
 A cell's ``house_rules`` setting (``{id: value}``) is applied after compilation, so the kernel
 sees ordinary tables (same array types: the cached kernel is reused). Numeric rules are
@@ -74,6 +74,12 @@ def _extra_dodge(tables: X.Tables, extra: int) -> X.Tables:
     return tables._replace(items=items)
 
 
+def _extra_estus(tables: X.Tables, extra: int) -> X.Tables:
+    scen = tables.scen.copy()
+    scen[X.SC_ESTUS] = 1 + extra  # R-3.5: one flask use per battle in the printed game
+    return tables._replace(scen=scen)
+
+
 def parse_substitutions(text: str) -> list[tuple[str, int, int]]:
     """``"block:black>blue, attack:blue>orange"`` → ``[(pool, from colour, to colour), …]``."""
     subs = []
@@ -118,6 +124,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
               _enemy_damage, "enemy_damage_delta=-1"),
     HouseRule("extra_dodge_dice", "green dodge dice added to every character's armour (R-9.5)", 0,
               _extra_dodge, "extra_dodge_dice=1", minimum=0),
+    HouseRule("extra_estus", "extra uses of every character's estus flask per battle (R-3.5: one)", 0,
+              _extra_estus, "extra_estus=1", minimum=0),
     HouseRule("dice_substitution", "swap dice colours in block, resist or attack pools, e.g. blue instead of black on block",
               "", _dice_substitution, "dice_substitution=block:black>blue"),
 )
@@ -128,7 +136,6 @@ BY_ID: dict[str, HouseRule] = {r.id: r for r in HOUSE_RULES}
 NOT_SIMULATED: dict[str, str] = {
     "sparks": "bonfire/campaign resource (A-1): no effect inside one battle",
     "starting_souls": "campaign resource: no effect inside one battle",
-    "extra_estus": "needs kernel code: the estus is a single full/empty flag per character (R-3.5)",
 }
 
 

@@ -38,8 +38,9 @@ class Position:
         for c in range(sc[X.SC_N_CHARS]):
             for j, field in enumerate((L.C_ARMOUR, L.C_HAND0, L.C_HAND1, L.C_BACKUP0, L.C_BACKUP1)):
                 st[self._c(c, field)] = sc[X.SC_EQUIP + 5 * c + j]
-            for field in (L.C_ALIVE, L.C_ESTUS, L.C_LUCK, L.C_HEROIC):
+            for field in (L.C_ALIVE, L.C_LUCK, L.C_HEROIC):
                 st[self._c(c, field)] = 1
+            st[self._c(c, L.C_ESTUS)] = sc[X.SC_ESTUS]
             st[self._c(c, L.C_POS)] = -1
         for e in range(sc[X.SC_N_ENEMIES]):
             st[self._e(e, L.E_TYPE)] = sc[X.SC_ENEMY + 2 * e]

@@ -82,7 +82,7 @@ def setup(t, b, policy) -> None:
         for j in range(5):
             st[ci(c, L.C_ARMOUR if j == 0 else L.C_HAND0 + j - 1)] = sc[X.SC_EQUIP + 5 * c + j]
         st[ci(c, L.C_ALIVE)] = 1
-        st[ci(c, L.C_ESTUS)] = 1
+        st[ci(c, L.C_ESTUS)] = sc[X.SC_ESTUS]
         st[ci(c, L.C_LUCK)] = 1
         st[ci(c, L.C_HEROIC)] = 1
         st[ci(c, L.C_POS)] = -1

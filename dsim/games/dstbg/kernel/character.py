@@ -460,14 +460,15 @@ def backstab(t, b, policy, c: int, e: int) -> None:
 # --- activation ------------------------------------------------------------------------------------
 @kernel
 def offer_estus(t, b, policy, c: int) -> None:
-    """D-23: drink the estus in the character's own activation to clear all cubes (R-3.5)."""
+    """D-23: drink the estus in the character's own activation to clear all cubes (R-3.5); the flask
+    holds one use, more under the extra_estus house rule."""
     st = b.st
-    if st[ci(c, L.C_ESTUS)] != 1 or not running(b):
+    if st[ci(c, L.C_ESTUS)] < 1 or not running(b):
         return
     set_opt(b, 0, 0, st[ci(c, L.C_STAMINA)], st[ci(c, L.C_DAMAGE)], 0, 0, 0, 0, 0)
     set_opt(b, 1, 1, st[ci(c, L.C_STAMINA)], st[ci(c, L.C_DAMAGE)], 0, 0, 0, 0, 0)
     if decide(b, policy, L.H_ESTUS, 2) == 1:
-        st[ci(c, L.C_ESTUS)] = 0
+        st[ci(c, L.C_ESTUS)] -= 1
         st[ci(c, L.C_ESTUS_USED)] += 1
         log(b, L.ACTOR_CHAR, c, L.EV_ESTUS, st[ci(c, L.C_STAMINA)], st[ci(c, L.C_DAMAGE)], 0, 0, -1)
         st[ci(c, L.C_STAMINA)] = 0

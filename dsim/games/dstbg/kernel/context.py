@@ -32,7 +32,8 @@ MAX_TRAP_TOKENS = 24
 SC_EQUIP = SC_TRAP_TOKENS + MAX_TRAP_TOKENS  # MAX_CHARS x (armour, hand0, hand1, backup0, backup1)
 SC_GRAVESTONES = SC_EQUIP + 5 * L.MAX_CHARS  # behaviour cards revealed at boss setup
 SC_DECK_SIZE = SC_GRAVESTONES + 1  # standard cards in the boss deck (data card)
-SC_LEN = SC_DECK_SIZE + 1
+SC_ESTUS = SC_DECK_SIZE + 1  # estus flask uses per character and battle (1; house rule extra_estus)
+SC_LEN = SC_ESTUS + 1
 
 
 class Tables(NamedTuple):

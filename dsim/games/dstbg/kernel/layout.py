@@ -45,7 +45,7 @@ C_POS = 0
 C_STAMINA = 1  # black cubes
 C_DAMAGE = 2  # red cubes
 C_COND = 3  # condition bitmask (COND_*)
-C_ESTUS = 4  # 1 = full
+C_ESTUS = 4  # uses left in the estus flask: 1 = full, more with the extra_estus house rule
 C_LUCK = 5  # 1 = ready
 C_HEROIC = 6  # 1 = ready
 C_EMBER = 7  # 1 = holds an ember
