@@ -145,10 +145,10 @@ def _measure_in_subprocess(settings: Mapping[str, Any], battles: int, batch: int
 class BenchOptions:
     """How to measure: battles per workload (JIT and no-JIT), batch size, threads, cold compile or not."""
 
-    battles: int = 50_000
+    battles: int = 1_000_000  # long enough that thread start-up and the last block do not show
     batch: int = 1 << 16
     threads: int | None = None
-    nojit_battles: int = 30
+    nojit_battles: int = 100
     cold: bool = True
 
     def env(self) -> dict[str, str]:

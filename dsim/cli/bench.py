@@ -47,7 +47,7 @@ def bench(
     )] = False,
 ) -> None:
     """Measure battles/s and rounds/s (per thread too), the JIT speed-up, cold and cached compile time
-    and peak memory of fixed workloads, each in a fresh subprocess; boss workloads wait for boss battles."""
+    and peak memory of fixed workloads (encounters, a mini boss and a main boss), each in a fresh subprocess."""
     options = BenchOptions(battles=battles, batch=batch, threads=threads, nojit_battles=nojit_battles, cold=not quick)
     try:
         chosen = select_workloads(workloads.split(",") if workloads else None)
