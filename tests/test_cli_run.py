@@ -36,3 +36,23 @@ def test_run_rejects_unknown_character_cleanly():
     out = subprocess.run([sys.executable, "-m", "dsim", *ARGS[:2], "knight,nobody", *ARGS[3:]], capture_output=True, text=True)
     assert out.returncode == 1
     assert "nobody" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_run_boss_reports_heat_up_boss_health_and_cards():
+    """Boss battles add R-12.6 heat-up (share of battles, mean round), boss health left and cards drawn;
+    a weakened Gargoyle heats up in more battles and ends with less health than the printed one."""
+    def boss_run(delta: int) -> dict:
+        out = subprocess.run([sys.executable, "-m", "dsim", "run", "--party", "knight,warrior", "--boss", "gargoyle",
+                              "--loadout", "mid_game", "--set", f"boss_health_delta={delta}", "--battles", "3000",
+                              "--json"], capture_output=True, text=True, check=True)
+        return json.loads(out.stdout)
+
+    printed, weak = boss_run(0), boss_run(-8)
+    for res in (printed, weak):
+        assert 0 < res["heatup_rate"] <= 1 and res["mean_heatup_round"] >= 1
+        assert res["mean_cards_drawn"] >= res["mean_rounds"] - 1  # one card per enemy turn (R-12.7)
+    assert weak["heatup_rate"] > printed["heatup_rate"]
+    assert weak["mean_boss_health_left"] < printed["mean_boss_health_left"]
+    plain = json.loads(subprocess.run([sys.executable, "-m", "dsim", *ARGS], capture_output=True, text=True,
+                                      check=True).stdout)
+    assert "heatup_rate" not in plain and "mean_boss_health_left" not in plain

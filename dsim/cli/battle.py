@@ -36,6 +36,7 @@ MEANS = {  # `dsim run` summary key -> outcome column averaged over the battles
     "mean_damage_taken": "damage_taken", "mean_stamina_spent": "stamina_spent", "estus_per_battle": "estus_used",
     "luck_per_battle": "luck_used", "heroic_per_battle": "heroic_used",
 }
+BOSS_MEANS = {"mean_boss_health_left": "boss_health_left", "mean_cards_drawn": "cards_drawn"}  # boss battles
 
 
 def parse_sets(sets: list[str] | None) -> dict[str, dict[str, str]]:
@@ -126,7 +127,8 @@ def run(
     stream = stream_key(json.dumps(settings, sort_keys=True))
     tables = cell.compiled.tables
     engine.play_batch(tables, cell.policy.decide, cell.params, seed, stream, 0, 1)  # compile or load the kernel
-    totals = dict.fromkeys(MEANS.values(), 0) | {"win": 0, "timeouts": 0}  # per-chunk sums: memory stays O(chunk)
+    means = MEANS | (BOSS_MEANS if boss else {})
+    totals = dict.fromkeys(means.values(), 0) | {"win": 0, "timeouts": 0, "heated": 0, "heatup_rounds": 0}  # per-chunk sums
     chunk = engine.DEFAULT_CHUNK
     start = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
@@ -137,6 +139,8 @@ def run(
             cols = engine.outcome_columns(engine.play_batch(tables, cell.policy.decide, cell.params, seed, stream,
                                                             lo, hi - lo))
             cols["timeouts"] = cols["result"] == L.OUT_TIMEOUT
+            cols["heated"] = cols["heatup_round"] >= 0
+            cols["heatup_rounds"] = np.where(cols["heated"], cols["heatup_round"], 0)
             for name in totals:
                 totals[name] += int(cols[name].sum())
             bar.update(task, advance=hi - lo)
@@ -146,9 +150,12 @@ def run(
     summary = {
         "game": game, "settings": settings, "loadout": settings.get("loadout", "starting"), "battles": battles, "wins": wins, "win_rate": wins / battles,
         "ci95": [low, high], "mean_rounds": totals["rounds"] / battles, "seed": seed, "timeouts": totals["timeouts"],
-        **{key: totals[column] / battles for key, column in MEANS.items() if key != "mean_rounds"},
+        **{key: totals[column] / battles for key, column in means.items() if key != "mean_rounds"},
         "battles_per_s": battles / elapsed if elapsed > 0 else None,
     }
+    if boss:  # how often the boss heated up, and in which round on average
+        summary["heatup_rate"] = totals["heated"] / battles
+        summary["mean_heatup_round"] = totals["heatup_rounds"] / totals["heated"] if totals["heated"] else None
     if as_json:
         typer.echo(json.dumps(summary))
         return
@@ -158,8 +165,11 @@ def run(
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_row("win rate", f"{summary['win_rate']:.4f}  (95% CI {low:.4f} – {high:.4f})")
-    for key in MEANS:
+    for key in means:
         table.add_row(key.replace("_", " "), f"{summary[key]:.3f}")
+    if boss:
+        when = f", mean round {summary['mean_heatup_round']:.2f}" if summary["mean_heatup_round"] is not None else ""
+        table.add_row("heat-up reached", f"{summary['heatup_rate']:.4f}{when}")
     table.add_row("timeouts", str(summary["timeouts"]))
     table.add_row("throughput", f"{summary['battles_per_s']:,.0f} battles/s")
     console.print(table)
