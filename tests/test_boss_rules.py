@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from dsim.games.dstbg import engine
-from dsim.games.dstbg.board import DIRECTIONS
 from dsim.games.dstbg.compile import ARC_BITS, BOSS_DIRS, TARGETS, compile_boss
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L

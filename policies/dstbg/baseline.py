@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
+from dsim.games.dstbg.policy import Param, Policy, policy_function, register
 
 P_ESTUS_AT = 0  # drink when red + black cubes reach this
 P_RESERVE = 1  # free endurance slots kept after paying for an attack
 P_DODGE_EDGE = 2  # dodge when its expected damage is lower by at least this (x100)
 
 
-@njit(POLICY_SIG, cache=True)
+@policy_function
 def decide(hook, st, opts, n, params, dist):
     """Answer one hook; see ``policies/dstbg/README.md`` for the option columns."""
     best = 0

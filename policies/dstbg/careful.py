@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
+from dsim.games.dstbg.policy import Param, Policy, policy_function, register
 from policies.dstbg.common import (
     affordable,
     approach,
@@ -31,7 +30,7 @@ P_TRAP_PENALTY = 5
 P_HEAL = 6
 
 
-@njit(POLICY_SIG, cache=True)
+@policy_function
 def decide(hook, st, opts, n, params, dist):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
     reserve = params[P_RESERVE]

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from numba import njit
 
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
+from dsim.games.dstbg.policy import Param, Policy, policy_function, register
 from policies.dstbg.common import approach, char_field, enemy_choice, free_slots
 
 P_ESTUS_FREE = 0
 P_FLOOR = 1
 
 
-@njit(POLICY_SIG, cache=True)
+@policy_function
 def decide(hook, st, opts, n, params, dist):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
     if hook == L.H_STEP or hook == L.H_SHIFT:

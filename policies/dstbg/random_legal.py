@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
+from dsim.games.dstbg.policy import Param, Policy, policy_function, register
 from policies.dstbg.common import enemy_choice, state_hash
 
 P_PASSIVE = 0
 
 
-@njit(POLICY_SIG, cache=True)
+@policy_function
 def decide(hook, st, opts, n, params, dist):
     """A legal row drawn from a hash of (hook, state, options): deterministic for a given state."""
     enemy_hook = hook == L.H_ENEMY_ORDER or hook == L.H_ENEMY_STEP or hook == L.H_TAUNT_TIE

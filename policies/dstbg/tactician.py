@@ -5,7 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
+from dsim.games.dstbg.policy import Param, Policy, policy_function, register
 from policies.dstbg.common import (
     affordable,
     approach,
@@ -13,7 +13,6 @@ from policies.dstbg.common import (
     char_field,
     defender,
     enemy_choice,
-    enemy_field,
     free_slots,
     has_attacked,
     highest,
@@ -64,7 +63,7 @@ def _party_distance(st, node, dist):
     return best
 
 
-@njit(POLICY_SIG, cache=True)
+@policy_function
 def decide(hook, st, opts, n, params, dist):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
     reserve = params[P_RESERVE]

@@ -11,18 +11,32 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import types
+from numba import njit, types
+
+from dsim.numba_cache import cache_folder, cache_under
 
 POLICY_SIG = types.int64(
     types.int64, types.int32[::1], types.int32[:, ::1], types.int64, types.float64[::1], types.int32[:, ::1]
 )
 PolicyFunctionType = types.FunctionType(POLICY_SIG)
+COMMON = Path(__file__).resolve().parents[3] / "policies" / "dstbg" / "common.py"
+
+
+def policy_function(decide: Any) -> Any:
+    """Decorator for a policy's ``decide``: compiled for :data:`POLICY_SIG` and cached under a folder
+    named by a hash of its module and of the shared helpers (``policies/dstbg/common.py``), so an edit
+    to the helpers recompiles the policies that call them (:mod:`dsim.numba_cache`)."""
+    module = Path(inspect.getfile(decide)).resolve()
+    sources = [module] + ([COMMON] if COMMON.exists() else [])
+    with cache_under(cache_folder(f"policy-{module.stem}", sources, module.parent / "__pycache__")):
+        return njit(POLICY_SIG, cache=True)(decide)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from dsim.games.dstbg.kernel.core import (
     set_opt,
 )
 from dsim.games.dstbg.kernel.deck import draw_card, reshuffle
-from dsim.games.dstbg.kernel.enemy import PUSH_ANY, PUSH_AWAY, PUSH_BOSS, PUSH_NONE, choose_target, defend, staggered
+from dsim.games.dstbg.kernel.enemy import PUSH_AWAY, PUSH_NONE, choose_target, defend, staggered
 from dsim.games.dstbg.kernel.movement import boss_at, place_enemy, push_char_any, push_char_boss
 from dsim.rng import randint
 
@@ -137,7 +137,6 @@ def push_out(t, b, policy, e: int, damage: int, difficulty: int, leap: bool) -> 
     (R-12.20); push damage is a physical attack each pushed character defends (R-11.8, A-36/A-37)."""
     st = b.st
     node = st[ei(e, L.E_POS)]
-    kind = PUSH_ANY if leap else PUSH_BOSS
     for c in range(st[L.G_N_CHARS]):
         if not running(b):
             return

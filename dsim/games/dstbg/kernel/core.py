@@ -16,10 +16,6 @@ Speed notes (run time and compile time):
 
 from __future__ import annotations
 
-import hashlib
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +25,7 @@ from numba.core.registry import CPUDispatcher
 
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.board import walk_distances_nb
+from dsim.numba_cache import cache_folder, cache_under
 from dsim.rng import randint
 
 _TARGET_OPTIONS = {"nopython": True, "boundscheck": None, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
@@ -53,32 +50,15 @@ def _kernel_sources() -> list[Path]:
     here = Path(__file__).resolve().parent
     dsim = here.parents[2]
     return sorted(here.glob("*.py")) + [here.parent / "board.py", here.parent / "policy.py", dsim / "rng.py",
-                                        dsim / "numba_ref.py"]
+                                        dsim / "numba_ref.py", dsim / "numba_cache.py"]
 
 
-def _kernel_cache_dir() -> str:
-    """Cache folder named by a hash of the kernel's sources (under ``NUMBA_CACHE_DIR`` when set)."""
-    digest = hashlib.sha256()
-    for path in _kernel_sources():
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    base = os.environ.get("NUMBA_CACHE_DIR") or str(Path(__file__).resolve().parent / "__pycache__")
-    return os.path.join(base, f"dstbg-kernel-{digest.hexdigest()[:16]}")
+KERNEL_CACHE_DIR = cache_folder("dstbg-kernel", _kernel_sources(), Path(__file__).resolve().parent / "__pycache__")
 
 
-KERNEL_CACHE_DIR = _kernel_cache_dir()
-
-
-@contextmanager
-def kernel_cache() -> Iterator[None]:
-    """Cache what is compiled inside under :data:`KERNEL_CACHE_DIR`. Numba checks only a cached
-    function's own file, so an edit to a callee's module would otherwise reuse stale machine code."""
-    previous = config.CACHE_DIR
-    config.CACHE_DIR = KERNEL_CACHE_DIR
-    try:
-        yield
-    finally:
-        config.CACHE_DIR = previous
+def kernel_cache():
+    """Cache what is compiled inside under :data:`KERNEL_CACHE_DIR` (:mod:`dsim.numba_cache`)."""
+    return cache_under(KERNEL_CACHE_DIR)
 
 
 def _compiled(nrt: bool):

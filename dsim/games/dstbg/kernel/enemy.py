@@ -12,7 +12,6 @@ from dsim.games.dstbg.kernel.combat import (
     defence_dice,
     dodge_chance,
     dodge_cost,
-    enemy_end_of_activation,
     expected_taken,
     pay,
     roll_block,
