@@ -209,14 +209,27 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
 # --------------------------------------------------------------------------- the record in benchmarks/
 
 
+def cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo`` on Linux, else what :mod:`platform` knows): the same code
+    runs twice as fast on some hosts as on others, so a rate means little without it."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text("utf-8").splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def machine_info() -> dict[str, Any]:
-    """Where the benchmark ran: platform, CPUs and their load, Python / Numba / NumPy versions, git commit."""
+    """Where the benchmark ran: platform, CPU model, CPUs and their load, Python / Numba / NumPy versions, git commit."""
     from dsim.executors import usable_cores
     from dsim.sweep import _git, _version  # the sweep manifest's own provenance helpers
 
     status = _git("status", "--porcelain")
     return {
         "platform": platform.platform(), "machine": platform.machine(), "processor": platform.processor(),
+        "cpu_model": cpu_model(),
         "cpu_count": os.cpu_count(), "usable_cores": usable_cores(),
         "load_average_1min": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,  # other work on the machine
         "python": platform.python_version(), "numba": _version("numba"), "numpy": _version("numpy"),
@@ -269,7 +282,10 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
         "the Numba threads; *JIT ×* is the per-thread rate over the same code under `NUMBA_DISABLE_JIT=1`;",
         "*cold s* / *cached s* are the compile times (first battle with an empty / a warm Numba cache);",
         "*peak MiB* is the peak RSS of the measuring process. *load* is the machine's 1-minute load average",
-        "when the run was recorded (other work on the machine slows every number down).",
+        "when the run was recorded (other work on the machine slows every number down). Hosts differ: the",
+        "same kernel ran l1-2p at 163k battles/s on the host of 2026-12-02 and at about 340k/s on the",
+        "AMD EPYC host of 2026-12-03, so compare rates within one machine (the CPU model is recorded",
+        "from 2026-12-03 on).",
         "",
         "| " + " | ".join(header) + " |",
         "|" + "|".join("---" if i < 4 else "---:" for i in range(len(header))) + "|",
@@ -277,7 +293,8 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
     for entry in reversed(records):
         machine = entry["machine"]
         load = machine.get("load_average_1min")
-        where = f"{machine['cpu_count']} CPUs{'' if load is None else f' (load {load:.1f})'}, numba {machine['numba']}"
+        cpus = f"{machine['cpu_count']} × {machine['cpu_model']}" if machine.get("cpu_model") else f"{machine['cpu_count']} CPUs"
+        where = f"{cpus}{'' if load is None else f' (load {load:.1f})'}, numba {machine['numba']}"
         commit = (machine.get("git_commit") or "?")[:10] + ("+" if machine.get("git_dirty") else "")
         for result in entry["results"]:
             cells = [entry["date"][:16].replace("T", " "), commit, where, *table_row(result)]

@@ -47,7 +47,7 @@ def test_bench_json_is_one_object_per_measured_workload(tiny_bench):
 def test_bench_record_appends_machine_info_and_writes_the_readme_table(tiny_bench):
     results, _, folder = tiny_bench
     (entry,) = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
-    assert {"platform", "cpu_count", "numba", "git_commit"} <= set(entry["machine"])
+    assert {"platform", "cpu_model", "cpu_count", "numba", "git_commit"} <= set(entry["machine"])
     assert entry["results"] == results and entry["options"]["battles"] == 200
     readme = (folder / "README.md").read_text()
     assert sum(line.startswith(f"| {entry['date'][:10]}") for line in readme.splitlines()) == len(results)
