@@ -8,7 +8,7 @@ cross-checked (references, slot limits, box contents). All problems are collecte
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -295,42 +295,58 @@ def _check_dice(data: GameData, broken: set[str]) -> Iterator[Problem]:
             )
 
 
+def _unmet(
+    data: GameData, where: tuple[str, str], item_id: str, field_path: str, values: dict[str, int],
+    shortfall: Callable[[str], str],
+) -> Iterator[Problem]:
+    """Each stat requirement of an item that the character's ``values`` do not meet (R-3.10)."""
+    item = data.items[item_id]
+    for stat in STATS:
+        need = getattr(item.requirements, stat)
+        if need > values[stat]:
+            yield Problem(*where, field_path, f"{item_id!r} needs {stat} {need}, {shortfall(stat)} (R-3.10)")
+
+
+def _kit_problems(
+    data: GameData, known: dict[str, set[str]], where: tuple[str, str], base: str, kit: Any,
+    values: dict[str, int], shortfall: Callable[[str], str],
+) -> Iterator[Problem]:
+    """A kit (starting equipment or a loadout's) names known items of the right kind in each slot, the
+    character meets every requirement at ``values`` (R-3.10; ``shortfall(stat)`` says what it has),
+    and it fits two hands and three weapon cards (R-4.2)."""
+    file, label = where
+    slots = [(f"{base}.armour", kit.armour, True)]
+    slots += [(f"{base}.hands[{i}]", item_id, False) for i, item_id in enumerate(kit.hands)]
+    slots += [(f"{base}.backup[{i}]", item_id, False) for i, item_id in enumerate(kit.backup)]
+    for field_path, item_id, is_armour in slots:
+        item = data.items.get(item_id)
+        if item is None:
+            if item_id not in known["items"]:
+                yield Problem(file, label, field_path, f"unknown item {item_id!r}")
+            continue
+        if is_armour and item.kind != "armour":
+            yield Problem(file, label, field_path, f"expected an armour, got {item.kind} {item_id!r}")
+        elif not is_armour and item.kind not in HAND_KINDS:
+            yield Problem(
+                file, label, field_path, f"expected a hand item (weapon, shield, spell), got {item.kind} {item_id!r}"
+            )
+        else:
+            yield from _unmet(data, where, item_id, field_path, values, shortfall)
+    hands = sum(data.items[i].hands or 0 for i in kit.hands if i in data.items)
+    if hands > 2:
+        yield Problem(file, label, f"{base}.hands", f"the items need {hands} hands, a character has 2 (R-4.2)")
+    if len(kit.hands) + len(kit.backup) > 3:
+        yield Problem(file, label, base, "at most three weapon cards in hands and backup (R-4.2)")
+
+
 def _check_characters(data: GameData, known: dict[str, set[str]]) -> Iterator[Problem]:
     """Starting kits name existing items of the right kind that fit the slots (R-1.7, R-4.2, R-3.10)."""
     for character in data.characters.values():
-        file, label = _where(data, "characters", character.id)
-        kit = character.starting_equipment
-        slots = [("starting_equipment.armour", kit.armour, True)]
-        slots += [(f"starting_equipment.hands[{i}]", item_id, False) for i, item_id in enumerate(kit.hands)]
-        slots += [(f"starting_equipment.backup[{i}]", item_id, False) for i, item_id in enumerate(kit.backup)]
-        for field_path, item_id, is_armour in slots:
-            item = data.items.get(item_id)
-            if item is None:
-                if item_id not in known["items"]:
-                    yield Problem(file, label, field_path, f"unknown item {item_id!r}")
-                continue
-            if is_armour and item.kind != "armour":
-                yield Problem(file, label, field_path, f"expected an armour, got {item.kind} {item_id!r}")
-            if not is_armour and item.kind not in HAND_KINDS:
-                yield Problem(
-                    file,
-                    label,
-                    field_path,
-                    f"expected a hand item (weapon, shield, spell), got {item.kind} {item_id!r}",
-                )
-            for stat in STATS:
-                need, base = getattr(item.requirements, stat), getattr(character.stats, stat)[0]
-                if need > base:
-                    yield Problem(
-                        file, label, field_path, f"{item_id!r} needs {stat} {need}, the Base value is {base} (R-3.10)"
-                    )
-        hands = sum(data.items[i].hands or 0 for i in kit.hands if i in data.items)
-        if hands > 2:
-            yield Problem(
-                file, label, "starting_equipment.hands", f"the items need {hands} hands, a character has 2 (R-4.2)"
-            )
-        if len(kit.hands) + len(kit.backup) > 3:
-            yield Problem(file, label, "starting_equipment", "at most three weapon cards in hands and backup (R-4.2)")
+        values = {stat: getattr(character.stats, stat)[0] for stat in STATS}
+        yield from _kit_problems(
+            data, known, _where(data, "characters", character.id), "starting_equipment",
+            character.starting_equipment, values, lambda stat, v=values: f"the Base value is {v[stat]}",
+        )
 
 
 def _check_items(data: GameData, known: dict[str, set[str]]) -> Iterator[Problem]:
@@ -468,41 +484,10 @@ def _check_loadouts(data: GameData, known: dict[str, set[str]]) -> Iterator[Prob
                 continue
             values = {stat: getattr(character.stats, stat)[getattr(kit.levels, stat)] for stat in STATS}
 
-            def meets(item_id: str, field_path: str) -> Iterator[Problem]:
-                item = data.items[item_id]
-                for stat in STATS:
-                    need = getattr(item.requirements, stat)
-                    if need > values[stat]:
-                        tier = getattr(kit.levels, stat)
-                        yield Problem(
-                            file, label, field_path,
-                            f"{item_id!r} needs {stat} {need}, {cid} has {values[stat]} at tier {tier}; "
-                            f"raise levels.{stat} (R-3.10)",
-                        )
+            def shortfall(stat: str, v: dict[str, int] = values, k: Any = kit, c: str = cid) -> str:
+                return f"{c} has {v[stat]} at tier {getattr(k.levels, stat)}; raise levels.{stat}"
 
-            slots = [(f"{base}.armour", kit.armour, True)]
-            slots += [(f"{base}.hands[{i}]", item_id, False) for i, item_id in enumerate(kit.hands)]
-            slots += [(f"{base}.backup[{i}]", item_id, False) for i, item_id in enumerate(kit.backup)]
-            for field_path, item_id, is_armour in slots:
-                item = data.items.get(item_id)
-                if item is None:
-                    if item_id not in known["items"]:
-                        yield Problem(file, label, field_path, f"unknown item {item_id!r}")
-                    continue
-                if is_armour and item.kind != "armour":
-                    yield Problem(file, label, field_path, f"expected an armour, got {item.kind} {item_id!r}")
-                elif not is_armour and item.kind not in HAND_KINDS:
-                    yield Problem(
-                        file, label, field_path,
-                        f"expected a hand item (weapon, shield, spell), got {item.kind} {item_id!r}",
-                    )
-                else:
-                    yield from meets(item_id, field_path)
-            hands = sum(data.items[i].hands or 0 for i in kit.hands if i in data.items)
-            if hands > 2:
-                yield Problem(file, label, f"{base}.hands", f"the items need {hands} hands, a character has 2 (R-4.2)")
-            if len(kit.hands) + len(kit.backup) > 3:
-                yield Problem(file, label, base, "at most three weapon cards in hands and backup (R-4.2)")
+            yield from _kit_problems(data, known, (file, label), base, kit, values, shortfall)
             in_kit = [kit.armour, *kit.hands, *kit.backup]
             for target, upgrade_ids in kit.upgrades.items():
                 where = f"{base}.upgrades.{target}"
@@ -530,4 +515,4 @@ def _check_loadouts(data: GameData, known: dict[str, set[str]]) -> Iterator[Prob
                             f"expected a {wanted} for {item.kind} {target!r}, got {upgrade.kind} {upgrade_id!r} (R-4.7)",
                         )
                         continue
-                    yield from meets(upgrade_id, f"{where}[{j}]")
+                    yield from _unmet(data, (file, label), upgrade_id, f"{where}[{j}]", values, shortfall)
