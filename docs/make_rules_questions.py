@@ -1,4 +1,4 @@
-"""Regenerate ``docs/rules-questions.md``: five rules questions answered by `dsim` commands.
+"""Regenerate ``docs/rules-questions.md``: six rules questions answered by `dsim` commands.
 
 Every number on the page comes from running the command shown next to it (``--json``), so the
 page can be rebuilt whenever the engine or the data change:
@@ -63,6 +63,18 @@ def tune_section(title: str, question: str, args: list[str], note: str) -> str:
     return f"## {title}\n\n**{question}**\n\n```\n{cmd}\n```\n\n" + "\n".join(rows) + f"\n\n{answer}\n\n{note}\n"
 
 
+def area_section(title: str, question: str, args: list[str], note: str) -> str:
+    """A worked question answered by `dsim area`: the chance to clear a boss's area per spark dial value."""
+    cmd, res = dsim(["area", *args])
+    rows = ["| sparks | attempts | chance to beat the area | 95% interval |", "|---|---|---|---|"]
+    rows += [f"| {r['sparks']}{' (R-1.4 start)' if r['sparks'] == res['default_sparks'] else ''} | {r['attempts']} | "
+             f"{pct(r['win_rate'])} | {interval(r['ci95'])} |" for r in res["sparks"]]
+    bosses = ", ".join(f"{pct(b['win_rate'])} with {g} card(s) revealed" for g, b in res["boss"].items())
+    answer = (f"One run from the bonfire wins every dealt encounter and the boss {pct(res['attempt_win_rate'])} of the "
+              f"time (averaged over {res['deals']:,} deals; the boss alone: {bosses}).")
+    return f"## {title}\n\n**{question}**\n\n```\n{cmd}\n```\n\n" + "\n".join(rows) + f"\n\n{answer}\n\n{note}\n"
+
+
 def explain_section(args: list[str], lines: int = 14) -> str:
     """A blow-by-blow excerpt of the first battle matching a condition."""
     full = [sys.executable, "-m", "dsim", "explain", *args]
@@ -121,6 +133,16 @@ def build(battles: int) -> str:
              "--target", "0.5", "--low", "-1", "--high", "6", "--tolerance", "0.03", *n],
             "Bisection plays the same battles at every value tried (common random numbers), so neighbouring values "
             "are compared on identical dice and few values need to be tried.",
+        ),
+        area_section(
+            "6. House rule: how many sparks does a pair need for the Gargoyle?",
+            "A Knight and a Warrior with mid-game gear head for the Gargoyle. The spark dial gives them 4 retries "
+            "(R-1.4). How likely are they to get through, and what would one spark more or less do?",
+            ["--party", "knight,warrior", "--boss", "gargoyle", "--loadout", "mid_game",
+             "--battles", str(max(battles // 4, 1)), "--seed", "1"],
+            "Every encounter card of the boss's levels and the boss are played; the chance is averaged over every "
+            "deal of the cards, and a defeat turns the same cards face down again (R-6.5). Each battle starts with "
+            "full estus here, so these are upper bounds on a real run (`dsim/games/dstbg/area.py`).",
         ),
         explain_section(["--party", "knight,warrior", "--encounter", "black_dungeon", "--seed", "1",
                          "--where", "lost and rounds <= 4"]),

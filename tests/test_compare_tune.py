@@ -68,6 +68,13 @@ def test_compare_grid_adjusts_p_values():
         assert c["p_adjusted"] >= c["p_value"]
 
 
+def test_compare_boss_health_house_rule_with_a_loadout():
+    # starting gear almost never beats the Gargoyle; with mid-game gear lower boss health matters
+    res = _compare("--boss", "gargoyle", "--loadout", "mid_game", "--setting", "boss_health_delta=-5")
+    assert res["cell"]["loadout"] == "mid_game"
+    assert res["win_rate_a"] > 0.05 and res["ci95"][0] > 0
+
+
 def test_compare_boss_cells_fail_cleanly():
     out = runner.invoke(app, ["compare", "--party", "knight", "--boss", "no_such_boss", "--setting", "first_side=characters_first",
                               "--battles", "10"])

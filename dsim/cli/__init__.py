@@ -21,4 +21,5 @@ from dsim.cli import battle as _battle; app.command("run")(_battle.run); app.com
 from dsim.cli import policies as _policies; app.add_typer(_policies.app, name="policies"); app.command("tune-policy")(_policies.tune)  # noqa: E402, E702
 from dsim.cli import variants as _variants; app.add_typer(_variants.app, name="variants")  # noqa: E402, E702
 from dsim.cli import rules as _rules; app.command("compare")(_rules.compare); app.command("tune")(_rules.tune)  # noqa: E402, E702
+from dsim.cli import area as _area; app.command("area")(_area.area)  # noqa: E402, E702
 from dsim.cli import bench as _bench; app.command("bench")(_bench.bench)  # noqa: E402, E702

@@ -42,6 +42,7 @@ BOSS_MEANS = {"mean_boss_health_left": "boss_health_left", "mean_cards_drawn": "
 def parse_sets(sets: list[str] | None) -> dict[str, dict[str, str]]:
     """``id=value`` items → ``{"variants": {...}, "house_rules": {...}}`` (only the non-empty tables)."""
     from dsim.games.dstbg.house_rules import BY_ID as HOUSE
+    from dsim.games.dstbg.house_rules import NOT_SIMULATED
 
     tables: dict[str, dict[str, str]] = {}
     for item in sets or []:
@@ -49,6 +50,8 @@ def parse_sets(sets: list[str] | None) -> dict[str, dict[str, str]]:
         if not sep:
             raise typer.BadParameter(f"expected variant_id=value, got {item!r}", param_hint="--set")
         key = key.strip()
+        if key in NOT_SIMULATED:
+            raise typer.BadParameter(f"{key!r} is not a battle rule: {NOT_SIMULATED[key]}", param_hint="--set")
         tables.setdefault("house_rules" if key in HOUSE else "variants", {})[key] = value.strip()
     return tables
 

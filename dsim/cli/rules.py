@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dsim.cli.battle import DataOpt, PolicyOpt, Seed, SetOpt, parse_sets
+from dsim.cli.battle import DataOpt, LoadoutOpt, PolicyOpt, Seed, SetOpt, parse_loadout, parse_sets
 
 console = Console()
 err = Console(stderr=True, highlight=False)
@@ -17,7 +17,7 @@ err = Console(stderr=True, highlight=False)
 PartyList = Annotated[list[str], typer.Option("--party", help="Comma-separated character ids (repeatable: one grid row per party).")]
 EncounterList = Annotated[list[str] | None, typer.Option(
     "--encounter", help="Encounter id (repeatable), `all`, or `level:N` (see `dsim data list encounters`).")]
-BossList = Annotated[list[str] | None, typer.Option("--boss", help="Boss id (repeatable) or `all`; boss battles slot in when simulated.")]
+BossList = Annotated[list[str] | None, typer.Option("--boss", help="Boss id (repeatable) or `all` (see `dsim data list bosses`).")]
 Battles = Annotated[int, typer.Option("--battles", min=1, help="Battles per cell and setting (the same battles under every setting).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
 
@@ -54,8 +54,9 @@ def _named(kind: str, names: list[str], data: str | None) -> list[str]:
 
 
 def grid_cells(parties: list[str], sizes: str | None, encounters: list[str] | None, bosses: list[str] | None,
-               policy: str, sets: list[str] | None, data: str | None) -> list[dict[str, Any]]:
-    """One cell per (party, encounter or boss); ``sizes`` takes the first N characters of each party."""
+               policy: str, sets: list[str] | None, data: str | None, loadout: str | None = None) -> list[dict[str, Any]]:
+    """One cell per (party, encounter or boss); ``sizes`` takes the first N characters of each party;
+    ``loadout`` is the party's gear (``--loadout`` text; none = starting equipment)."""
     rosters = [[c.strip() for c in p.split(",") if c.strip()] for p in parties]
     if sizes:
         try:
@@ -67,7 +68,10 @@ def grid_cells(parties: list[str], sizes: str | None, encounters: list[str] | No
     places += [("boss", b) for b in _named("bosses", bosses or [], data)]
     if not places:
         raise typer.BadParameter("name at least one --encounter or --boss")
-    common = parse_sets(sets)
+    common: dict[str, Any] = parse_sets(sets)
+    gear = parse_loadout(loadout)
+    if gear is not None:  # absent = starting equipment, so earlier runs keep their cell stream
+        common["loadout"] = gear
     cells = []
     for roster in rosters:
         for key, name in places:
@@ -108,6 +112,7 @@ def compare(
     policy: PolicyOpt = "baseline",
     set_: SetOpt = None,
     data: DataOpt = None,
+    loadout: LoadoutOpt = None,
     adjust: Annotated[str, typer.Option("--adjust", help="Multiple-testing adjustment over the grid: holm or bh.")] = "holm",
     as_json: AsJson = False,
 ) -> None:
@@ -119,7 +124,7 @@ def compare(
     if adjust not in ("holm", "bh"):
         raise typer.BadParameter("expected holm or bh", param_hint="--adjust")
     with exit_on_data_error():
-        cells = grid_cells(party, sizes, encounter, boss, policy, set_, data)
+        cells = grid_cells(party, sizes, encounter, boss, policy, set_, data, loadout)
         rules = rule_settings(variant, setting)
         try:
             records = run_compare(_game(), cells, rules, battles, seed, adjust=adjust)  # type: ignore[arg-type]
@@ -163,12 +168,13 @@ def tune(
     high: Annotated[int, typer.Option("--high", help="Largest value to try.")] = 6,
     tolerance: Annotated[float, typer.Option("--tolerance", min=0.0, help="Accept a win rate this close to the target.")] = 0.02,
     encounter: Annotated[str | None, typer.Option("--encounter", help="Encounter id (see `dsim data list encounters`).")] = None,
-    boss: Annotated[str | None, typer.Option("--boss", help="Boss id (when boss battles are simulated).")] = None,
+    boss: Annotated[str | None, typer.Option("--boss", help="Boss id (see `dsim data list bosses`).")] = None,
     battles: Battles = 20_000,
     seed: Seed = 1,
     policy: PolicyOpt = "baseline",
     set_: SetOpt = None,
     data: DataOpt = None,
+    loadout: LoadoutOpt = None,
     as_json: AsJson = False,
 ) -> None:
     """Find the value of a whole-number house rule that brings the party's win rate to TARGET (bisection with CRN)."""
@@ -185,7 +191,8 @@ def tune(
         numeric = [r.id for r in H.HOUSE_RULES if r.numeric] + [v.id for v in BY_ID.values() if v.numeric_default is not None]
         _fail(f"{rule!r} is not a whole-number rule (tunable: {', '.join(numeric)})")
     with exit_on_data_error():
-        cells = grid_cells([party], None, [encounter] if encounter else None, [boss] if boss else None, policy, set_, data)
+        cells = grid_cells([party], None, [encounter] if encounter else None, [boss] if boss else None, policy, set_, data,
+                           loadout)
         if len(cells) != 1:
             _fail("name exactly one --encounter or --boss")
         try:

@@ -23,7 +23,7 @@ import numpy as np
 from dsim.games.dstbg import engine
 from dsim.games.dstbg.compile import Compiled, compile_boss, compile_encounter
 from dsim.games.dstbg.house_rules import apply_house_rules
-from dsim.games.dstbg.loader import load_game_data
+from dsim.games.dstbg.loader import GameData, load_game_data
 from dsim.games.dstbg.policy import Policy, get_policy
 from dsim.paths import game_data_dir
 
@@ -44,7 +44,8 @@ def _canonical(settings: Mapping[str, Any]) -> str:
 
 
 @lru_cache(maxsize=64)
-def _data(overlay: str | None):
+def game_data(overlay: str | None = None) -> GameData:
+    """The shipped game data, with the overlay folder's edits if given (loaded once per process)."""
     return load_game_data(overlay=Path(overlay) if overlay else None)
 
 
@@ -64,7 +65,7 @@ def _cell(key: str) -> Cell:
         raise ValueError("setting 'loadout' must be a loadout name or a table character id → loadout name")
     if ("encounter" in settings) == ("boss" in settings):
         raise ValueError("name exactly one of 'encounter' (see `dsim data list encounters`) or 'boss'")
-    data = _data(settings.get("data"))
+    data = game_data(settings.get("data"))
     if "boss" in settings:
         compiled = compile_boss(
             data, list(party), settings["boss"], settings.get("gravestones"), settings.get("variants"), loadout

@@ -132,9 +132,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
 
 BY_ID: dict[str, HouseRule] = {r.id: r for r in HOUSE_RULES}
 
-# House rules asked for that a single battle cannot express without kernel or campaign code.
+# House rules asked for that a single battle cannot express, and where they are answered instead.
 NOT_SIMULATED: dict[str, str] = {
-    "sparks": "bonfire/campaign resource (A-1): no effect inside one battle",
+    "sparks": "a bonfire resource (R-1.4) with no effect inside one battle; `dsim area --sparks N` gives the chance "
+              "to clear a boss's area with N sparks",
     "starting_souls": "campaign resource: no effect inside one battle",
 }
 
