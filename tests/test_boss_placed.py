@@ -295,6 +295,19 @@ def test_R_12_9_a_character_walking_into_the_boss_node_stands_in_the_arc_it_came
     assert rc(knight) == (2, 2) and knight["side"] == "N"
 
 
+@pytest.mark.parametrize("choice, side", [(0, "N"), (1, "E")])
+def test_R_12_9_D_25_a_character_entering_the_boss_node_from_a_line_takes_either_arc(choice, side):
+    """The knight walks from (1,3), on the line between the front and right arcs of a boss facing north,
+    into its node: the players choose the side, north (front) or east (right)."""
+    pos = scene(["knight", "warrior"], boss="gargoyle", variants=CHARS_FIRST)
+    pos.enemy(0, (2, 2), facing=N).char("knight", (1, 3)).char("warrior", (4, 4))
+    _, evs = play(pos, H_STEP=4, H_LINE_ARC=choice)  # options: stop, (0,4), (2,4), (3,3), (2,2), (1,1), (0,2)
+    decision = first(evs, "decision", hook="line_arc")
+    assert decision["values"][2] == 2  # two sides offered
+    knight = first(evs, "move", actor="knight")["state"]["characters"][0]
+    assert rc(knight) == (2, 2) and knight["side"] == side
+
+
 @pytest.mark.parametrize("step, dest", [(1, (1, 3)), (2, (2, 4)), (3, (3, 3)), (4, (3, 3))])
 def test_R_12_9_F_12_5_a_character_leaving_the_boss_node_stays_in_its_arc(step, dest):
     """The knight on the boss's east (right) side walks out: only (1,3), (2,4) and (3,3), the adjacent

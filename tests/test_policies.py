@@ -15,7 +15,7 @@ from policies.dstbg.common import free_slots
 
 HOOKS = (
     L.H_FIRST_CHAR, L.H_PLACE, L.H_AGGRO, L.H_HEROIC, L.H_SWAP, L.H_STEP, L.H_ATTACK, L.H_SHIFT, L.H_ESTUS,
-    L.H_LUCK, L.H_DEFENCE, L.H_DODGE_MOVE, L.H_TRAP, L.H_ATTACK_PUSH, L.H_ENEMY_ORDER, L.H_ENEMY_STEP,
+    L.H_LUCK, L.H_LINE_ARC, L.H_DEFENCE, L.H_DODGE_MOVE, L.H_TRAP, L.H_ATTACK_PUSH, L.H_ENEMY_ORDER, L.H_ENEMY_STEP,
     L.H_MOVE_PUSH, L.H_NODE_LIMIT, L.H_TAUNT_TIE,
 )
 ACTIVATION_HOOKS = (L.H_SWAP, L.H_STEP, L.H_ATTACK, L.H_SHIFT, L.H_ESTUS)
@@ -89,6 +89,11 @@ def random_options(rng: np.random.Generator, hook: int, st: np.ndarray) -> tuple
             else:
                 opts[i, :4] = [i, kind, a, b]
         return opts, n
+    if hook == L.H_LINE_ARC:  # the two sides next to a line, counter-clockwise first
+        d = int(rng.integers(0, 8))
+        for i in range(2):
+            opts[i, :4] = [(d + 7 + 2 * i) % 8 + 1, 1 << int(rng.integers(0, 4)), enemy(), node()]
+        return opts, 2
     n = int(rng.integers(2, 12))
     for i in range(n):
         row = opts[i]

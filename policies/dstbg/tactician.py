@@ -104,6 +104,8 @@ def decide(hook, st, opts, n, params, dist):
         return 1 if lethal or opts[0, 2] - opts[1, 2] >= 100 else 0
     if hook == L.H_DODGE_MOVE:
         return safest_node(st, opts, n, dist)
+    if hook == L.H_LINE_ARC:  # D-25: from a line, stand in the weak arc of the boss's last attack
+        return 1 if params[P_WEAK_ARC] > 0 and opts[1, 1] & st[L.G_WEAK_ARCS] and not opts[0, 1] & st[L.G_WEAK_ARCS] else 0
     if hook == L.H_PLACE:
         return lowest(opts, n, 1, 0)
     if hook == L.H_AGGRO or hook == L.H_FIRST_CHAR:
@@ -134,7 +136,7 @@ register(
             "lets ranged characters slide to a node still in reach but farther away, pushes enemies away "
             "from the party, dodges and dodges traps on exact expectations, spends luck on weak attack "
             "dice and short defence rolls, and in boss battles walks into (or holds) a weak arc of the boss's "
-            "last attack before attacking (R-12.12)."
+            "last attack before attacking (R-12.12), taking the weak side when it enters the boss's node from a line."
         ),
         decide=decide,
         params=(
@@ -147,7 +149,7 @@ register(
             Param("retreat", 0.0, 0.0, 1.0, "> 0: use the free walk to step away after attacking"),
             Param("heal_weight", 1.0, 0.0, 3.0, "worth of one cube removed by a support line, in damage"),
             Param("luck_attack_max", 0.0, -1.0, 3.0, "reroll an attack die showing at most this (-1: never)"),
-            Param("weak_arc_hold", 1.0, 0.0, 1.0, "> 0: before attacking a boss, step into or hold a weak arc in reach"),
+            Param("weak_arc_hold", 1.0, 0.0, 1.0, "> 0: before attacking a boss, step into or hold a weak arc in reach (and take it from a line)"),
         ),
     )
 )

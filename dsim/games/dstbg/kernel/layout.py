@@ -244,6 +244,7 @@ H_ATTACK = 19  # D-19/D-20 weapon, option and target (or stop)
 H_SHIFT = 21  # D-21 shift step (or stop)
 H_ESTUS = 23  # D-23 drink the estus now?
 H_LUCK = 24  # D-24 reroll one die?
+H_LINE_ARC = 25  # D-25 entering a boss node from a line: the side (arc) to stand at
 H_DEFENCE = 26  # D-26 block/resist or dodge
 H_DODGE_MOVE = 261  # D-26 where to move on a dodge (or stay)
 H_TRAP = 27  # D-27 take the trap damage or dodge it

@@ -26,6 +26,7 @@ from dsim.games.dstbg.kernel.core import (
     move_dist,
     ni,
     recompute_walk,
+    relative_arc,
     running,
     set_opt,
 )
@@ -116,7 +117,7 @@ def relocate_char(t, b, policy, c: int, dest: int, how: int) -> int:
     and may now spring a trap (A-23: pushes count by default)."""
     src = b.st[ci(c, L.C_POS)]
     b.st[ci(c, L.C_POS)] = dest
-    b.st[ci(c, L.C_ARC)] = side_entering(t, b, dest, src)
+    b.st[ci(c, L.C_ARC)] = side_entering(t, b, policy, dest, src)
     log(b, L.ACTOR_CHAR, c, L.EV_PUSH if how == MOVE_PUSH else L.EV_MOVE, src, dest, 0, 0, -1)
     pushed = node_limit(t, b, policy, dest, KIND_CHAR, c, src)
     if t.variants[L.V_TRAP_TRIGGER] == 1:  # A-23 voluntary_only: pushes never spring traps
@@ -134,15 +135,24 @@ def boss_at(t, b, n: int) -> int:
 
 
 @kernel
-def side_entering(t, b, dest: int, src: int) -> int:
+def side_entering(t, b, policy, dest: int, src: int) -> int:
     """R-12.9: a character entering a boss's node stands at the side it came from (direction + 1);
+    coming from a line between two arcs it takes the side of either arc, the players' choice (D-25).
     0 when ``dest`` holds no boss."""
-    if boss_at(t, b, dest) < 0:
+    e = boss_at(t, b, dest)
+    if e < 0:
         return 0
-    for d in range(8):
-        if t.neighbour[dest, d] == src:
-            return d + 1
-    return 1
+    d = 0
+    for k in range(8):
+        if t.neighbour[dest, k] == src:
+            d = k
+    facing = b.st[ei(e, L.E_FACING)]
+    if (d - facing) % 2 == 0:  # even offsets are arc centres, odd ones the lines between two arcs
+        return d + 1
+    for i in range(2):
+        side = (d + 7 + 2 * i) % 8  # the neighbouring sides: counter-clockwise, then clockwise
+        set_opt(b, i, side + 1, relative_arc(facing, side), e, dest, 0, 0, 0, 0)
+    return b.opts[decide(b, policy, L.H_LINE_ARC, 2), 0]
 
 
 @kernel
