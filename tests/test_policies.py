@@ -15,7 +15,7 @@ from policies.dstbg.common import free_slots
 
 HOOKS = (
     L.H_FIRST_CHAR, L.H_PLACE, L.H_AGGRO, L.H_HEROIC, L.H_SWAP, L.H_STEP, L.H_ATTACK, L.H_SHIFT, L.H_ESTUS,
-    L.H_LUCK, L.H_LINE_ARC, L.H_DEFENCE, L.H_DODGE_MOVE, L.H_TRAP, L.H_ATTACK_PUSH, L.H_ENEMY_ORDER, L.H_ENEMY_STEP,
+    L.H_LUCK, L.H_LINE_ARC, L.H_DEFENCE_ORDER, L.H_DEFENCE, L.H_DODGE_MOVE, L.H_TRAP, L.H_ATTACK_PUSH, L.H_ENEMY_ORDER, L.H_ENEMY_STEP,
     L.H_MOVE_PUSH, L.H_NODE_LIMIT, L.H_TAUNT_TIE,
 )
 ACTIVATION_HOOKS = (L.H_SWAP, L.H_STEP, L.H_ATTACK, L.H_SHIFT, L.H_ESTUS)
@@ -130,6 +130,8 @@ def random_options(rng: np.random.Generator, hook: int, st: np.ndarray) -> tuple
         elif hook == L.H_NODE_LIMIT:
             kind = rng.integers(0, 2)
             row[:4] = [kind, char() if kind == 0 else enemy(), node(), rng.integers(0, 3)]
+        elif hook == L.H_DEFENCE_ORDER:
+            row[:4] = [char(), node(), rng.integers(0, 11), enemy()]
         elif hook == L.H_TAUNT_TIE:
             row[:4] = [char(), node(), rng.integers(0, 5), enemy()]
     if hook == L.H_LUCK:

@@ -284,6 +284,22 @@ def test_R_11_10_enemy_node_attack_hits_everyone_on_node():
     assert ch(end, "warrior")["damage"] == 2
 
 
+def test_F_9_6_D_28_characters_hit_together_defend_in_the_order_the_players_choose():
+    """The same node attack as above with the warrior chosen to defend first (D-28): the first dice rolled
+    are now his, and the knight still defends (F-9.6: simultaneous attacks)."""
+    pos = empty(["knight", "warrior"], encounter="the_forgotten")
+    gb = slot(pos, "silver_knight_greatbowman")
+    pos.enemy(gb, 0).char("knight", 12).char("warrior", 12)
+    pos.tokens(aggro=0, next_char=0)
+    b, evs = play(pos, forced=[0, 1, 1, 1], H_DEFENCE_ORDER=1)  # warrior blocks 1, knight blocks 2
+    order = first(evs, "decision", hook="defence_order")
+    assert order["values"][1:3] == [1, 2]  # option 1 of 2: the warrior
+    assert [d["actor"] for d in all_of(evs, "defend")] == ["warrior", "knight"]
+    end = last(evs)
+    assert ch(end, "warrior")["damage"] == 3
+    assert ch(end, "knight")["damage"] == 2
+
+
 # ---------------------------------------------------------------------------------------------
 # R-9.5 defence: block, dodge
 # ---------------------------------------------------------------------------------------------

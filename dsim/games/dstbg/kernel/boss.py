@@ -21,7 +21,7 @@ from dsim.games.dstbg.kernel.core import (
     set_opt,
 )
 from dsim.games.dstbg.kernel.deck import draw_card, reshuffle
-from dsim.games.dstbg.kernel.enemy import PUSH_AWAY, PUSH_NONE, choose_target, defend, staggered
+from dsim.games.dstbg.kernel.enemy import PUSH_AWAY, PUSH_NONE, choose_target, defend, defend_all, staggered
 from dsim.games.dstbg.kernel.movement import boss_at, place_enemy, push_char_any, push_char_boss
 from dsim.rng import randint
 
@@ -242,9 +242,7 @@ def boss_attack(t, b, policy, e: int, s: int) -> None:
         else:
             hits = 1 << target
     log(b, L.ACTOR_ENEMY, e, L.EV_ATTACK, s, hits, bpos, damage, -1)
-    for c in range(st[L.G_N_CHARS]):  # simultaneous: each defends separately (F-9.6)
-        if hits & (1 << c) and running(b):
-            defend(t, b, policy, c, e, damage, magic, p[L.S_DODGE], p[L.S_COND], push, p[L.S_DAMAGE])
+    defend_all(t, b, policy, hits, e, damage, magic, p[L.S_DODGE], p[L.S_COND], push, p[L.S_DAMAGE])  # F-9.6, D-28
 
 
 @kernel

@@ -104,6 +104,23 @@ def choose_target(t, b, policy, e: int, target: int, for_move: bool) -> int:
 
 # --- defence against one attack ------------------------------------------------------------------
 @kernel
+def defend_all(t, b, policy, hits: int, e: int, damage: int, magic: bool, difficulty: int, cond: int, push: int,
+               printed: int) -> None:
+    """Every character of the ``hits`` mask defends against one attack, in the order the players
+    choose (D-28); the attacks are simultaneous, so each defends whatever befell the others (F-9.6)."""
+    st = b.st
+    while hits != 0 and running(b):
+        n = 0
+        for c in range(st[L.G_N_CHARS]):
+            if hits & (1 << c):
+                set_opt(b, n, c, st[ci(c, L.C_POS)], 10 - st[ci(c, L.C_STAMINA)] - st[ci(c, L.C_DAMAGE)], e, 0, 0, 0, 0)
+                n += 1
+        c = b.opts[decide(b, policy, L.H_DEFENCE_ORDER, n), 0]
+        hits &= ~(1 << c)
+        defend(t, b, policy, c, e, damage, magic, difficulty, cond, push, printed)
+
+
+@kernel
 def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: int, cond: int, push: int, printed: int) -> bool:
     """D-26: block/resist or dodge one attack; suffer the damage; conditions and push if hit (R-9.5, F-9.5).
     Returns whether the character was hit."""
@@ -248,14 +265,12 @@ def enemy_attack(t, b, policy, e: int, s: int) -> None:
     if p[L.S_NODE] == 0:
         defend(t, b, policy, target, e, damage, magic, p[L.S_DODGE], p[L.S_COND], push, p[L.S_DAMAGE])
         return
-    # R-11.10: every character on the node defends separately; the attacks are simultaneous (F-9.6).
+    # R-11.10: every character on the node defends separately (F-9.6, D-28).
     hit_mask = 0
     for c in range(st[L.G_N_CHARS]):
         if st[ci(c, L.C_ALIVE)] == 1 and st[ci(c, L.C_POS)] == tnode:
             hit_mask |= 1 << c
-    for c in range(st[L.G_N_CHARS]):
-        if hit_mask & (1 << c) and running(b):
-            defend(t, b, policy, c, e, damage, magic, p[L.S_DODGE], p[L.S_COND], push, p[L.S_DAMAGE])
+    defend_all(t, b, policy, hit_mask, e, damage, magic, p[L.S_DODGE], p[L.S_COND], push, p[L.S_DAMAGE])
 
 
 @kernel

@@ -248,6 +248,7 @@ H_LINE_ARC = 25  # D-25 entering a boss node from a line: the side (arc) to stan
 H_DEFENCE = 26  # D-26 block/resist or dodge
 H_DODGE_MOVE = 261  # D-26 where to move on a dodge (or stay)
 H_TRAP = 27  # D-27 take the trap damage or dodge it
+H_DEFENCE_ORDER = 28  # D-28 which of several characters hit by one attack defends next
 H_ATTACK_PUSH = 29  # D-29 push destination among nodes farther from the attacker
 H_ENEMY_ORDER = 30  # D-30 (enemy) order among equal threat
 H_ENEMY_STEP = 31  # D-31 (enemy) route among equally good nodes
