@@ -308,6 +308,31 @@ def test_R_12_9_D_25_a_character_entering_the_boss_node_from_a_line_takes_either
     assert rc(knight) == (2, 2) and knight["side"] == side
 
 
+def test_R_2_6_R_12_9_a_character_pushed_out_of_the_boss_node_by_the_node_limit_stays_in_its_arc():
+    """Knight and warrior stand on the front side of a boss facing north; the herald walks in from (0,2)
+    (front): four figures, so one character leaves (R-2.6), but only to the front arc's nodes (0,2),
+    (1,1) and (1,3): two characters times three nodes, not every free neighbour."""
+    pos = scene(["knight", "warrior", "herald"], boss="gargoyle", variants=CHARS_FIRST)
+    pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2), side=N + 1).char("warrior", (2, 2), side=N + 1)
+    pos.char("herald", (0, 2)).tokens(next_char=2)
+    _, evs = play(pos, H_STEP=3)  # options: stop, (0,4), (1,3), (2,2)
+    limit = first(evs, "decision", hook="node_limit")
+    assert limit["values"][2] == 6
+    push = first(evs, "push", actor="knight")
+    assert rc(push["state"]["characters"][0]) == (0, 2)  # the first option: back where the herald came from
+
+
+def test_R_2_6_R_12_9_a_character_pushed_into_the_boss_node_by_the_node_limit_stands_at_the_side_it_came_from():
+    """Knight, warrior and herald fill (0,2); the assassin walks in from (0,4) and the knight is pushed
+    south into the boss's node (2,2): he stands at its north (front) side."""
+    pos = scene(["knight", "warrior", "herald", "assassin"], boss="gargoyle", variants=CHARS_FIRST)
+    pos.enemy(0, (2, 2), facing=N).char("knight", (0, 2)).char("warrior", (0, 2)).char("herald", (0, 2))
+    pos.char("assassin", (0, 4)).tokens(next_char=3)
+    _, evs = play(pos, H_STEP=3, H_NODE_LIMIT=2)  # steps: stop, (2,4), (1,3), (0,2); pushes: (0,4), (1,3), (2,2) …
+    knight = first(evs, "push", actor="knight")["state"]["characters"][0]
+    assert rc(knight) == (2, 2) and knight["side"] == "N"
+
+
 @pytest.mark.parametrize("step, dest", [(1, (1, 3)), (2, (2, 4)), (3, (3, 3)), (4, (3, 3))])
 def test_R_12_9_F_12_5_a_character_leaving_the_boss_node_stays_in_its_arc(step, dest):
     """The knight on the boss's east (right) side walks out: only (1,3), (2,4) and (3,3), the adjacent

@@ -65,6 +65,8 @@ def node_limit(t, b, policy, node: int, entrant_kind: int, entrant: int, came_fr
         if figures_at(b, node) <= 3 or not running(b):
             return moved
         entrant_boss = entrant_kind == KIND_ENEMY and is_boss(t, b, entrant)
+        boss = -1 if entrant_boss else boss_at(t, b, node)  # a boss entering sets the sides afterwards
+        facing = st[ei(boss, L.E_FACING)] if boss >= 0 else 0
         n = 0
         for kind in (KIND_CHAR, KIND_ENEMY):
             count = st[L.G_N_CHARS] if kind == KIND_CHAR else st[L.G_N_ENEMIES]
@@ -79,10 +81,13 @@ def node_limit(t, b, policy, node: int, entrant_kind: int, entrant: int, came_fr
                         continue
                     if is_boss(t, b, i) and not entrant_boss:
                         continue  # only a boss moves a boss
+                arc = char_arc(t, b, i, boss) if kind == KIND_CHAR and boss >= 0 else 0
                 for d in range(8):
                     dest = t.neighbour[node, d]
                     if dest < 0 or blocks_movement(b, dest):
                         continue
+                    if arc != 0 and (t.arcs[facing, node, dest] & arc) == 0:
+                        continue  # a character pushed out of a boss's node stays in its arc
                     if t.variants[L.V_PUSH_INTO_FULL] == 1 and figures_at(b, dest) >= 3:
                         continue  # A-20 forbidden
                     if t.variants[L.V_NODE_LIMIT_DEST] == 1 and came_from >= 0:
@@ -99,6 +104,7 @@ def node_limit(t, b, policy, node: int, entrant_kind: int, entrant: int, came_fr
         dest = b.opts[k, 2]
         if kind == KIND_CHAR:
             st[ci(who, L.C_POS)] = dest
+            st[ci(who, L.C_ARC)] = side_entering(t, b, policy, dest, node)
             moved |= 1 << who
             log(b, L.ACTOR_CHAR, who, L.EV_PUSH, node, dest, 0, 0, -1)
         else:
