@@ -39,7 +39,7 @@ from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.loader import load_game_data
 from dsim.games.dstbg.policy import get_policy
 from dsim.games.dstbg.position import Position
-from dsim.games.dstbg.trace import events
+from dsim.games.dstbg.trace import FACINGS, events
 from tests.kit import data as kit_data
 from tests.kit import first, play, scene, script, scripted
 from tests.scenarios import SHIPPED
@@ -404,6 +404,22 @@ def test_A_20_push_into_full_node_chain_or_stay(lab, reading, lands):
     assert [e["values"][:2] for e in moved_on] == ([[0, 1]] if reading == "chain_push" else [])
 
 
+# --- A-21 push_no_legal_node ---------------------------------------------------------------------
+@pytest.mark.parametrize("reading, lands", [("stay", 0), ("any_adjacent_ignoring_terrain", 1)])
+def test_A_21_push_no_legal_node_walled_in_corner(lab, reading, lands):
+    """The pusher shares the corner (0,0) with the knight and pushes her out before it moves; all three
+    neighbours hold gravestones: she stays, or goes to the first adjacent node, gravestone or not."""
+    pos = lab(["knight"], push_no_legal_node=reading)
+    pos.enemy(PUSHER, (0, 0)).char("knight", (0, 0))
+    for at in ((0, 2), (1, 1), (2, 0)):
+        pos.terrain(at, L.TERRAIN_GRAVESTONE)
+    _, evs = play(pos)
+    act = activation(evs, actor(PUSHER))
+    pushes = [e["values"][:2] for e in act if e["event"] == "push" and e["actor"] == "knight"]
+    assert pushes == ([[0, lands]] if lands else [])
+    assert char_state(act[-1], "knight")["node"] == lands
+
+
 # --- A-22 node_limit_push_destination -------------------------------------------------------------
 @pytest.mark.parametrize("reading, options, moved", [("any_adjacent", 15, ("knight", 9)),
                                                      ("away_from_entrant", 6, ("warrior", 2))])
@@ -669,6 +685,24 @@ def test_boss_repeat_scope_double_swing_moves_again_or_not(reading, moves):
     walked = [e["values"][:2] for e in act if e["event"] == "move" and e["actor"] == "titanite_demon#0"]
     assert walked == [[12, 7], [7, 2]][:moves]
     assert enemy_state(act[-1], 0)["node"] == (2 if moves == 2 else 7)
+
+
+@pytest.mark.parametrize("reading, walked", [("face_closer_adjacent", (7, 0)), ("target_in_front_arc", (9, 7))])
+def test_A_44_boss_toward_rotation_target_already_in_front_arc(reading, walked):
+    """The Titanite Demon at (4,4) faces NW, straight at the knight in (0,0), and moves 1 toward her
+    (Double Swing, repeat off): it turns N onto (2,4) (the first closer node), or keeps its facing
+    and steps onto (3,3)."""
+    pos = scene(["knight"], boss="titanite_demon", variants={"boss_toward_rotation": reading,
+                                                            "boss_repeat_scope": "attacks_only", "max_rounds": 1})
+    card = pos.comp.card_ids.index("double_swing")
+    pos.enemy(0, (4, 4), facing=7).char("knight", (0, 0)).deck([card])
+    assert pos.comp.tables.arcs[7, 12, 0] & L.ARC_FRONT
+    _, evs = play(pos)
+    act = activation(evs, "titanite_demon#0")
+    node, facing = walked
+    assert [e["values"][:2] for e in act if e["event"] == "move" and e["actor"] == "titanite_demon#0"] == [[12, node]]
+    assert enemy_state(act[-1], 0)["node"] == node and enemy_state(act[-1], 0)["facing"] == FACINGS[facing]
+    assert [e["values"][0] for e in act if e["event"] == "turn"] == ([] if facing == 7 else [facing])
 
 
 # --- setup-time boss readings: set at setup, so shown on the state right after a real setup ---------
