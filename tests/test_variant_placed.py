@@ -486,6 +486,23 @@ def test_A_28_repeat_icon_cost_of_the_second_roll(lab, reading, paid):
     assert char_state(act[-1], "warrior")["stamina"] == paid
 
 
+def test_A_28_repeat_icon_any_option_each_repeats_with_the_free_line(lab):
+    """As above, with room for one more cube only (8 red cubes; A-13 forbidden keeps the last slot
+    free): repeating the 1-stamina line is unaffordable, so only any_option_each repeats, with the
+    hand axe's free line."""
+    hits = {}
+    for reading in ("same_option_pay_each", "any_option_each"):
+        pos = lab(["warrior"], repeat_icon=reading, attacks_per_activation="one_total", stamina_last_slot="forbidden")
+        pos.enemy(WALKER, (2, 2)).char("warrior", (2, 2), damage=8)
+        _, evs = play(pos, forced=[1] * 8, H_ATTACK=4)
+        act = activation(evs, "warrior")
+        chosen = [e for e in decisions(act, "attack") if e["values"][1] > 0]
+        assert all(e["values"][3] == 1 for e in chosen)  # hand slot 1 (the hand axe) each time
+        assert char_state(act[-1], "warrior")["stamina"] == 1  # the repeat line once, the free line costs 0
+        hits[reading] = len([e for e in act if e["event"] == "damage" and e["actor"] == actor(WALKER)])
+    assert hits == {"same_option_pay_each": 1, "any_option_each": 2}
+
+
 # --- A-29 bleed_zero_damage -----------------------------------------------------------------------
 @pytest.mark.parametrize("reading, taken", [("no_trigger", 0), ("trigger_on_hit", 2)])
 def test_A_29_bleed_zero_damage_fully_blocked_hit(lab, reading, taken):
@@ -510,6 +527,20 @@ def test_A_31_stagger_on_push_damage_staggered_rammer(lab, reading, taken):
     hurt = first(evs, "damage", actor="knight")
     assert hurt["values"][0] == taken
     assert char_state(hurt, "knight")["damage"] == taken
+
+
+# --- A-32 stagger_repeat -------------------------------------------------------------------------
+@pytest.mark.parametrize("reading, paid", [("per_use", 4), ("once", 3)])
+def test_A_32_stagger_repeat_staggered_repeat_line(lab, reading, paid):
+    """The staggered warrior uses the hand axe's repeat-2 line (1 stamina) twice on the walker:
+    stagger's +1 on both uses, or on the first only."""
+    pos = lab(["warrior"], stagger_repeat=reading, attacks_per_activation="one_total")
+    pos.enemy(WALKER, (2, 2)).char("warrior", (2, 2), conditions=L.COND_STAGGER)
+    _, evs = play(pos, forced=[1] * 8, H_ATTACK=4)
+    act = activation(evs, "warrior")
+    chosen = [e for e in decisions(act, "attack") if e["values"][1] > 0]
+    assert len(chosen) == 2 and all(e["values"][3] == 1 for e in chosen)
+    assert char_state(act[-1], "warrior")["stamina"] == paid
 
 
 # --- A-33 dodge_move ------------------------------------------------------------------------------
