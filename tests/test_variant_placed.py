@@ -161,6 +161,21 @@ def test_A_14_luck_rolls_trap_dodge_reroll(lab, reading, rerolled):
     assert hurt == (0 if rerolled else 2)
 
 
+# --- A-15 estus_timing ---------------------------------------------------------------------------
+@pytest.mark.parametrize("reading, drinks", [("own_activation", False), ("also_enemy_turn", True)])
+def test_A_15_estus_timing_drink_before_defending(lab, reading, drinks):
+    """The knight at (0,2) with 4 red cubes is shot by the ranger (4 damage) and always drinks when
+    asked: only also_enemy_turn asks before she defends, so she meets the hit with a clear bar."""
+    pos = lab(["knight"], estus_timing=reading)
+    pos.enemy(RANGER, (0, 0)).char("knight", (0, 2), damage=4, estus=1)
+    _, evs = play(pos, forced=[0, 0, 0, 0], H_ESTUS=1, H_DEFENCE=0)
+    act = activation(evs, actor(RANGER))
+    assert any(e["event"] == "estus" for e in act) == drinks
+    taken = first(act, "defend", actor="knight")["values"][2]
+    assert taken > 0
+    assert char_state(act[-1], "knight")["damage"] == taken + (0 if drinks else 4)
+
+
 # --- A-17 range_metric ----------------------------------------------------------------------------
 @pytest.mark.parametrize("reading, in_range", [("steps_ignore_terrain", True), ("steps_avoid_blocking_terrain", False)])
 def test_A_17_range_metric_walk_counts_around_blocking_terrain(lab, reading, in_range):
@@ -515,6 +530,42 @@ def test_A_29_bleed_zero_damage_fully_blocked_hit(lab, reading, taken):
     act = activation(evs, actor(RANGER))
     assert char_state(act[-1], "knight")["damage"] == taken
     assert ("bleed" in char_state(act[-1], "knight")["conditions"]) == (taken == 0)
+
+
+# --- A-30 bleed_same_attack ----------------------------------------------------------------------
+def with_bleed_attacks(pos: Position) -> Position:
+    """Give every attack of this compiled cell the bleed icon (enemy steps and character lines)."""
+    tables = pos.comp.tables
+    tables.prog[tables.prog[:, L.S_OP] == L.OP_ATTACK, L.S_COND] = L.COND_BLEED
+    tables.lines[:, L.L_COND] = L.COND_BLEED
+    return pos
+
+
+@pytest.mark.parametrize("reading, extra", [("next_damage_only", 0), ("same_attack", 2)])
+def test_A_30_bleed_same_attack_ranger_hit(lab, reading, extra):
+    """The ranger's 4 (with a bleed icon) gets through the knight's block: the new token waits for
+    the next damage, or adds its 2 to this hit and goes."""
+    pos = with_bleed_attacks(lab(["knight"], bleed_same_attack=reading))
+    pos.enemy(RANGER, (0, 0)).char("knight", (0, 2))
+    _, evs = play(pos, forced=[0, 0, 0, 0], H_DEFENCE=0)
+    act = activation(evs, actor(RANGER))
+    taken = first(act, "defend", actor="knight")["values"][2]
+    assert taken > 0
+    assert char_state(act[-1], "knight")["damage"] == taken + extra
+    assert ("bleed" in char_state(act[-1], "knight")["conditions"]) == (extra == 0)
+
+
+@pytest.mark.parametrize("reading, extra", [("next_damage_only", 0), ("same_attack", 2)])
+def test_A_30_bleed_same_attack_warrior_hit(lab, reading, extra):
+    """The warrior hits the walker in her node once (a bleed icon on every line)."""
+    pos = with_bleed_attacks(lab(["warrior"], bleed_same_attack=reading, attacks_per_activation="one_total"))
+    pos.enemy(WALKER, (2, 2)).char("warrior", (2, 2))
+    _, evs = play(pos, forced=[3] * 8, H_ATTACK=1)
+    act = activation(evs, "warrior")
+    hit = first(act, "damage", actor=actor(WALKER))["values"][0]
+    assert hit > 0
+    assert enemy_state(act[-1], WALKER)["wounds"] == hit + extra
+    assert ("bleed" in enemy_state(act[-1], WALKER)["conditions"]) == (extra == 0)
 
 
 # --- A-31 stagger_on_push_damage ------------------------------------------------------------------

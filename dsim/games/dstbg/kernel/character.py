@@ -399,6 +399,7 @@ def resolve_attack(t, b, policy, c: int, row: int) -> None:
         total = 0  # R-4.8 derived: a total below 0 counts as 0
     magic = t.lines[li, L.L_MAGIC] == 1
     node_attack = kind == OPT_NODE
+    same_attack = t.variants[L.V_BLEED_SAME] == 1  # A-30: tokens land before the damage, so a new bleed adds +2 now
     log(b, L.ACTOR_CHAR, c, L.EV_ATTACK, li, target, node, total, mark)
     for e in range(st[L.G_N_ENEMIES]):
         if st[ei(e, L.E_ALIVE)] == 0:
@@ -412,11 +413,14 @@ def resolve_attack(t, b, policy, c: int, row: int) -> None:
         defence = t.etypes[et, L.ET_RESIST if magic else L.ET_BLOCK]
         dmg = total - defence if total > defence else 0
         st[ci(c, L.C_DMG_DEALT)] += min(dmg, t.etypes[et, L.ET_HEALTH] - st[ei(e, L.E_WOUNDS)])
+        if same_attack:
+            enemy_conditions(t, b, e, t.lines[li, L.L_COND])
         enemy_suffer(t, b, e, dmg, L.SRC_ATTACK)
         if not running(b):
             return
         if st[ei(e, L.E_ALIVE)] == 1:
-            enemy_conditions(t, b, e, t.lines[li, L.L_COND])  # R-9.2: enemies never dodge, so always hit
+            if not same_attack:
+                enemy_conditions(t, b, e, t.lines[li, L.L_COND])  # R-9.2: enemies never dodge, so always hit
             if t.lines[li, L.L_PUSH] == 1:
                 push_enemy_away(t, b, policy, e, pos)
     after = t.lines[li, L.L_SHIFT_AFTER]
@@ -475,8 +479,9 @@ def backstab(t, b, policy, c: int, e: int) -> None:
 # --- activation ------------------------------------------------------------------------------------
 @kernel
 def offer_estus(t, b, policy, c: int) -> None:
-    """D-23: drink the estus in the character's own activation to clear all cubes (R-3.5); the flask
-    holds one use, more under the extra_estus house rule."""
+    """D-23: drink the estus in the character's own activation (or, under A-15 also_enemy_turn, before
+    defending against an attack) to clear all cubes (R-3.5); the flask holds one use, more under the
+    extra_estus house rule."""
     st = b.st
     if st[ci(c, L.C_ESTUS)] < 1 or not running(b):
         return
