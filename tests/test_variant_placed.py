@@ -39,7 +39,7 @@ from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.loader import load_game_data
 from dsim.games.dstbg.policy import get_policy
 from dsim.games.dstbg.position import Position
-from dsim.games.dstbg.trace import events
+from dsim.games.dstbg.trace import FACINGS, events
 from tests.kit import data as kit_data
 from tests.kit import first, play, scene, script, scripted
 from tests.scenarios import SHIPPED
@@ -159,6 +159,21 @@ def test_A_14_luck_rolls_trap_dodge_reroll(lab, reading, rerolled):
     assert dodge["values"][2] == (1 if rerolled else 0)  # rerolled 0 → 1: dodged; else the trap hits
     hurt = char_state(dodge if rerolled else first(evs, "damage", actor="assassin"), "assassin")["damage"]
     assert hurt == (0 if rerolled else 2)
+
+
+# --- A-15 estus_timing ---------------------------------------------------------------------------
+@pytest.mark.parametrize("reading, drinks", [("own_activation", False), ("also_enemy_turn", True)])
+def test_A_15_estus_timing_drink_before_defending(lab, reading, drinks):
+    """The knight at (0,2) with 4 red cubes is shot by the ranger (4 damage) and always drinks when
+    asked: only also_enemy_turn asks before she defends, so she meets the hit with a clear bar."""
+    pos = lab(["knight"], estus_timing=reading)
+    pos.enemy(RANGER, (0, 0)).char("knight", (0, 2), damage=4, estus=1)
+    _, evs = play(pos, forced=[0, 0, 0, 0], H_ESTUS=1, H_DEFENCE=0)
+    act = activation(evs, actor(RANGER))
+    assert any(e["event"] == "estus" for e in act) == drinks
+    taken = first(act, "defend", actor="knight")["values"][2]
+    assert taken > 0
+    assert char_state(act[-1], "knight")["damage"] == taken + (0 if drinks else 4)
 
 
 # --- A-17 range_metric ----------------------------------------------------------------------------
@@ -404,6 +419,22 @@ def test_A_20_push_into_full_node_chain_or_stay(lab, reading, lands):
     assert [e["values"][:2] for e in moved_on] == ([[0, 1]] if reading == "chain_push" else [])
 
 
+# --- A-21 push_no_legal_node ---------------------------------------------------------------------
+@pytest.mark.parametrize("reading, lands", [("stay", 0), ("any_adjacent_ignoring_terrain", 1)])
+def test_A_21_push_no_legal_node_walled_in_corner(lab, reading, lands):
+    """The pusher shares the corner (0,0) with the knight and pushes her out before it moves; all three
+    neighbours hold gravestones: she stays, or goes to the first adjacent node, gravestone or not."""
+    pos = lab(["knight"], push_no_legal_node=reading)
+    pos.enemy(PUSHER, (0, 0)).char("knight", (0, 0))
+    for at in ((0, 2), (1, 1), (2, 0)):
+        pos.terrain(at, L.TERRAIN_GRAVESTONE)
+    _, evs = play(pos)
+    act = activation(evs, actor(PUSHER))
+    pushes = [e["values"][:2] for e in act if e["event"] == "push" and e["actor"] == "knight"]
+    assert pushes == ([[0, lands]] if lands else [])
+    assert char_state(act[-1], "knight")["node"] == lands
+
+
 # --- A-22 node_limit_push_destination -------------------------------------------------------------
 @pytest.mark.parametrize("reading, options, moved", [("any_adjacent", 15, ("knight", 9)),
                                                      ("away_from_entrant", 6, ("warrior", 2))])
@@ -470,6 +501,23 @@ def test_A_28_repeat_icon_cost_of_the_second_roll(lab, reading, paid):
     assert char_state(act[-1], "warrior")["stamina"] == paid
 
 
+def test_A_28_repeat_icon_any_option_each_repeats_with_the_free_line(lab):
+    """As above, with room for one more cube only (8 red cubes; A-13 forbidden keeps the last slot
+    free): repeating the 1-stamina line is unaffordable, so only any_option_each repeats, with the
+    hand axe's free line."""
+    hits = {}
+    for reading in ("same_option_pay_each", "any_option_each"):
+        pos = lab(["warrior"], repeat_icon=reading, attacks_per_activation="one_total", stamina_last_slot="forbidden")
+        pos.enemy(WALKER, (2, 2)).char("warrior", (2, 2), damage=8)
+        _, evs = play(pos, forced=[1] * 8, H_ATTACK=4)
+        act = activation(evs, "warrior")
+        chosen = [e for e in decisions(act, "attack") if e["values"][1] > 0]
+        assert all(e["values"][3] == 1 for e in chosen)  # hand slot 1 (the hand axe) each time
+        assert char_state(act[-1], "warrior")["stamina"] == 1  # the repeat line once, the free line costs 0
+        hits[reading] = len([e for e in act if e["event"] == "damage" and e["actor"] == actor(WALKER)])
+    assert hits == {"same_option_pay_each": 1, "any_option_each": 2}
+
+
 # --- A-29 bleed_zero_damage -----------------------------------------------------------------------
 @pytest.mark.parametrize("reading, taken", [("no_trigger", 0), ("trigger_on_hit", 2)])
 def test_A_29_bleed_zero_damage_fully_blocked_hit(lab, reading, taken):
@@ -484,6 +532,42 @@ def test_A_29_bleed_zero_damage_fully_blocked_hit(lab, reading, taken):
     assert ("bleed" in char_state(act[-1], "knight")["conditions"]) == (taken == 0)
 
 
+# --- A-30 bleed_same_attack ----------------------------------------------------------------------
+def with_bleed_attacks(pos: Position) -> Position:
+    """Give every attack of this compiled cell the bleed icon (enemy steps and character lines)."""
+    tables = pos.comp.tables
+    tables.prog[tables.prog[:, L.S_OP] == L.OP_ATTACK, L.S_COND] = L.COND_BLEED
+    tables.lines[:, L.L_COND] = L.COND_BLEED
+    return pos
+
+
+@pytest.mark.parametrize("reading, extra", [("next_damage_only", 0), ("same_attack", 2)])
+def test_A_30_bleed_same_attack_ranger_hit(lab, reading, extra):
+    """The ranger's 4 (with a bleed icon) gets through the knight's block: the new token waits for
+    the next damage, or adds its 2 to this hit and goes."""
+    pos = with_bleed_attacks(lab(["knight"], bleed_same_attack=reading))
+    pos.enemy(RANGER, (0, 0)).char("knight", (0, 2))
+    _, evs = play(pos, forced=[0, 0, 0, 0], H_DEFENCE=0)
+    act = activation(evs, actor(RANGER))
+    taken = first(act, "defend", actor="knight")["values"][2]
+    assert taken > 0
+    assert char_state(act[-1], "knight")["damage"] == taken + extra
+    assert ("bleed" in char_state(act[-1], "knight")["conditions"]) == (extra == 0)
+
+
+@pytest.mark.parametrize("reading, extra", [("next_damage_only", 0), ("same_attack", 2)])
+def test_A_30_bleed_same_attack_warrior_hit(lab, reading, extra):
+    """The warrior hits the walker in her node once (a bleed icon on every line)."""
+    pos = with_bleed_attacks(lab(["warrior"], bleed_same_attack=reading, attacks_per_activation="one_total"))
+    pos.enemy(WALKER, (2, 2)).char("warrior", (2, 2))
+    _, evs = play(pos, forced=[3] * 8, H_ATTACK=1)
+    act = activation(evs, "warrior")
+    hit = first(act, "damage", actor=actor(WALKER))["values"][0]
+    assert hit > 0
+    assert enemy_state(act[-1], WALKER)["wounds"] == hit + extra
+    assert ("bleed" in enemy_state(act[-1], WALKER)["conditions"]) == (extra == 0)
+
+
 # --- A-31 stagger_on_push_damage ------------------------------------------------------------------
 @pytest.mark.parametrize("reading, taken", [("no", 3), ("yes", 2)])
 def test_A_31_stagger_on_push_damage_staggered_rammer(lab, reading, taken):
@@ -494,6 +578,20 @@ def test_A_31_stagger_on_push_damage_staggered_rammer(lab, reading, taken):
     hurt = first(evs, "damage", actor="knight")
     assert hurt["values"][0] == taken
     assert char_state(hurt, "knight")["damage"] == taken
+
+
+# --- A-32 stagger_repeat -------------------------------------------------------------------------
+@pytest.mark.parametrize("reading, paid", [("per_use", 4), ("once", 3)])
+def test_A_32_stagger_repeat_staggered_repeat_line(lab, reading, paid):
+    """The staggered warrior uses the hand axe's repeat-2 line (1 stamina) twice on the walker:
+    stagger's +1 on both uses, or on the first only."""
+    pos = lab(["warrior"], stagger_repeat=reading, attacks_per_activation="one_total")
+    pos.enemy(WALKER, (2, 2)).char("warrior", (2, 2), conditions=L.COND_STAGGER)
+    _, evs = play(pos, forced=[1] * 8, H_ATTACK=4)
+    act = activation(evs, "warrior")
+    chosen = [e for e in decisions(act, "attack") if e["values"][1] > 0]
+    assert len(chosen) == 2 and all(e["values"][3] == 1 for e in chosen)
+    assert char_state(act[-1], "warrior")["stamina"] == paid
 
 
 # --- A-33 dodge_move ------------------------------------------------------------------------------
@@ -669,6 +767,24 @@ def test_boss_repeat_scope_double_swing_moves_again_or_not(reading, moves):
     walked = [e["values"][:2] for e in act if e["event"] == "move" and e["actor"] == "titanite_demon#0"]
     assert walked == [[12, 7], [7, 2]][:moves]
     assert enemy_state(act[-1], 0)["node"] == (2 if moves == 2 else 7)
+
+
+@pytest.mark.parametrize("reading, walked", [("face_closer_adjacent", (7, 0)), ("target_in_front_arc", (9, 7))])
+def test_A_44_boss_toward_rotation_target_already_in_front_arc(reading, walked):
+    """The Titanite Demon at (4,4) faces NW, straight at the knight in (0,0), and moves 1 toward her
+    (Double Swing, repeat off): it turns N onto (2,4) (the first closer node), or keeps its facing
+    and steps onto (3,3)."""
+    pos = scene(["knight"], boss="titanite_demon", variants={"boss_toward_rotation": reading,
+                                                            "boss_repeat_scope": "attacks_only", "max_rounds": 1})
+    card = pos.comp.card_ids.index("double_swing")
+    pos.enemy(0, (4, 4), facing=7).char("knight", (0, 0)).deck([card])
+    assert pos.comp.tables.arcs[7, 12, 0] & L.ARC_FRONT
+    _, evs = play(pos)
+    act = activation(evs, "titanite_demon#0")
+    node, facing = walked
+    assert [e["values"][:2] for e in act if e["event"] == "move" and e["actor"] == "titanite_demon#0"] == [[12, node]]
+    assert enemy_state(act[-1], 0)["node"] == node and enemy_state(act[-1], 0)["facing"] == FACINGS[facing]
+    assert [e["values"][0] for e in act if e["event"] == "turn"] == ([] if facing == 7 else [facing])
 
 
 # --- setup-time boss readings: set at setup, so shown on the state right after a real setup ---------

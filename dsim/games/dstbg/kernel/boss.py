@@ -71,7 +71,8 @@ def turn_to(b, e: int, facing: int) -> None:
 @kernel
 def face(t, b, policy, e: int, c: int, away: bool) -> bool:
     """R-12.14/R-12.15/F-12.6: rotate toward (front arc) or away (back arc) on an adjacent node
-    closer to / farther from the target; R-12.16: a target in the boss's node is faced directly.
+    closer to / farther from the target (A-44 face_closer_adjacent; under target_in_front_arc only
+    when the target's node is outside the front arc); R-12.16: a target in the boss's node is faced directly.
     Returns True when the target stands in the boss's node."""
     st = b.st
     bpos = st[ei(e, L.E_POS)]
@@ -81,6 +82,8 @@ def face(t, b, policy, e: int, c: int, away: bool) -> bool:
             side = st[ci(c, L.C_ARC)]
             turn_to(b, e, side - 1 if side > 0 else st[ei(e, L.E_FACING)])
         return True
+    if not away and t.variants[L.V_BOSS_TOWARD] == 1 and t.arcs[st[ei(e, L.E_FACING)], bpos, tpos] & L.ARC_FRONT:
+        return False  # A-44 target_in_front_arc: the target's node already lies in the front arc, no turn
     here = move_dist(t, b, bpos, tpos)
     n = 0
     for d in range(8):

@@ -42,6 +42,11 @@ OPT_SUPPORT_ALL = 3
 STEP_WALK = 0
 STEP_SHIFT = 1
 
+# how an attack option's stamina is counted (attack_options)
+COST_FULL = 0  # a fresh use of a weapon action
+COST_FREE = 1  # Backstab; a repetition under A-28 pay_once_roll_each
+COST_REPEAT = 2  # a repetition of a repeat icon paid again (A-28); stagger's +1 per A-32
+
 
 # --- moving -----------------------------------------------------------------------------------
 @kernel
@@ -206,11 +211,14 @@ def line_range(t, b, c: int, li: int) -> int:
 
 
 @kernel
-def attack_cost(t, b, c: int, li: int) -> int:
-    """Stamina cost of one use of a line: +1 when staggered (R-9.10); Berserk Charge range-0 attack is free."""
+def attack_cost(t, b, c: int, li: int, repeat: bool) -> int:
+    """Stamina cost of one use of a line: +1 when staggered (R-9.10), on a repetition only under
+    A-32 per_use; Berserk Charge range-0 attack is free."""
     if b.st[ci(c, L.C_BERSERK)] == 1 and line_range(t, b, c, li) == 0 and t.lines[li, L.L_SUPPORT] == 0:
         return 0
     stagger = 1 if b.st[ci(c, L.C_COND)] & L.COND_STAGGER else 0
+    if repeat and t.variants[L.V_STAGGER_REPEAT] == 1:
+        stagger = 0  # A-32 once: the repeated option pays stagger's +1 only on its first use
     return t.lines[li, L.L_STAMINA] + stagger + boss_tax(t, b, c)
 
 
@@ -235,20 +243,23 @@ def weak_bonus(t, b, c: int, e: int) -> int:
 
 
 @kernel
-def attack_options(t, b, c: int, only_line: int, only_enemy: int, free: bool) -> int:
+def attack_options(t, b, c: int, only_slot: int, only_line: int, only_enemy: int, cost_mode: int) -> int:
     """Option rows for D-19/D-20: row 0 = stop; then (slot, line, enemy, node, cost, E[dmg]×100,
-    P(kill)×1000, kind) for every affordable line and legal target (R-10.5, R-10.6, R-4.10)."""
+    P(kill)×1000, kind) for every affordable line and legal target (R-10.5, R-10.6, R-4.10).
+    ``only_line`` or ``only_slot`` ≥ 0 lists a repetition of that option or weapon (A-28): its use
+    this activation does not bar it."""
     st = b.st
     pos = st[ci(c, L.C_POS)]
     set_opt(b, 0, -1, -1, -1, -1, 0, 0, 0, -1)
     n = 1
-    if t.variants[L.V_ATTACKS_PER_ACT] == 1 and (st[ci(c, L.C_USED0)] or st[ci(c, L.C_USED1)]) and only_line < 0:
+    repeat = only_slot >= 0 or only_line >= 0
+    if t.variants[L.V_ATTACKS_PER_ACT] == 1 and (st[ci(c, L.C_USED0)] or st[ci(c, L.C_USED1)]) and not repeat:
         return n
     for slot in range(4):
         it = st[ci(c, L.C_HAND0 + slot)]
-        if it < 0:
+        if it < 0 or (only_slot >= 0 and slot != only_slot):
             continue
-        if slot < 2 and st[ci(c, L.C_USED0 + slot)] == 1 and only_line < 0:
+        if slot < 2 and st[ci(c, L.C_USED0 + slot)] == 1 and not repeat:
             continue
         first = t.items[it, L.IT_LINE0]
         for li in range(first, first + t.items[it, L.IT_N_LINES]):
@@ -256,7 +267,7 @@ def attack_options(t, b, c: int, only_line: int, only_enemy: int, free: bool) ->
                 continue
             if slot >= 2 and t.lines[li, L.L_FROM_BACKUP] == 0:
                 continue  # F-4.1: backup weapons attack only if their card says so
-            cost = 0 if free else attack_cost(t, b, c, li)
+            cost = 0 if cost_mode == COST_FREE else attack_cost(t, b, c, li, cost_mode == COST_REPEAT)
             if not can_pay(t, b, c, cost):
                 continue
             rng = line_range(t, b, c, li)
@@ -388,6 +399,7 @@ def resolve_attack(t, b, policy, c: int, row: int) -> None:
         total = 0  # R-4.8 derived: a total below 0 counts as 0
     magic = t.lines[li, L.L_MAGIC] == 1
     node_attack = kind == OPT_NODE
+    same_attack = t.variants[L.V_BLEED_SAME] == 1  # A-30: tokens land before the damage, so a new bleed adds +2 now
     log(b, L.ACTOR_CHAR, c, L.EV_ATTACK, li, target, node, total, mark)
     for e in range(st[L.G_N_ENEMIES]):
         if st[ei(e, L.E_ALIVE)] == 0:
@@ -401,11 +413,14 @@ def resolve_attack(t, b, policy, c: int, row: int) -> None:
         defence = t.etypes[et, L.ET_RESIST if magic else L.ET_BLOCK]
         dmg = total - defence if total > defence else 0
         st[ci(c, L.C_DMG_DEALT)] += min(dmg, t.etypes[et, L.ET_HEALTH] - st[ei(e, L.E_WOUNDS)])
+        if same_attack:
+            enemy_conditions(t, b, e, t.lines[li, L.L_COND])
         enemy_suffer(t, b, e, dmg, L.SRC_ATTACK)
         if not running(b):
             return
         if st[ei(e, L.E_ALIVE)] == 1:
-            enemy_conditions(t, b, e, t.lines[li, L.L_COND])  # R-9.2: enemies never dodge, so always hit
+            if not same_attack:
+                enemy_conditions(t, b, e, t.lines[li, L.L_COND])  # R-9.2: enemies never dodge, so always hit
             if t.lines[li, L.L_PUSH] == 1:
                 push_enemy_away(t, b, policy, e, pos)
     after = t.lines[li, L.L_SHIFT_AFTER]
@@ -416,17 +431,21 @@ def resolve_attack(t, b, policy, c: int, row: int) -> None:
 @kernel
 def attack_phase(t, b, policy, c: int) -> None:
     """D-19/D-20/D-22: attacks with hand weapons until the policy stops; repeat icons per A-28."""
+    mode = t.variants[L.V_REPEAT_ICON]
+    cost_mode = COST_FREE if mode == 1 else COST_REPEAT
     while running(b):
-        n = attack_options(t, b, c, -1, -1, False)
+        n = attack_options(t, b, c, -1, -1, -1, COST_FULL)
         k = decide(b, policy, L.H_ATTACK, n)
         if k == 0:
             return
+        slot = b.opts[k, 0]
         li = b.opts[k, 1]
         resolve_attack(t, b, policy, c, k)
         extra = t.lines[li, L.L_REPEAT] - 1
         while extra > 0 and running(b):
-            # A-28 same_option_pay_each: each repetition is a full use of the same option.
-            n = attack_options(t, b, c, li, -1, t.variants[L.V_REPEAT_ICON] == 1)
+            # A-28: each repetition is a full use of the same option (same_option_pay_each), is paid
+            # once (pay_once_roll_each), or may be any option of the same weapon (any_option_each).
+            n = attack_options(t, b, c, slot if mode == 2 else -1, -1 if mode == 2 else li, -1, cost_mode)
             k = decide(b, policy, L.H_ATTACK, n)
             if k == 0:
                 break
@@ -441,7 +460,7 @@ def backstab(t, b, policy, c: int, e: int) -> None:
         return
     if b.st[ei(e, L.E_ALIVE)] == 0 or not running(b):
         return
-    n = attack_options(t, b, c, -1, e, True)
+    n = attack_options(t, b, c, -1, -1, e, COST_FREE)
     if n <= 1:
         return
     k = decide(b, policy, L.H_HEROIC, n)
@@ -460,8 +479,9 @@ def backstab(t, b, policy, c: int, e: int) -> None:
 # --- activation ------------------------------------------------------------------------------------
 @kernel
 def offer_estus(t, b, policy, c: int) -> None:
-    """D-23: drink the estus in the character's own activation to clear all cubes (R-3.5); the flask
-    holds one use, more under the extra_estus house rule."""
+    """D-23: drink the estus in the character's own activation (or, under A-15 also_enemy_turn, before
+    defending against an attack) to clear all cubes (R-3.5); the flask holds one use, more under the
+    extra_estus house rule."""
     st = b.st
     if st[ci(c, L.C_ESTUS)] < 1 or not running(b):
         return

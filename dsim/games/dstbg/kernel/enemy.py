@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.kernel.character import backstab
+from dsim.games.dstbg.kernel.character import backstab, offer_estus
 from dsim.games.dstbg.kernel.combat import (
     armour_flags,
     can_pay,
@@ -127,6 +127,8 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
     st = b.st
     if st[ci(c, L.C_ALIVE)] == 0 or not running(b):
         return False
+    if t.variants[L.V_ESTUS_TIMING] == 1:
+        offer_estus(t, b, policy, c)  # A-15 also_enemy_turn: D-23 before defending against an attack
     k, u, o, g = defence_dice(t, b, c, magic)
     cost = dodge_cost(b, c)
     may_dodge = can_pay(t, b, c, cost) and not (armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN)
@@ -152,13 +154,17 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
     if dodged:
         backstab(t, b, policy, c, e)
         return False
+    same_attack = t.variants[L.V_BLEED_SAME] == 1  # tokens land before the damage, so a new bleed adds +2 now
+    if same_attack:
+        char_conditions(t, b, c, cond)
     char_suffer(t, b, c, taken, L.SRC_ATTACK, printed)
     if taken == 0 and t.variants[L.V_BLEED_ZERO] == 1 and st[ci(c, L.C_COND)] & L.COND_BLEED:
         st[ci(c, L.C_COND)] &= ~L.COND_BLEED  # A-29 trigger_on_hit
         char_suffer(t, b, c, 2, L.SRC_BLEED, -1)
     if not running(b):
         return True
-    char_conditions(t, b, c, cond)
+    if not same_attack:
+        char_conditions(t, b, c, cond)  # F-9.5: damage, then conditions (A-30 next_damage_only)
     epos = st[ei(e, L.E_POS)]
     if push == PUSH_BOSS or (push == PUSH_AWAY and is_boss(t, b, e) and st[ci(c, L.C_POS)] == epos):
         push_char_boss(t, b, policy, c, e)

@@ -271,6 +271,21 @@ def spring_trap(t, b, policy, c: int, node: int) -> int:
 
 
 @kernel
+def any_adjacent_options(t, b, pos: int, from_node: int) -> int:
+    """A-21 any_adjacent_ignoring_terrain: a push with no legal destination may go to any adjacent
+    node, blocking terrain and full nodes included (rows as the push hooks: node, steps from
+    ``from_node``, figures there, walk distance to it); under the default ``stay`` there are none."""
+    n = 0
+    if t.variants[L.V_PUSH_NO_LEGAL] == 1:
+        for d in range(8):
+            dest = t.neighbour[pos, d]
+            if dest >= 0:
+                set_opt(b, n, dest, t.steps[dest, from_node], figures_at(b, dest), move_dist(t, b, dest, from_node), 0, 0, 0, 0)
+                n += 1
+    return n
+
+
+@kernel
 def push_char_away(t, b, policy, c: int, from_node: int, hook: int) -> None:
     """R-9.7/F-9.7: pushed to an adjacent node farther from the attacker (players choose among ties, D-29);
     cornered: ``attack_push_cornered`` (A-34)."""
@@ -301,6 +316,8 @@ def push_char_away(t, b, policy, c: int, from_node: int, hook: int) -> None:
             set_opt(b, n, dest, far, figures_at(b, dest), 0, 0, 0, 0, 0)
             n += 1
     if n == 0:
+        n = any_adjacent_options(t, b, pos, from_node)
+    if n == 0:
         return  # A-21 stay
     k = decide(b, policy, hook, n)
     place_char(t, b, policy, c, b.opts[k, 0], MOVE_PUSH)
@@ -325,7 +342,9 @@ def push_char_any(t, b, policy, c: int, enemy_node: int, came_from: int) -> None
         set_opt(b, n, dest, t.steps[dest, enemy_node], figures_at(b, dest), move_dist(t, b, dest, enemy_node), 0, 0, 0, 0)
         n += 1
     if n == 0:
-        return
+        n = any_adjacent_options(t, b, pos, enemy_node)
+    if n == 0:
+        return  # A-21 stay
     k = decide(b, policy, L.H_MOVE_PUSH, n)
     place_char(t, b, policy, c, b.opts[k, 0], MOVE_PUSH)
 
@@ -345,7 +364,9 @@ def push_enemy_away(t, b, policy, e: int, from_node: int) -> None:
             set_opt(b, n, dest, t.steps[dest, from_node], figures_at(b, dest), 0, 0, 0, 0, 0)
             n += 1
     if n == 0:
-        return
+        n = any_adjacent_options(t, b, pos, from_node)
+    if n == 0:
+        return  # A-21 stay
     k = decide(b, policy, L.H_ATTACK_PUSH, n)
     place_enemy(t, b, policy, e, b.opts[k, 0])
 
@@ -374,6 +395,8 @@ def push_char_boss(t, b, policy, c: int, e: int) -> None:
             if dest >= 0 and not blocks_movement(b, dest) and along & (1 << d):
                 set_opt(b, n, dest, t.steps[dest, bpos], figures_at(b, dest), 0, 0, 0, 0, 0)
                 n += 1
+    if n == 0:
+        n = any_adjacent_options(t, b, pos, bpos)
     if n == 0:
         return  # A-21 stay: no node in the arc nor along the wall
     k = decide(b, policy, L.H_MOVE_PUSH, n)
