@@ -262,7 +262,7 @@ def test_R_12_12_tactician_attacks_from_a_weak_arc_when_it_can():
     rng = np.random.default_rng(9)
     st, dist = random_state(rng, L.H_STEP)
     c = st[L.G_ACTIVE]
-    st[L.G_IS_BOSS], st[L.G_WEAK_ARCS] = 1, L.ARC_BACK | L.ARC_LEFT
+    st[L.G_IS_BOSS], st[L.G_N_ENEMIES], st[_ei(0, L.E_WEAK)] = 1, 1, L.ARC_BACK | L.ARC_LEFT
     st[_ci(c, L.C_USED0)], st[_ci(c, L.C_USED1)] = 0, 0
     st[_ci(c, L.C_STAMINA)], st[_ci(c, L.C_DAMAGE)] = 0, 0
     here = st[_ci(c, L.C_POS)]
@@ -280,6 +280,58 @@ def test_R_12_12_tactician_attacks_from_a_weak_arc_when_it_can():
     base = get_policy("tactician").vector()
     base[list(p.name for p in pol.params).index("weak_arc_hold")] = 0.0
     assert pol.decide(L.H_STEP, st, opts, 3, pol.vector(), dist) == pol.decide(L.H_STEP, st, opts, 3, base, dist)
+
+
+def _pair_scene() -> tuple[np.ndarray, np.ndarray]:
+    """Ornstein (slot 0, unwounded) on node 1 and Smough (slot 1, 4 wounds) on node 3; one fresh
+    character on node 0 takes its activation; nodes on a line, walk distance = index difference."""
+    nodes = 5
+    dist = np.abs(np.subtract.outer(np.arange(nodes), np.arange(nodes))).astype(np.int32)
+    st = np.zeros(L.STATE_LEN, np.int32)
+    st[L.G_N_CHARS], st[L.G_N_ENEMIES], st[L.G_N_NODES], st[L.G_IS_BOSS], st[L.G_ACTIVE] = 1, 2, nodes, 1, 0
+    st[_ci(0, L.C_ALIVE)], st[_ci(0, L.C_POS)] = 1, 0
+    for e, (pos, wounds) in enumerate(((1, 0), (3, 4))):
+        st[_ei(e, L.E_ALIVE)], st[_ei(e, L.E_POS)], st[_ei(e, L.E_WOUNDS)] = 1, pos, wounds
+    return st, dist
+
+
+def test_R_12_1_tactician_focuses_the_most_wounded_of_ornstein_and_smough():
+    """facts.md §5.3: the survivor heals when its partner dies, so while both live the tactician
+    attacks only the more wounded figure when some attack reaches it (else whatever it can), and
+    walks toward it rather than holding a node in reach of the other only."""
+    pol = get_policy("tactician")
+    params = pol.vector()
+    off = pol.vector({"pair_focus": 0.0})
+    st, dist = _pair_scene()
+    opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
+    opts[0, :8] = [-1, -1, -1, -1, 0, 0, 0, -1]
+    opts[1, :8] = [0, 1, 0, 1, 0, 400, 0, 0]  # the unwounded Ornstein: more expected damage
+    opts[2, :8] = [0, 2, 1, 3, 0, 300, 0, 0]  # the wounded Smough
+    assert pol.decide(L.H_ATTACK, st, opts, 3, params, dist) == 2
+    assert pol.decide(L.H_ATTACK, st, opts, 3, off, dist) == 1
+    assert pol.decide(L.H_ATTACK, st, opts, 2, params, dist) == 1  # Smough out of reach: hit Ornstein
+    st[_ei(1, L.E_ALIVE)] = 0  # a lone figure: plain focus fire
+    assert pol.decide(L.H_ATTACK, st, opts, 2, params, dist) == 1
+    st, dist = _pair_scene()
+    steps = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
+    for i, node in enumerate((0, 2)):  # stay (Ornstein in reach only) or walk on toward Smough
+        steps[i, :8] = [node, 0, 0, 0, abs(node - 1), 0, abs(node - 1), 1 if node == 0 else 0]
+    steps[1, 7] = 1  # from node 2 both figures are one node away
+    assert pol.decide(L.H_STEP, st, steps, 2, params, dist) == 1
+    assert pol.decide(L.H_STEP, st, steps, 2, off, dist) == 0
+
+
+def test_R_12_12_tactician_weak_arc_of_the_figure_it_stands_beside():
+    """R-12.12 with two boss figures: a node counts as weak only for the weak arcs of the figure
+    whose arcs column 8 gives (the nearest), not the last half resolved (``G_WEAK_ARCS``)."""
+    pol = get_policy("tactician")
+    st, dist = _pair_scene()
+    st[_ei(1, L.E_WOUNDS)] = 0  # no focus yet: Ornstein (slot 0) is the tie's first slot
+    st[_ei(0, L.E_WEAK)], st[_ei(1, L.E_WEAK)], st[L.G_WEAK_ARCS] = L.ARC_BACK, L.ARC_LEFT, L.ARC_LEFT
+    steps = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
+    steps[0] = [0, 0, 0, 0, 1, 0, 1, 1, L.ARC_LEFT]  # Ornstein's left arc: not weak on his last half
+    steps[1] = [2, 0, 0, 0, 1, 0, 1, 1, L.ARC_BACK]  # Ornstein's back arc: weak
+    assert pol.decide(L.H_STEP, st, steps, 2, pol.vector(), dist) == 1
 
 
 def test_A_41_enemy_choices_flip_when_adversarial():

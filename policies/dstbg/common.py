@@ -66,6 +66,51 @@ def nearest_enemy(st, node, dist):
 
 
 @njit(cache=True)
+def nearest_figure(st, node, dist):
+    """The living enemy slot nearest ``node`` by walk distance, the first slot among ties (−1 if none);
+    in boss battles the figure whose arcs the move-step column 8 describes."""
+    best = -1
+    for e in range(st[L.G_N_ENEMIES]):
+        if enemy_field(st, e, L.E_ALIVE) == 1 and (
+            best < 0 or dist[node, enemy_field(st, e, L.E_POS)] < dist[node, enemy_field(st, best, L.E_POS)]
+        ):
+            best = e
+    return best
+
+
+@njit(cache=True)
+def pair_focus(st):
+    """Ornstein & Smough (facts.md §5.3): the boss figure to focus while both live — the most wounded,
+    the first slot among ties. The survivor heals when its partner dies, so wounds spread over both
+    are partly undone; −1 outside boss battles with two living figures."""
+    if st[L.G_IS_BOSS] == 0:
+        return -1
+    focus = -1
+    living = 0
+    for e in range(st[L.G_N_ENEMIES]):
+        if enemy_field(st, e, L.E_ALIVE) == 1:
+            living += 1
+            if focus < 0 or enemy_field(st, e, L.E_WOUNDS) > enemy_field(st, focus, L.E_WOUNDS):
+                focus = e
+    return focus if living > 1 else -1
+
+
+@njit(cache=True)
+def focus_steps(st, opts, n, dist, focus):
+    """A copy of the move-step rows seen as if ``focus`` were the only enemy: column 4 is the walk
+    distance to it, and a node counts as in reach (column 7) only if ``focus`` is among the nearest
+    figures from there, since column 7 counts targets of the nearest range."""
+    o = opts[:n].copy()
+    pos = enemy_field(st, focus, L.E_POS)
+    for i in range(n):
+        d = dist[o[i, 0], pos]
+        if d > o[i, 4]:
+            o[i, 7] = 0
+        o[i, 4] = d
+    return o
+
+
+@njit(cache=True)
 def defender(st, e, dist):
     """The character an enemy attack most likely targets: the nearest to enemy ``e``, the aggro
     holder among ties (R-11.4). A guess: the defence and trap hooks do not name the character."""
@@ -260,6 +305,25 @@ def attack_score(st, opts, i, kill_weight, stamina_weight, heal_weight):
     if opts[i, 7] >= OPT_SUPPORT_ONE:
         return heal_weight * support_value(st, opts, i) - stamina_weight * opts[i, 4] * 100.0
     return opts[i, 5] + kill_weight * opts[i, 6] / 10.0 - stamina_weight * opts[i, 4] * 100.0
+
+
+@njit(cache=True)
+def focus_attack(st, opts, n, focus, keep, kill_weight, stamina_weight, heal_weight):
+    """:func:`best_attack` among the rows that hit figure ``focus`` (single or node attacks) and the
+    support rows, when any attack reaches it; otherwise among all rows."""
+    rows = np.zeros(n, np.int64)
+    m = 1  # row 0 = stop
+    hits = False
+    pos = enemy_field(st, focus, L.E_POS)
+    for i in range(1, n):
+        on_focus = opts[i, 2] == focus or (opts[i, 7] == OPT_NODE and opts[i, 3] == pos)
+        if on_focus or opts[i, 7] >= OPT_SUPPORT_ONE:
+            rows[m] = i
+            m += 1
+            hits = hits or on_focus
+    if not hits:
+        return best_attack(st, opts, n, keep, kill_weight, stamina_weight, heal_weight)
+    return rows[best_attack(st, opts[rows[:m]], m, keep, kill_weight, stamina_weight, heal_weight)]
 
 
 @njit(cache=True)

@@ -13,12 +13,17 @@ from policies.dstbg.common import (
     char_field,
     defender,
     enemy_choice,
+    enemy_field,
+    focus_attack,
+    focus_steps,
     free_slots,
     has_attacked,
     highest,
     lowest,
     nearest_enemy,
+    nearest_figure,
     node_limit_choice,
+    pair_focus,
     push_destination,
     reroll_row,
     safest_node,
@@ -34,17 +39,22 @@ P_RETREAT = 6
 P_HEAL = 7
 P_LUCK_ATTACK = 8
 P_WEAK_ARC = 9
+P_PAIR_FOCUS = 10
 
 
 @njit(cache=True)
-def weak_arc_step(st, opts, n, reserve):
+def weak_arc_step(st, opts, n, reserve, dist, focus):
     """R-12.12: the move-step option to take to attack a boss from a weak arc of its last attack: stay
-    (row 0) if already there, else the cheapest affordable node in a weak arc (column 8: the node's
-    arcs) with a target in reach; −1 if none."""
+    (row 0) if already there, else the cheapest affordable node in a weak arc (column 8: the arcs of the
+    nearest figure, whose own weak arcs count) with a target in reach; with two figures only nodes
+    nearest the ``focus`` figure count (−1: any). −1 if none."""
     c = st[L.G_ACTIVE]
-    weak = st[L.G_WEAK_ARCS]
     best = -1
     for i in range(n):
+        e = nearest_figure(st, opts[i, 0], dist)
+        if e < 0 or (focus >= 0 and e != focus):
+            continue
+        weak = enemy_field(st, e, L.E_WEAK)
         if opts[i, 8] & weak and opts[i, 7] >= 1 and affordable(st, c, opts[i, 1], reserve):
             if i == 0:
                 return 0
@@ -68,15 +78,20 @@ def decide(hook, st, opts, n, params, dist):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
     reserve = params[P_RESERVE]
     value = params[P_STAMINA_VALUE] * 100.0
+    focus = pair_focus(st) if params[P_PAIR_FOCUS] > 0 else -1
     if hook == L.H_STEP or hook == L.H_SHIFT:
         c = st[L.G_ACTIVE]
-        if params[P_WEAK_ARC] > 0 and st[L.G_IS_BOSS] == 1 and st[L.G_WEAK_ARCS] != 0 and c >= 0 and not has_attacked(st, c):
-            k = weak_arc_step(st, opts, n, reserve)  # D-25: attack from a weak arc for the extra black die
+        rows = focus_steps(st, opts, n, dist, focus) if focus >= 0 else opts
+        if params[P_WEAK_ARC] > 0 and st[L.G_IS_BOSS] == 1 and c >= 0 and not has_attacked(st, c):
+            k = weak_arc_step(st, rows, n, reserve, dist, focus)  # D-25: attack from a weak arc for the extra black die
             if k >= 0:
                 return k
-        return approach(st, opts, n, reserve, params[P_KITE], params[P_RETREAT], 300.0)
+        return approach(st, rows, n, reserve, params[P_KITE], params[P_RETREAT], 300.0)
     if hook == L.H_ATTACK:
-        # focus fire: P(kill) weighs heavily, so wounded enemies are finished first (D-19, D-20)
+        # focus fire: P(kill) weighs heavily, so wounded enemies are finished first (D-19, D-20);
+        # against Ornstein & Smough only one figure at a time, as the survivor heals (facts.md §5.3)
+        if focus >= 0:
+            return focus_attack(st, opts, n, focus, reserve, params[P_KILL], params[P_STAMINA_VALUE], params[P_HEAL])
         return best_attack(st, opts, n, reserve, params[P_KILL], params[P_STAMINA_VALUE], params[P_HEAL])
     if hook == L.H_DEFENCE:
         if n > 1 and affordable(st, defender(st, opts[0, 6], dist), opts[1, 5], 1):
@@ -104,8 +119,9 @@ def decide(hook, st, opts, n, params, dist):
         return 1 if lethal or opts[0, 2] - opts[1, 2] >= 100 else 0
     if hook == L.H_DODGE_MOVE:
         return safest_node(st, opts, n, dist)
-    if hook == L.H_LINE_ARC:  # D-25: from a line, stand in the weak arc of the boss's last attack
-        return 1 if params[P_WEAK_ARC] > 0 and opts[1, 1] & st[L.G_WEAK_ARCS] and not opts[0, 1] & st[L.G_WEAK_ARCS] else 0
+    if hook == L.H_LINE_ARC:  # D-25: from a line, stand in the weak arc of that figure's last attack
+        weak = enemy_field(st, opts[0, 2], L.E_WEAK)
+        return 1 if params[P_WEAK_ARC] > 0 and opts[1, 1] & weak and not opts[0, 1] & weak else 0
     if hook == L.H_PLACE:
         return lowest(opts, n, 1, 0)
     if hook == L.H_AGGRO or hook == L.H_FIRST_CHAR:
@@ -136,7 +152,9 @@ register(
             "lets ranged characters slide to a node still in reach but farther away, pushes enemies away "
             "from the party, dodges and dodges traps on exact expectations, spends luck on weak attack "
             "dice and short defence rolls, and in boss battles walks into (or holds) a weak arc of the boss's "
-            "last attack before attacking (R-12.12), taking the weak side when it enters the boss's node from a line."
+            "last attack before attacking (R-12.12), taking the weak side when it enters the boss's node from a "
+            "line; against Ornstein & Smough it focuses one figure, the most wounded, since the survivor heals "
+            "(facts.md §5.3)."
         ),
         decide=decide,
         params=(
@@ -150,6 +168,7 @@ register(
             Param("heal_weight", 1.0, 0.0, 3.0, "worth of one cube removed by a support line, in damage"),
             Param("luck_attack_max", 0.0, -1.0, 3.0, "reroll an attack die showing at most this (-1: never)"),
             Param("weak_arc_hold", 1.0, 0.0, 1.0, "> 0: before attacking a boss, step into or hold a weak arc in reach (and take it from a line)"),
+            Param("pair_focus", 1.0, 0.0, 1.0, "> 0: against two boss figures, attack and approach only the most wounded"),
         ),
     )
 )
