@@ -831,6 +831,20 @@ def test_R_3_7_assassin_backstab_after_successful_dodge():
     assert ch(last(evs), "assassin")["heroic"] is False
 
 
+def test_R_3_7_R_10_5_backstab_is_not_blocked_by_the_weapons_used_in_the_last_activation():
+    """R-3.7 with R-10.5: the assassin attacked with both hands in its own last activation; the backstab,
+    a reaction in the enemy's activation, still gets its free estoc attack and kills the hollow soldier."""
+    pos = empty(["assassin"])
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("assassin", 6)
+    pos.st[pos._c(0, L.C_USED0)] = 1
+    pos.st[pos._c(0, L.C_USED1)] = 1
+    b, evs = play(pos, forced=[1, 0, 2, 2, 1], H_DEFENCE=1, H_HEROIC=2)
+    first(evs, "heroic", actor="assassin")
+    assert first(evs, "attack", actor="assassin")["values"][3] == 4
+    assert outcome(b) == L.OUT_WIN
+
+
 @pytest.mark.parametrize("ember, block, taken", [(1, [0, 1], 2), (0, [0, 1], 3), (1, [1, 1], 2)])
 def test_R_3_8_ember_reduces_three_or_more_by_one(ember, block, taken):
     """R-3.8: with an ember, 3 damage from one attack becomes 2; without it stays 3; 2 stays 2."""

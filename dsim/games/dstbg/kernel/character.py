@@ -460,20 +460,20 @@ def backstab(t, b, policy, c: int, e: int) -> None:
         return
     if b.st[ei(e, L.E_ALIVE)] == 0 or not running(b):
         return
+    # A reaction in the enemy's activation, not one of the character's own attacks: weapons used in
+    # its last activation are free for it, and it uses none up.
+    used0, used1 = b.st[ci(c, L.C_USED0)], b.st[ci(c, L.C_USED1)]
+    b.st[ci(c, L.C_USED0)] = 0
+    b.st[ci(c, L.C_USED1)] = 0
     n = attack_options(t, b, c, -1, -1, e, COST_FREE)
-    if n <= 1:
-        return
-    k = decide(b, policy, L.H_HEROIC, n)
-    if k == 0:
-        return
-    b.st[ci(c, L.C_HEROIC)] = 0
-    b.st[ci(c, L.C_HEROIC_USED)] += 1
-    log(b, L.ACTOR_CHAR, c, L.EV_HEROIC, L.HEROIC_BACKSTAB, e, 0, 0, -1)
-    slot = b.opts[k, 0]
-    used = b.st[ci(c, L.C_USED0 + slot)] if slot < 2 else 0
-    resolve_attack(t, b, policy, c, k)
-    if slot < 2:
-        b.st[ci(c, L.C_USED0 + slot)] = used  # a reaction, not the activation's attack
+    k = decide(b, policy, L.H_HEROIC, n) if n > 1 else 0
+    if k > 0:
+        b.st[ci(c, L.C_HEROIC)] = 0
+        b.st[ci(c, L.C_HEROIC_USED)] += 1
+        log(b, L.ACTOR_CHAR, c, L.EV_HEROIC, L.HEROIC_BACKSTAB, e, 0, 0, -1)
+        resolve_attack(t, b, policy, c, k)
+    b.st[ci(c, L.C_USED0)] = used0
+    b.st[ci(c, L.C_USED1)] = used1
 
 
 # --- activation ------------------------------------------------------------------------------------

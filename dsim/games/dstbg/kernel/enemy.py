@@ -226,7 +226,7 @@ def enemy_move(t, b, policy, e: int, s: int) -> None:
     if push and (dist > 0 or t.variants[L.V_FROST_ZERO_PUSH] == 0):
         push_out_of(t, b, policy, e, st[ei(e, L.E_POS)], -1, 0, 0)  # step 2: no damage here (F-11.5)
     for _ in range(max(dist, 0)):
-        if not running(b) or st[ci(tpos_fixed, L.C_ALIVE)] == 0:
+        if not running(b) or st[ci(tpos_fixed, L.C_ALIVE)] == 0 or st[ei(e, L.E_ALIVE)] == 0:
             return
         pos = st[ei(e, L.E_POS)]
         tpos = st[ci(tpos_fixed, L.C_POS)]
