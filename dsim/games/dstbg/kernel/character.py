@@ -401,13 +401,12 @@ def resolve_attack(t, b, policy, c: int, row: int) -> None:
     node_attack = kind == OPT_NODE
     same_attack = t.variants[L.V_BLEED_SAME] == 1  # tokens land before the damage, so a new bleed adds +2 now
     log(b, L.ACTOR_CHAR, c, L.EV_ATTACK, li, target, node, total, mark)
+    hits = 0  # the targets are fixed when the dice are rolled: a figure pushed in meanwhile is not hit
     for e in range(st[L.G_N_ENEMIES]):
-        if st[ei(e, L.E_ALIVE)] == 0:
-            continue
-        if node_attack:
-            if st[ei(e, L.E_POS)] != node:
-                continue
-        elif e != target:
+        if st[ei(e, L.E_ALIVE)] == 1 and (st[ei(e, L.E_POS)] == node if node_attack else e == target):
+            hits |= 1 << e
+    for e in range(st[L.G_N_ENEMIES]):
+        if not hits & (1 << e) or st[ei(e, L.E_ALIVE)] == 0:
             continue
         et = st[ei(e, L.E_TYPE)]
         defence = t.etypes[et, L.ET_RESIST if magic else L.ET_BLOCK]

@@ -188,10 +188,14 @@ def push_out_of(t, b, policy, e: int, node: int, came_from: int, damage: int, di
     −1 if it did not move, A-35); with push damage each pushed character defends first
     (A-36 defend_then_push) and a successful dodge avoids the push (A-37)."""
     st = b.st
+    here = 0  # the characters in the node as the enemy enters: one pushed back in by a chain is not pushed again
+    for c in range(st[L.G_N_CHARS]):
+        if st[ci(c, L.C_ALIVE)] == 1 and st[ci(c, L.C_POS)] == node:
+            here |= 1 << c
     for c in range(st[L.G_N_CHARS]):
         if not running(b):
             return
-        if st[ci(c, L.C_ALIVE)] == 0 or st[ci(c, L.C_POS)] != node:
+        if not here & (1 << c) or st[ci(c, L.C_ALIVE)] == 0 or st[ci(c, L.C_POS)] != node:
             continue
         if damage <= 0:
             push_char_any(t, b, policy, c, node, came_from)
