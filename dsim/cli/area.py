@@ -57,7 +57,7 @@ def area(
             raise typer.Exit(1) from None
     revealed = np.minimum(graves[dealt].sum(axis=1), deck_size)
     boss_cells = sorted(set(revealed.tolist()))
-    cells = [{k: v for k, v in settings.items() if k not in ("boss",)} | {"encounter": c} for c in card_ids]
+    cells = [{k: v for k, v in settings.items() if k != "boss"} | {"encounter": c} for c in card_ids]
     cells += [settings | {"gravestones": g} for g in boss_cells]
     wins = []
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total} cells"),
@@ -68,20 +68,11 @@ def area(
             chosen, evaluate = dstbg_evaluator(cell, seed)
             wins.append(int(evaluate(chosen.vector(), 0, battles).sum()))
             bar.update(task, advance=1)
-    wins_arr = np.array(wins)
-    card_wins = wins_arr[: len(card_ids)]
-    boss_wins = np.zeros(deck_size + 1, dtype=np.int64)
-    boss_wins[boss_cells] = wins_arr[len(card_ids):]
-    draws = A.rate_draws(wins_arr, battles, DRAWS, np.random.default_rng(seed))
-    draw_boss = np.zeros((DRAWS, deck_size + 1))
-    draw_boss[:, boss_cells] = draws[:, len(card_ids):]
-    card_rates, boss_rates = card_wins / battles, boss_wins / battles
-    rows = []
-    for s in sparks if sparks else range(6):
-        p = float(A.area_win_probability(card_rates, boss_rates, dealt, revealed, s + 1))
-        low, high = np.quantile(A.area_win_probability(draws[:, : len(card_ids)], draw_boss, dealt, revealed, s + 1),
-                                [0.025, 0.975])
-        rows.append({"sparks": s, "attempts": s + 1, "win_rate": p, "ci95": [float(low), float(high)]})
+    card_wins = np.array(wins[: len(card_ids)])
+    boss_wins = np.zeros(deck_size + 1, dtype=np.int64)  # by cards revealed; unreachable counts stay 0
+    boss_wins[boss_cells] = wins[len(card_ids):]
+    rows = A.spark_chances(card_wins, boss_wins, battles, dealt, revealed, sparks or range(6), DRAWS,
+                           np.random.default_rng(seed))
     summary: dict[str, Any] = {
         "game": "dstbg", "settings": settings, "levels": levels, "battles_per_cell": battles, "seed": seed,
         "deals": int(len(dealt)), "default_sparks": default_sparks,
@@ -89,7 +80,7 @@ def area(
                        for c, lvl, w in zip(card_ids, _levels_of(card_ids, by_level), card_wins)},
         "boss": {str(g): {"win_rate": int(boss_wins[g]) / battles,
                           "ci95": [float(x) for x in wilson_interval(int(boss_wins[g]), battles)]} for g in boss_cells},
-        "attempt_win_rate": float(A.area_win_probability(card_rates, boss_rates, dealt, revealed, 1)),
+        "attempt_win_rate": float(A.area_win_probability(card_wins / battles, boss_wins / battles, dealt, revealed, 1)),
         "sparks": rows,
     }
     if as_json:

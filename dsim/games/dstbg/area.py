@@ -67,6 +67,25 @@ def area_win_probability(
     return np.mean(1.0 - (1.0 - once) ** attempts, axis=-1)
 
 
+def spark_chances(
+    card_wins: np.ndarray, boss_wins: np.ndarray, battles: int, dealt: np.ndarray, revealed: np.ndarray,
+    sparks: Sequence[int], draws: int, rng: np.random.Generator,
+) -> list[dict[str, object]]:
+    """For each spark dial value ``s``: the chance to beat the area within ``s + 1`` attempts from the
+    win counts (``boss_wins[g]``: with ``g`` cards revealed), and its 95% interval from :func:`rate_draws`."""
+    wins = np.concatenate([card_wins, boss_wins])
+    drawn = rate_draws(wins, battles, draws, rng)
+    n_cards = len(card_wins)
+    rows = []
+    for s in sparks:
+        attempts = s + 1
+        point = float(area_win_probability(card_wins / battles, boss_wins / battles, dealt, revealed, attempts))
+        spread = area_win_probability(drawn[:, :n_cards], drawn[:, n_cards:], dealt, revealed, attempts)
+        low, high = np.quantile(spread, [0.025, 0.975])
+        rows.append({"sparks": s, "attempts": attempts, "win_rate": point, "ci95": [float(low), float(high)]})
+    return rows
+
+
 def rate_draws(wins: np.ndarray, battles: int, draws: int, rng: np.random.Generator) -> np.ndarray:
     """Draws of each win rate from its Jeffreys posterior Beta(w + ½, n − w + ½), shape ``(draws, len(wins))``.
     Pushed through the area formula they give its interval, however many cells feed it."""
