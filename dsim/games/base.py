@@ -1,32 +1,234 @@
-"""The contract between game-agnostic infrastructure (sweeps, results, stats) and one game.
+"""The contract between the game-agnostic layer (CLI, sweeps, results, reports, plots) and one game.
 
-A game plugs in by providing a :class:`Game`: it validates the settings of one sweep cell
-and plays a contiguous block of battles of that cell. Everything downstream (chunks,
-Parquet, reports, plots) only sees the per-battle outcome columns it returns.
+A game implements :class:`Game` once: it declares its command-line options, its outcome schema
+and its rule tables, validates and plays cells, and answers the optional capabilities (data,
+dice, policies, explain, benchmark workloads) that the generic commands dispatch to. Nothing
+outside ``dsim/games/<game>`` and ``policies/<game>`` names a game's concepts; see
+``dsim/games/README.md`` for the layout a game follows.
+
+A game object must be cheap to build (no kernel import, no compile): the CLI builds every
+registered game to list its options. Heavy imports belong inside the methods.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 
 
-class Game(Protocol):
-    """What sweeps and executors need from a game."""
+class SettingsError(ValueError):
+    """A cell's settings or a command-line value cannot be used (message is user-facing, one line)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One command-line option of a game (``--name`` for ``run``, ``explain``, ``compare``, ``tune``…).
+
+    ``setting`` is the cell-settings key it fills (default: ``name``). ``kind`` is ``str``, ``int``,
+    ``float`` or ``"list"`` (comma-separated text → list of strings). Options left unset do not
+    appear in the settings, so adding an option never changes the random stream of old cells.
+    ``parse`` turns the text into the setting's value (may raise :class:`SettingsError`).
+    """
 
     name: str
+    help: str
+    kind: Any = str
+    default: Any = None
+    setting: str | None = None
+    parse: Callable[[Any], Any] | None = None
+    minimum: int | None = None
+
+    @property
+    def key(self) -> str:
+        """The settings key this option fills."""
+        return self.setting or self.name
+
+    @property
+    def flag(self) -> str:
+        """The command-line spelling, e.g. ``--mini-boss``."""
+        return "--" + self.name.replace("_", "-")
+
+    def value(self, raw: Any) -> Any:
+        """The setting's value for the option's raw command-line value."""
+        if self.parse is not None:
+            return self.parse(raw)
+        if self.kind == "list":
+            items = [part.strip() for part in str(raw).split(",") if part.strip()]
+            if not items:
+                raise SettingsError(f"{self.flag}: expected a comma-separated list, got {raw!r}")
+            return items
+        return raw
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Which per-game outcome columns mean what.
+
+    ``success`` is the boolean column whose rate gets an interval: a co-operative win (``win``).
+    A competitive game sets ``success=None`` and ``seats`` (the most players) and returns ``win_seat_0 …`` booleans
+    (the winner; ties may credit several) and ``score_seat_0 …``; reports then show the win share
+    per seat with intervals. ``rounds`` is an integer column whose histograms drive the rounds and
+    survival plots. ``means`` are the columns worth a summary mean; ``internal`` columns are never
+    shown as statistics. ``unit`` names one play ("battle", "game").
+    """
+
+    success: str | None = "win"
+    rounds: str = "rounds"
+    means: tuple[str, ...] = ()
+    internal: tuple[str, ...] = ()
+    seats: int = 0
+    unit: str = "battle"
+    success_label: str = "win rate"
+
+    def seat_columns(self, prefix: str = "win_seat_") -> list[str]:
+        """``win_seat_0 … win_seat_{seats-1}`` (or another prefix)."""
+        return [f"{prefix}{k}" for k in range(self.seats)]
+
+
+@dataclass(frozen=True)
+class Workload:
+    """A fixed cell that ``dsim bench`` measures: name, description, settings."""
+
+    name: str
+    description: str
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RuleSwitch:
+    """One rule variant or house rule as the CLI lists it (``dsim variants``)."""
+
+    id: str
+    kind: str  # "variant" or "house_rule"
+    ref: str  # rule ID of the ambiguity, "house" or "sim"
+    question: str
+    default: Any
+    readings: tuple[tuple[str, str], ...]  # (value, effect); numeric switches have one "<whole number>" row
+    seed: str = ""
+    example: str | None = None
+    numeric: bool = False  # takes any whole number (``dsim tune`` can search it)
+
+    def record(self) -> dict[str, Any]:
+        """JSON-ready form (the keys of ``dsim variants list --json``)."""
+        rec: dict[str, Any] = {
+            "id": self.id, "kind": self.kind, "ref": self.ref, "question": self.question, "default": self.default,
+            "readings": [{"value": v, "effect": e} for v, e in self.readings], "seed": self.seed,
+        }
+        if self.kind == "house_rule":
+            rec.update(example=self.example, tunable=self.numeric)
+        return rec
+
+
+Evaluate = Callable[[np.ndarray, int, int], np.ndarray]
+"""``evaluate(vector, start, count)`` → bool array of successes of plays ``start .. start+count-1``."""
+
+
+class Game:
+    """Base class of a game: sensible defaults for everything but :meth:`check_settings` and :meth:`play`."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    options: ClassVar[tuple[Option, ...]] = ()
+    outcome: ClassVar[Outcome] = Outcome()
+    rule_tables: ClassVar[tuple[str, ...]] = ("variants", "house_rules")
+    policy_keys: ClassVar[tuple[str, ...]] = ("policy", "policy_params")
+    default_policy: ClassVar[str] = "random_legal"
+    workloads: ClassVar[tuple[Workload, ...]] = ()
+
+    # ------------------------------------------------------------------ cells
+
+    def settings_from_options(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Cell settings from this game's option values (unset ones are left out)."""
+        settings: dict[str, Any] = {}
+        for option in self.options:
+            raw = values.get(option.name)
+            if raw is not None:
+                settings[option.key] = option.value(raw)
+        return settings
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
-        """Raise ``ValueError`` with a user-facing message if a cell's settings are invalid."""
+        """Raise ``ValueError`` (user-facing, one line) if the cell cannot be played."""
+        raise NotImplementedError
 
-    def play(
-        self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int
-    ) -> dict[str, np.ndarray]:
-        """Play battles ``start .. start+count-1`` of one cell.
+    def play(self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int) -> dict[str, np.ndarray]:
+        """Plays ``start .. start+count-1`` of a cell as outcome columns of length ``count``.
 
-        Battle ``i`` uses the random stream keyed by ``(seed, stream, i)``, so results do not
-        depend on how battles are split into chunks, threads or workers. Returns per-battle
-        outcome columns of length ``count``; at least ``win`` (bool) and ``rounds`` (int).
-        """
+        Play ``i`` uses the random stream keyed by ``(seed, stream, i)``, so results do not depend
+        on chunks, threads or workers. Columns: the :attr:`outcome` success and rounds columns and
+        any other boolean, integer or float outcome."""
+        raise NotImplementedError
+
+    def data_hash(self, settings: Mapping[str, Any]) -> str:
+        """A hash of the data the cell reads, so a resumed sweep refuses changed data."""
+        return f"{self.name}-no-data"
+
+    def label(self, settings: Mapping[str, Any]) -> str:
+        """A short human label of a cell (tables, verdicts)."""
+        return ", ".join(f"{k}={v}" for k, v in settings.items() if k not in self.rule_tables)
+
+    # ------------------------------------------------------------------ rules
+
+    def rules(self) -> Sequence[RuleSwitch]:
+        """Every rule variant and house rule a cell can switch."""
+        return ()
+
+    def rules_not_simulated(self) -> Mapping[str, str]:
+        """Rule ambiguities and house rules listed but not simulated, with the reason."""
+        return {}
+
+    def parse_set(self, key: str, value: str) -> tuple[str, str, Any]:
+        """``--set key=value`` → (settings table, key, value); unknown keys go to the first table."""
+        by_id = {r.id: r for r in self.rules()}
+        if key in self.rules_not_simulated():
+            raise SettingsError(f"{key!r} is not simulated: {self.rules_not_simulated()[key]}")
+        rule = by_id.get(key)
+        table = "house_rules" if rule is not None and rule.kind == "house_rule" else self.rule_tables[0]
+        return table, key, value
+
+    # ------------------------------------------------------------------ capabilities (None = not offered)
+
+    def policies(self) -> Any:
+        """The game's policy registry (:class:`dsim.policy.PolicyRegistry`), or ``None``."""
+        return None
+
+    def evaluator(self, settings: Mapping[str, Any], seed: int) -> tuple[Any, Evaluate]:
+        """The cell's policy and a success evaluator over parameter vectors with common random numbers."""
+        raise SettingsError(f"{self.name} has no tunable policies")
+
+    def data(self) -> Any:
+        """The game's data capability (:class:`dsim.games.data.GameDataSupport`), or ``None``."""
+        return None
+
+    def dice(self) -> Any:
+        """The game's dice capability (:class:`dsim.games.data.DiceSupport`), or ``None``."""
+        return None
+
+    def explain(self, settings: Mapping[str, Any], seed: int, stream: int, index: int) -> Iterator[dict[str, Any]]:
+        """Events of one play (JSON-ready dicts with at least ``event``), in order."""
+        raise SettingsError(f"{self.name} has no step-by-step replay")
+
+    def describe_event(self, event: Mapping[str, Any], settings: Mapping[str, Any]) -> str:
+        """One readable line for an event of :meth:`explain`."""
+        return ", ".join(f"{k}={v}" for k, v in event.items())
+
+    def match_columns(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Extra per-play columns ``explain --where`` may use (e.g. ``won``, ``lost``)."""
+        success = columns.get(self.outcome.success)
+        return {} if success is None else {"won": np.asarray(success, bool), "lost": ~np.asarray(success, bool)}
+
+    def commands(self) -> Sequence[tuple[str, Callable[..., Any]]]:
+        """Extra top-level commands only this game has, as (name, Typer command function)."""
+        return ()
+
+    def summary(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, Any]:
+        """Extra summary figures of ``dsim run`` from summed per-play columns (game-specific)."""
+        return {}
+
+
+def stream_settings(settings: Mapping[str, Any], leave_out: Sequence[str] = ()) -> dict[str, Any]:
+    """The settings that key a random stream, with ``leave_out`` tables removed (common random numbers)."""
+    return {k: v for k, v in settings.items() if k not in leave_out}
+

@@ -1,0 +1,75 @@
+"""The data and dice capabilities a game offers to ``dsim data`` and ``dsim dice``.
+
+A game's :meth:`~dsim.games.base.Game.data` returns a :class:`GameDataSupport`; its
+:meth:`~dsim.games.base.Game.dice` a :class:`DiceSupport`. Both are small protocols so that the
+commands stay generic: the game knows its kinds, its table columns and its coverage notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Protocol
+
+
+class LoadedData(Protocol):
+    """A loaded, validated data set."""
+
+    data_dir: Path
+
+    def counts(self) -> Mapping[str, int]:
+        """Entries per kind."""
+
+    def entries(self, kind: str) -> Mapping[str, Any]:
+        """Entries of one kind by id (pydantic models)."""
+
+    def origin(self, kind: str, entry_id: str) -> Path:
+        """The file an entry was read from."""
+
+
+@dataclass(frozen=True)
+class CoverageItem:
+    """One thing the numbers ignore or guess: a placeholder figure or a card text not simulated."""
+
+    kind: str  # "placeholder" or the effect kind
+    owner_kind: str
+    owner_id: str
+    card: str
+    where: str
+    text: str
+
+
+class GameDataSupport(Protocol):
+    """What ``dsim data`` needs from a game."""
+
+    kinds: Sequence[str]
+
+    def load(self, overlay: Path | None = None) -> LoadedData:
+        """Load and validate the shipped data with the overlay (``DataError`` listing every problem)."""
+
+    def columns(self, kind: str) -> Sequence[str]:
+        """Column headings of ``dsim data list KIND``."""
+
+    def row(self, kind: str, entry: Any) -> Sequence[str]:
+        """One entry's cells of ``dsim data list KIND``."""
+
+    def coverage(self, data: LoadedData) -> Sequence[CoverageItem]:
+        """Every placeholder and every card text the engine does not simulate."""
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """An exact (or stated-truncation) distribution for ``dsim dice roll``."""
+
+    title: str
+    pmf: Mapping[int, Fraction | float]
+    note: str = ""  # e.g. "truncated where the remaining mass is below 1e-12"
+
+
+class DiceSupport(Protocol):
+    """What ``dsim dice roll`` needs from a game."""
+
+    def roll(self, pool: str, overlay: Path | None = None) -> Distribution:
+        """The distribution of a pool written in the game's notation (``ValueError`` for a bad pool)."""

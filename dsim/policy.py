@@ -1,0 +1,123 @@
+"""Player policies shared by every game: bounded parameters, a registry per game, discovery by package.
+
+A game's policy is a Numba function compiled against that game's own signature (the kernel is
+compiled once for the function type, so adding a policy never edits the kernel). What is common
+is the bookkeeping: named, bounded parameters (:class:`Param`) that become the float vector the
+kernel passes to the policy, and a registry (:class:`PolicyRegistry`) that finds every module of
+``policies/<game>/`` and loads ``path/to/module.py:name`` files from outside the package.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Param:
+    """One named, bounded policy parameter."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    doc: str
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A registered policy: its decision function, description and parameters."""
+
+    name: str
+    description: str
+    decide: Any
+    params: tuple[Param, ...] = field(default_factory=tuple)
+
+    def vector(self, overrides: dict[str, float] | None = None) -> np.ndarray:
+        """The parameter vector: defaults, with named overrides checked against the bounds."""
+        values = {p.name: p.default for p in self.params}
+        for key, value in (overrides or {}).items():
+            spec = next((p for p in self.params if p.name == key), None)
+            if spec is None:
+                known = ", ".join(p.name for p in self.params) or "none"
+                raise ValueError(f"policy {self.name!r} has no parameter {key!r} (known: {known})")
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"policy {self.name!r}: {key} takes a number, got {value!r}") from None
+            if not spec.low <= number <= spec.high:
+                raise ValueError(f"policy {self.name!r}: {key}={value} is outside [{spec.low}, {spec.high}]")
+            values[key] = number
+        return np.array([values[p.name] for p in self.params] or [0.0], dtype=np.float64)
+
+    def describe(self) -> dict[str, Any]:
+        """The policy as plain data: name, description and parameters with bounds and defaults."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "parameters": [
+                {"name": p.name, "default": p.default, "low": p.low, "high": p.high, "doc": p.doc} for p in self.params
+            ],
+        }
+
+
+class PolicyRegistry:
+    """The policies of one game: modules of ``package`` register themselves when imported."""
+
+    def __init__(self, package: str) -> None:
+        self.package = package
+        self._policies: dict[str, Policy] = {}
+
+    def register(self, policy: Policy) -> Policy:
+        """Add a policy (policy modules call this at import)."""
+        self._policies[policy.name] = policy
+        return policy
+
+    def _discover(self) -> None:
+        """Import every module of the package so they register themselves."""
+        package = importlib.import_module(self.package)
+        for info in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{self.package}.{info.name}")
+
+    def load_external(self, spec: str) -> Policy:
+        """Load ``path/to/module.py:name`` from outside the package and return the policy it registers."""
+        path_text, _, name = spec.partition(":")
+        path = Path(path_text)
+        if not path.is_file():
+            raise ValueError(f"policy file not found: {path}")
+        module_spec = importlib.util.spec_from_file_location(f"dsim_external_policy_{path.stem}", path)
+        if module_spec is None or module_spec.loader is None:
+            raise ValueError(f"{path}: not a Python module")
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
+        if name not in self._policies:
+            raise ValueError(f"{path} did not register a policy named {name!r}")
+        return self._policies[name]
+
+    def get(self, name: str) -> Policy:
+        """A registered policy by name, or an external one given as ``path.py:name``."""
+        if ".py:" in name:
+            return self.load_external(name)
+        self._discover()
+        if name not in self._policies:
+            raise ValueError(f"unknown policy {name!r} (known: {', '.join(sorted(self._policies))})")
+        return self._policies[name]
+
+    def all(self) -> list[Policy]:
+        """Every registered policy, by name."""
+        self._discover()
+        return [self._policies[k] for k in sorted(self._policies)]
+
+
+def bounds_of(policy: Policy) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
+    """Names, defaults, lows and highs of a policy's parameters (``ValueError`` if it has none)."""
+    if not policy.params:
+        raise ValueError(f"policy {policy.name!r} has no parameters to tune")
+    return (tuple(p.name for p in policy.params), np.array([p.default for p in policy.params], np.float64),
+            np.array([p.low for p in policy.params], np.float64), np.array([p.high for p in policy.params], np.float64))
