@@ -35,8 +35,6 @@ BENCH_DIR = REPO_ROOT / "benchmarks"
 RESULTS_FILE = "results.jsonl"
 README_FILE = "README.md"
 SEED = 1
-PARTY_2 = ["knight", "warrior"]
-PARTY_4 = ["knight", "warrior", "assassin", "herald"]
 
 
 class BenchError(Exception):
@@ -45,27 +43,23 @@ class BenchError(Exception):
 
 @dataclass(frozen=True)
 class Workload:
-    """A fixed cell to measure: its name, what it is, and its game settings."""
+    """A fixed cell to measure: its game, name, what it is, and its settings."""
 
     name: str
     description: str
     settings: dict[str, Any]
+    game: str
 
 
-WORKLOADS: tuple[Workload, ...] = (
-    Workload("l1-2p", "level-1 encounter The Forgotten, Knight + Warrior",
-             {"party": PARTY_2, "encounter": "the_forgotten", "policy": "baseline"}),
-    Workload("l1-4p", "level-1 encounter The Forgotten, four characters",
-             {"party": PARTY_4, "encounter": "the_forgotten", "policy": "baseline"}),
-    Workload("l3-2p", "level-3 encounter Cemetery of Ash (6 enemies), Knight + Warrior",
-             {"party": PARTY_2, "encounter": "cemetery_of_ash", "policy": "baseline"}),
-    Workload("l3-4p", "level-3 encounter Cemetery of Ash (6 enemies), four characters",
-             {"party": PARTY_4, "encounter": "cemetery_of_ash", "policy": "baseline"}),
-    Workload("mini-boss-2p", "mini boss Gargoyle, Knight + Warrior",
-             {"party": PARTY_2, "boss": "gargoyle", "policy": "baseline"}),
-    Workload("main-boss-4p", "main boss Ornstein & Smough, four characters",
-             {"party": PARTY_4, "boss": "ornstein_and_smough", "policy": "baseline"}),
-)
+def _workloads() -> tuple[Workload, ...]:
+    """Every registered game's benchmark workloads."""
+    from dsim.games import game_names, get_game
+
+    return tuple(Workload(w.name, w.description, w.settings, name) for name in game_names()
+                 for w in get_game(name).workloads)
+
+
+WORKLOADS: tuple[Workload, ...] = _workloads()
 
 
 def select_workloads(patterns: Iterable[str] | None) -> list[Workload]:
@@ -85,7 +79,7 @@ def unsupported(workload: Workload) -> str | None:
     from dsim.games import get_game
 
     try:
-        get_game("dstbg").check_settings(workload.settings)
+        get_game(workload.game).check_settings(workload.settings)
     except ValueError as exc:
         return str(exc)
     return None
@@ -100,7 +94,7 @@ def _peak_rss_mb() -> float:
     return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
 
 
-def measure(settings: Mapping[str, Any], battles: int, batch: int, seed: int = SEED) -> dict[str, Any]:
+def measure(game_name: str, settings: Mapping[str, Any], battles: int, batch: int, seed: int = SEED) -> dict[str, Any]:
     """In this process: time the first battle (kernel compile or cache load), then ``battles``
     battles in batches of ``batch`` through the game's chunk entry, summing only, so memory is O(batch)."""
     import numba
@@ -108,7 +102,7 @@ def measure(settings: Mapping[str, Any], battles: int, batch: int, seed: int = S
     from dsim.games import get_game
     from dsim.rng import stream_key
 
-    game = get_game("dstbg")
+    game = get_game(game_name)
     stream = stream_key(json.dumps(settings, sort_keys=True))  # as `dsim run`, so the battles are the same
     game.check_settings(settings)
     t0 = time.perf_counter()
@@ -118,17 +112,17 @@ def measure(settings: Mapping[str, Any], battles: int, batch: int, seed: int = S
     t0 = time.perf_counter()
     for lo in range(0, battles, batch):
         cols = game.play(settings, seed, stream, lo, min(batch, battles - lo))
-        rounds += int(cols["rounds"].sum())
-        wins += int(cols["win"].sum())
+        rounds += int(cols[game.outcome.rounds].sum())
+        wins += int(cols[game.outcome.success].sum()) if game.outcome.success else 0
     seconds = time.perf_counter() - t0
     return {"battles": battles, "batch": min(batch, battles), "threads": numba.get_num_threads(), "seconds": seconds,
             "rounds": rounds, "wins": wins, "compile_s": compile_s, "peak_rss_mb": _peak_rss_mb()}
 
 
-def _measure_in_subprocess(settings: Mapping[str, Any], battles: int, batch: int, env: Mapping[str, str],
+def _measure_in_subprocess(workload: Workload, battles: int, batch: int, env: Mapping[str, str],
                            python_flags: Sequence[str] = ()) -> dict[str, Any]:
     """Run :func:`measure` in a fresh Python with extra environment ``env``; its JSON result."""
-    request = json.dumps({"settings": settings, "battles": battles, "batch": batch})
+    request = json.dumps({"game": workload.game, "settings": workload.settings, "battles": battles, "batch": batch})
     done = subprocess.run([sys.executable, *python_flags, "-m", "dsim.bench", request],
                           env={**os.environ, **env}, capture_output=True, text=True)
     if done.returncode != 0:
@@ -189,18 +183,18 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
         return []
     env = options.env()
     on_step("warming the Numba cache (compiles the kernel if it is not cached yet)")
-    _measure_in_subprocess(playable[0].settings, 1, 1, env)
+    _measure_in_subprocess(playable[0], 1, 1, env)
     cold_s = None
     if options.cold:
         on_step("cold compile in a fresh NUMBA_CACHE_DIR (minutes)")
         with tempfile.TemporaryDirectory(prefix="dsim-numba-cache-") as cache:
-            cold_s = _measure_in_subprocess(playable[0].settings, 1, 1, env | {"NUMBA_CACHE_DIR": cache})["compile_s"]
+            cold_s = _measure_in_subprocess(playable[0], 1, 1, env | {"NUMBA_CACHE_DIR": cache})["compile_s"]
     out = []
     for workload in playable:
         on_step(f"{workload.name}: {options.battles:,} battles")
-        jit = _measure_in_subprocess(workload.settings, options.battles, options.batch, env)
+        jit = _measure_in_subprocess(workload, options.battles, options.batch, env)
         on_step(f"{workload.name}: {options.nojit_battles:,} battles with NUMBA_DISABLE_JIT=1")
-        nojit = _measure_in_subprocess(workload.settings, options.nojit_battles, options.batch,
+        nojit = _measure_in_subprocess(workload, options.nojit_battles, options.batch,
                                        env | {"NUMBA_DISABLE_JIT": "1"}, ("-W", "ignore::RuntimeWarning"))
         out.append(_result(workload, jit, nojit, cold_s))
     return out
@@ -304,4 +298,4 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
 
 if __name__ == "__main__":
     _request = json.loads(sys.argv[1])
-    print(json.dumps(measure(_request["settings"], _request["battles"], _request["batch"])))
+    print(json.dumps(measure(_request["game"], _request["settings"], _request["battles"], _request["batch"])))

@@ -20,21 +20,19 @@ from dsim.games.base import Game
 from dsim.rng import stream_key
 from dsim.stats import adjust_pvalues, mcnemar_test, paired_difference_interval, two_proportion_test, wilson_interval
 
-MEASURES = ("rounds", "damage_dealt", "damage_taken", "deaths")
-RULE_TABLES = ("variants", "house_rules")
 
 
 def with_rules(base: Mapping[str, Any], rules: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    """The cell ``base`` with rule tables (``variants``, ``house_rules``) laid over its own, key by key."""
+    """The cell ``base`` with rule tables (e.g. ``variants``, ``house_rules``) laid over its own, key by key."""
     merged = dict(base)
     for table, values in rules.items():
         merged[table] = {**base.get(table, {}), **values}
     return merged
 
 
-def crn_stream(base: Mapping[str, Any]) -> int:
-    """The random stream shared by every rule setting of a cell: keyed by the cell without its rules."""
-    return stream_key(json.dumps({k: v for k, v in base.items() if k not in RULE_TABLES}, sort_keys=True, default=str))
+def crn_stream(base: Mapping[str, Any], rule_tables: Sequence[str] = ("variants", "house_rules")) -> int:
+    """The random stream shared by every rule setting of a cell: keyed by the cell without its rule tables."""
+    return stream_key(json.dumps({k: v for k, v in base.items() if k not in rule_tables}, sort_keys=True, default=str))
 
 
 def _mean_diff(a: np.ndarray, b: np.ndarray, level: float) -> dict[str, float]:
@@ -44,10 +42,12 @@ def _mean_diff(a: np.ndarray, b: np.ndarray, level: float) -> dict[str, float]:
     return {"a": float(a.mean()), "b": float(b.mean()), "diff": float(d.mean()), "ci95": [float(d.mean()) - half, float(d.mean()) + half]}
 
 
-def paired_summary(a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray], level: float = 0.95) -> dict[str, Any]:
-    """Compare outcome columns of the same battles under setting A and setting B (``diff`` = B − A)."""
-    wa = np.asarray(a["win"], bool)
-    wb = np.asarray(b["win"], bool)
+def paired_summary(a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray], level: float = 0.95,
+                   success: str = "win", measures: Sequence[str] = ("rounds", "damage_dealt", "damage_taken", "deaths"),
+                   ) -> dict[str, Any]:
+    """Compare outcome columns of the same plays under setting A and setting B (``diff`` = B − A)."""
+    wa = np.asarray(a[success], bool)
+    wb = np.asarray(b[success], bool)
     if wa.shape != wb.shape:
         raise ValueError("paired comparison needs the same battles under both settings")
     n = int(wa.size)
@@ -71,7 +71,7 @@ def paired_summary(a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray], lev
         "won_only_a": only_a, "won_only_b": only_b,
         "p_value": float(test.p_value), "test": "mcnemar_exact" if test.exact else "mcnemar_chi2",
         "changed_battles": int(changed.sum()),
-        "measures": {m: _mean_diff(np.asarray(a[m]), np.asarray(b[m]), level) for m in MEASURES if m in a and m in b},
+        "measures": {m: _mean_diff(np.asarray(a[m]), np.asarray(b[m]), level) for m in measures if m in a and m in b},
     }
 
 
@@ -91,12 +91,15 @@ def compare(
     """
     if len(rule_settings) < 2:
         raise ValueError("compare needs at least two rule settings")
+    if game.outcome.success is None:
+        raise ValueError(f"{game.name} has no co-operative success measure to compare")
     records = []
     for base in cells:
-        stream = crn_stream(base)
+        stream = crn_stream(base, game.rule_tables)
         outcomes = [game.play(with_rules(base, rules), seed, stream, 0, battles) for rules in rule_settings]
         for k in range(1, len(rule_settings)):
-            rec = paired_summary(outcomes[0], outcomes[k], level)
+            rec = paired_summary(outcomes[0], outcomes[k], level, game.outcome.success,
+                                 game.outcome.means or ("rounds",))
             records.append({"cell": dict(base), "a": dict(rule_settings[0]), "b": dict(rule_settings[k]), **rec})
     adjusted = adjust_pvalues([r["p_value"] for r in records], adjust)
     for rec, p in zip(records, adjusted, strict=True):
@@ -110,12 +113,11 @@ def describe_rules(rules: Mapping[str, Mapping[str, Any]]) -> str:
     return " ".join(items) if items else "the defaults"
 
 
-def verdict(rec: Mapping[str, Any], alpha: float = 0.05) -> str:
+def verdict(game: Game, rec: Mapping[str, Any], alpha: float = 0.05) -> str:
     """One sentence answering "does switching from A to B change the win rate?" with the numbers."""
     low, high = (100 * x for x in rec["ci95"])
     p = rec.get("p_adjusted", rec["p_value"])
-    cell = rec["cell"]
-    where = f"{'+'.join(cell.get('party', []))} vs {cell.get('encounter') or cell.get('boss')}"
+    where = game.label(rec["cell"])
     change = f"{describe_rules(rec['a'])} → {describe_rules(rec['b'])}"
     numbers = (f"win rate {100 * rec['win_rate_a']:.1f}% → {100 * rec['win_rate_b']:.1f}%, "
                f"difference {100 * rec['diff']:+.2f} points (95% CI {low:+.2f} to {high:+.2f}), "

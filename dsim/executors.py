@@ -64,7 +64,8 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     _apply_thread_budget()
     started, t0 = time.time(), time.perf_counter()
     outcomes = game.play(task.settings, task.seed, task.stream, task.start, task.count)
-    row = chunk_row(task.cell, task.chunk, task.start, task.count, task.seed, task.stream, task.settings, outcomes)
+    row = chunk_row(task.cell, task.chunk, task.start, task.count, task.seed, task.stream, task.settings, outcomes,
+                    game.outcome.success, game.outcome.rounds)
     return ChunkResult(row, started, time.perf_counter() - t0)
 
 

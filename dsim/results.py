@@ -82,27 +82,33 @@ def chunk_name(cell: str, chunk: int) -> str:
 # --------------------------------------------------------------------------- writing
 
 
-def aggregate_outcomes(outcomes: Mapping[str, np.ndarray], count: int) -> dict[str, Any]:
-    """Reduce per-battle outcome columns to one row of sums, sums of squares and histograms.
+def aggregate_outcomes(outcomes: Mapping[str, np.ndarray], count: int, success: str | None = "win",
+                       rounds: str = "rounds") -> dict[str, Any]:
+    """Reduce per-play outcome columns to one row of sums, sums of squares and histograms.
 
-    ``win`` becomes ``wins``; every other column must be 1-D of length ``count`` and
-    boolean, integer or floating point. Raises ``ValueError`` naming a bad column.
+    The ``success`` column (a co-op win; none for a competitive game) becomes ``wins``; ``rounds``
+    is stored as ``rounds_*`` whatever the game calls it; every column must be 1-D of length
+    ``count`` and boolean, integer or floating point. Raises ``ValueError`` naming a bad column.
+    Integer histograms are split by success; without a success column every play is in ``_hist_loss``.
     """
     arrays = {name: np.asarray(values) for name, values in outcomes.items()}
-    for name, kinds in (("win", "b"), ("rounds", "iu")):
+    need = ((success, "b"),) if success is not None else ()
+    for name, kinds in (*need, (rounds, "iu")):
         if name not in arrays or arrays[name].dtype.kind not in kinds:
             raise ValueError(f"game outcomes need a {'boolean' if kinds == 'b' else 'integer'} column {name!r}")
+    if rounds != "rounds":
+        arrays["rounds"] = arrays.pop(rounds)
     for name, a in arrays.items():
         if a.shape != (count,) or a.dtype.kind not in "biuf":
             raise ValueError(
                 f"game outcome {name!r}: expected a 1-D numeric array of length {count}, "
                 f"got shape {a.shape} and dtype {a.dtype}"
             )
-    win = arrays["win"]
+    win = arrays[success] if success is not None else np.zeros(count, bool)
     row: dict[str, Any] = {"wins": int(win.sum())}
     for name in sorted(arrays):
         a = arrays[name]
-        if name == "win":
+        if name == success:
             continue
         if a.dtype.kind == "b":
             row[f"{name}_sum"] = int(a.sum())
@@ -129,11 +135,13 @@ def chunk_row(
     stream: int,
     settings: Mapping[str, Any],
     outcomes: Mapping[str, np.ndarray],
+    success: str | None = "win",
+    rounds: str = "rounds",
 ) -> dict[str, Any]:
     """The single row stored for one chunk: identity columns followed by the aggregates."""
     identity = {"cell": cell, "chunk": chunk, "start": start, "count": count, "seed": seed,
                 "stream": stream, "settings": canonical_json(settings)}
-    return identity | aggregate_outcomes(outcomes, count)
+    return identity | aggregate_outcomes(outcomes, count, success, rounds)
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -264,7 +272,8 @@ def load(folder: str | Path) -> pd.DataFrame:
     Columns: ``cell``, one column per (flattened) setting, ``settings`` (the nested dict),
     ``battles``, ``wins``, ``win_rate``, ``ci_low``, ``ci_high``, ``chunks``, ``complete`` (the
     sweep's target battle count is reached), ``seed``, ``stream``, then ``X_mean`` / ``X_std``
-    per outcome and the summed histograms ``X_hist_win`` / ``X_hist_loss`` (numpy arrays, bins
+    per outcome (``X_ci_low`` / ``X_ci_high``, a Wilson interval, for boolean outcomes such as a
+    competitive game's ``win_seat_k``) and the summed histograms ``X_hist_win`` / ``X_hist_loss`` (numpy arrays, bins
     as in :data:`HIST_VALUES`). Rows follow the experiment's cell order; cells without a
     finished chunk are left out. A setting whose name clashes with a column gets a
     ``setting.`` prefix.
@@ -309,6 +318,8 @@ def load(folder: str | Path) -> pd.DataFrame:
         if f"{name}_sumsq" in sums:
             var = (sums[f"{name}_sumsq"].to_numpy() - battles * mean**2) / np.maximum(battles - 1, 1)
             out[f"{name}_std"] = np.sqrt(np.maximum(var, 0.0))
+        else:  # a boolean outcome (e.g. a seat's win): its rate gets a Wilson interval too
+            out[f"{name}_ci_low"], out[f"{name}_ci_high"] = wilson_interval(sums[f"{name}_sum"].to_numpy(), battles)
     for name in table.column_names:
         if pa.types.is_list(table.schema.field(name).type):
             matrix = table.column(name).combine_chunks().flatten().to_numpy().reshape(table.num_rows, -1)

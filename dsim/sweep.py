@@ -31,6 +31,7 @@ hash of their canonical JSON, so it does not depend on key order, grid order or 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import fcntl
 import hashlib
 import importlib.metadata
@@ -406,9 +407,8 @@ def run_sweep(
     game = _load_game(source)
     cells = expand(exp)
     check_cells(game, cells, source.path)
-    data_hash = getattr(game, "data_hash", None)
-    manifest = _new_manifest(source, cells, battles, chunk,
-                             {c.id: data_hash(c.settings) if data_hash else None for c in cells})
+    manifest = _new_manifest(source, cells, battles, chunk, {c.id: game.data_hash(c.settings) for c in cells})
+    manifest["outcome"] = dataclasses.asdict(game.outcome)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     with _locked(out):

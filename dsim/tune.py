@@ -64,13 +64,13 @@ def tune(
         raise ValueError(f"the search range must have low < high, got {low}..{high}")
     if not 0.0 <= target <= 1.0:
         raise ValueError(f"the target win rate must be in [0, 1], got {target}")
-    stream = crn_stream(base)
+    stream = crn_stream(base, game.rule_tables)
     seen: dict[int, tuple[float, float, float]] = {}
 
     def rate(value: int) -> float:
         if value not in seen:
             cols = game.play(with_rules(base, {table: {rule: value}}), seed, stream, 0, battles)
-            wins = int(np.count_nonzero(cols["win"]))
+            wins = int(np.count_nonzero(cols[game.outcome.success]))
             lo, hi = wilson_interval(wins, battles)
             seen[value] = (wins / battles, float(lo), float(hi))
         return seen[value][0]

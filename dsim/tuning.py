@@ -11,8 +11,7 @@ paired gain (interval from the discordant battles, McNemar test) are free of the
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -197,24 +196,3 @@ def policy_bounds(policy: Any) -> Bounds:
         low=np.array([p.low for p in policy.params], np.float64),
         high=np.array([p.high for p in policy.params], np.float64),
     )
-
-
-def dstbg_evaluator(settings: Mapping[str, Any], seed: int) -> tuple[Any, Evaluate]:
-    """The cell's policy and a win evaluator whose random stream ignores the policy and its
-    parameters, so every policy and parameter vector plays the same battles (CRN)."""
-    from dsim.games.dstbg import engine
-    from dsim.games.dstbg.game import prepare
-    from dsim.games.dstbg.kernel import battle as K
-    from dsim.games.dstbg.kernel import layout as L
-    from dsim.rng import stream_key
-
-    cell = prepare(settings)
-    battles_id = {k: v for k, v in settings.items() if k not in ("policy", "policy_params")}
-    stream = stream_key(json.dumps(battles_id, sort_keys=True, default=str))
-    tables, decide = cell.compiled.tables, cell.policy.decide
-
-    def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
-        rows = engine.play_batch(tables, decide, np.asarray(vector, np.float64), seed, stream, start, count)
-        return rows[:, K.OUT_RESULT] == L.OUT_WIN
-
-    return cell.policy, evaluate

@@ -60,7 +60,7 @@ def test_workload_filter_takes_globs_and_rejects_unknown_names():
 
 
 def test_unplayable_workload_reports_the_game_s_reason():
-    assert unsupported(Workload("x", "", {"party": ["nobody"], "encounter": "the_forgotten"})) is not None
+    assert unsupported(Workload("x", "", {"party": ["nobody"], "encounter": "the_forgotten"}, "dstbg")) is not None
     assert unsupported(WORKLOADS[0]) is None
 
 

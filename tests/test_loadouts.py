@@ -193,7 +193,7 @@ def test_loadout_table_per_character_and_its_errors() -> None:
 
 
 def test_run_loadout_option_reaches_the_settings_and_the_json() -> None:
-    from dsim.cli.battle import parse_loadout
+    from dsim.games.dstbg.game import parse_loadout
 
     assert parse_loadout("mid_game") == "mid_game"
     assert parse_loadout("knight=mid_game, warrior=starting") == {"knight": "mid_game", "warrior": "starting"}

@@ -14,7 +14,7 @@ from dsim.games.dstbg.game import prepare
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import get_policy
 from dsim.stats import wilson_interval
-from dsim.tuning import dstbg_evaluator
+from dsim.games.dstbg.game import DSTBG
 
 CELL = {"party": ["knight", "warrior"], "encounter": "prison_tower"}
 BATTLES = 3000
@@ -33,7 +33,7 @@ def outcomes(policy: str, overrides: dict[str, float] | None = None, battles: in
 
 def interval(policy: str, overrides: dict[str, float] | None = None) -> tuple[float, float, float]:
     """(low, rate, high) of the win rate on the common battles."""
-    _, evaluate = dstbg_evaluator({**CELL, "policy": policy}, 11)
+    _, evaluate = DSTBG().evaluator({**CELL, "policy": policy}, 11)
     won = evaluate(get_policy(policy).vector(overrides), 0, BATTLES)
     low, high = wilson_interval(int(won.sum()), BATTLES)
     return float(low), float(won.mean()), float(high)

@@ -28,7 +28,7 @@ def _index_table() -> dict[str, tuple[str, list[str]]]:
 
 def test_registry_matches_rules_index_and_defaults():
     index = _index_table() if RULES.exists() else {}
-    for v in V.VARIANTS:
+    for v in V.VARIANTS.variants:
         assert v.seed and len(v.reading_docs) == max(1, len(v.readings)), v.id
         if v.ref.startswith("A-") and index:
             ref, values = index[v.id]
@@ -40,9 +40,9 @@ def test_registry_matches_rules_index_and_defaults():
 def test_every_multi_reading_variant_is_read_by_the_kernel():
     source = "".join(p.read_text(encoding="utf-8") for p in KERNEL.glob("*.py") if p.name != "layout.py")
     names = {val: name for name, val in vars(L).items() if name.startswith("V_")}
-    for v in V.VARIANTS:
+    for v in V.VARIANTS.variants:
         if len(v.readings) != 1:
-            assert f"L.{names[v.index]}" in source, f"{v.id} is registered but the kernel never reads it"
+            assert f"L.{names[V.VARIANTS.index[v.id]]}" in source, f"{v.id} is registered but the kernel never reads it"
 
 
 def test_variant_vector_rejects_unknown_readings():

@@ -3,7 +3,8 @@
 Battle ``i`` of a cell is a biased coin (``p`` from the settings, default 0.5) plus a few
 integer and float outcomes, all drawn from a SplitMix64-style counter hash of
 ``(seed, stream, i)``, so any battle is a pure function of those three numbers.
-Importing this module registers the game as ``"toy"`` (experiment key
+A second toy, ``"duel"``, is competitive (per-seat wins, no group result). Importing this
+module registers the games as ``"toy"`` and ``"duel"`` (experiment key
 ``game_module = "tests.toygame"``). Settings: ``p`` (0..1), ``max_rounds`` (≥ 1),
 ``sleep`` (seconds per chunk, to make a sweep slow enough to interrupt).
 """
@@ -18,6 +19,8 @@ from typing import Any
 import numpy as np
 
 from dsim.games import register_game
+from dsim.games.base import Game, Option, Outcome, RuleSwitch, Workload
+from dsim.variants import VariantSet, number
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -37,10 +40,20 @@ def uniforms(seed: int, stream: int, start: int, count: int, draws: int) -> np.n
     return (_mix(key + counter * _GOLDEN) >> np.uint64(11)).astype(np.float64) / float(1 << 53)
 
 
-class ToyGame:
-    """Coin-flip battles with rounds, deaths and damage, for infrastructure tests."""
+TOY_VARIANTS = VariantSet((number("p_shift", "toy", "percentage points added to p", 0, "p + p_shift/100",
+                                   seed="toy game", low=-100, high=100),))
+
+
+class ToyGame(Game):
+    """Coin-flip battles with rounds, deaths and damage, for infrastructure tests (a co-operative game)."""
 
     name = "toy"
+    title = "Toy coin flip"
+    options = (Option("p", "Chance to win a battle (0..1).", float),
+               Option("max_rounds", "Most rounds a battle lasts.", int, minimum=1))
+    outcome = Outcome(success="win", means=("rounds", "deaths", "damage_dealt"))
+    rule_tables = ("variants",)
+    workloads = (Workload("toy-coin", "a fair coin", {"p": 0.5}),)
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         """``p`` must be a probability, ``max_rounds`` a positive integer."""
@@ -55,13 +68,18 @@ class ToyGame:
         """The toy game has no data files; a constant stands in for their hash."""
         return "toy-data-v1"
 
+    def rules(self) -> list[RuleSwitch]:
+        """One numeric variant, so that compare and tune have a rule to switch."""
+        return [v.switch() for v in TOY_VARIANTS.listed()]
+
     def play(
         self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int
     ) -> dict[str, np.ndarray]:
         """Battles ``start .. start+count-1``."""
         time.sleep(settings.get("sleep", 0))
         u = uniforms(seed, stream, start, count, 4)
-        win = u[:, 0] < settings.get("p", 0.5)
+        shift = int(settings.get("variants", {}).get("p_shift", 0)) / 100  # other variants are inert labels
+        win = u[:, 0] < settings.get("p", 0.5) + shift
         rounds = 1 + (u[:, 1] * settings.get("max_rounds", 10)).astype(np.int64)
         return {
             "win": win,
@@ -72,7 +90,37 @@ class ToyGame:
         }
 
 
+class DuelGame(Game):
+    """A competitive toy: ``seats`` players each roll a die, the highest wins (ties credit every tied seat)."""
+
+    name = "duel"
+    title = "Toy dice duel"
+    options = (Option("seats", "Players at the table (2..4).", int, minimum=2),)
+    outcome = Outcome(success=None, seats=4, unit="game", means=("rounds",))
+    rule_tables = ()
+    workloads = (Workload("duel-3", "three players", {"seats": 3}),)
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """``seats`` is 2..4."""
+        if settings.get("seats", 2) not in (2, 3, 4):
+            raise ValueError(f"seats must be 2, 3 or 4, got {settings.get('seats')!r}")
+
+    def play(self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int) -> dict[str, np.ndarray]:
+        """Games ``start .. start+count-1``: one roll per seat; seat 0 adds one pip (a first-player edge)."""
+        seats = settings.get("seats", 2)
+        rolls = (uniforms(seed, stream, start, count, 4) * 6).astype(np.int64) + 1
+        rolls[:, 0] += 1
+        rolls[:, seats:] = -1
+        best = rolls.max(axis=1, keepdims=True)
+        cols: dict[str, np.ndarray] = {"rounds": np.ones(count, np.int64)}
+        for k in range(self.outcome.seats):
+            cols[f"win_seat_{k}"] = rolls[:, k] == best[:, 0]
+            cols[f"score_seat_{k}"] = rolls[:, k]
+        return cols
+
+
 register_game("toy", ToyGame)
+register_game("duel", DuelGame)
 
 
 def write_experiment(folder: Path, name: str = "toy.toml", *, battles: int = 400, chunk: int = 100,

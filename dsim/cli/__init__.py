@@ -1,10 +1,10 @@
-"""The ``dsim`` command line: one Typer app, one sub-module per command group."""
+"""The ``dsim`` command line: one Typer app, one sub-module per command group, every command generic."""
 
 import typer
 
 app = typer.Typer(
     name="dsim",
-    help="Simulate co-operative dungeon board games (Dark Souls: The Board Game) and analyse balance.",
+    help="Simulate dungeon board games (Dark Souls: The Board Game, …) and analyse balance.",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
     add_completion=False,
@@ -14,12 +14,28 @@ app = typer.Typer(
 def main() -> None:
     """Console-script entry point."""
     app()
-from dsim.cli import dice as _dice; app.add_typer(_dice.app, name="dice")  # noqa: E402, E702
-from dsim.cli import data as _data; app.add_typer(_data.app, name="data")  # noqa: E402, E702
-from dsim.cli import sweep as _sweep; _sweep.register(app)  # noqa: E402, E702
-from dsim.cli import battle as _battle; app.command("run")(_battle.run); app.command("explain")(_battle.explain)  # noqa: E402, E702
-from dsim.cli import policies as _policies; app.add_typer(_policies.app, name="policies"); app.command("tune-policy")(_policies.tune)  # noqa: E402, E702
-from dsim.cli import variants as _variants; app.add_typer(_variants.app, name="variants")  # noqa: E402, E702
-from dsim.cli import rules as _rules; app.command("compare")(_rules.compare); app.command("tune")(_rules.tune)  # noqa: E402, E702
-from dsim.cli import area as _area; app.command("area")(_area.area)  # noqa: E402, E702
-from dsim.cli import bench as _bench; app.command("bench")(_bench.bench)  # noqa: E402, E702
+
+
+def _register() -> None:
+    """Add every command group, then the commands that only one game has."""
+    from dsim.cli import bench, data, dice, games, policies, rules, run, sweep, variants
+    from dsim.games import game_names, get_game
+
+    app.add_typer(dice.app, name="dice")
+    app.add_typer(data.app, name="data")
+    sweep.register(app)
+    run.register(app)
+    app.add_typer(policies.app, name="policies")
+    app.command("tune-policy")(policies.with_game_options(policies.tune))
+    app.add_typer(variants.app, name="variants")
+    app.command("compare")(rules.compare_command)
+    app.command("tune")(rules.tune_command)
+    app.command("bench")(bench.bench)
+    app.command("games")(games.games)
+    for name in game_names():
+        for command, function in get_game(name).commands():
+            group, _, sub = command.rpartition(" ")
+            (dice.app if group == "dice" else app).command(sub)(function)
+
+
+_register()

@@ -1,4 +1,4 @@
-"""``dsim variants list|show``: the rule variants (rules §16) and house rules a cell can switch."""
+"""``dsim variants list|show``: the rule variants and house rules a game's cells can switch."""
 
 from __future__ import annotations
 
@@ -9,44 +9,27 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dsim.games.dstbg import house_rules as H
-from dsim.games.dstbg import variants as V
+from dsim.cli.common import GameOpt, fail, game_named
 
-app = typer.Typer(help="Rule variants (rules §16 ambiguities) and house rules, for --set id=value.", no_args_is_help=True)
+app = typer.Typer(help="Rule variants (the rules' ambiguities) and house rules, for --set id=value.", no_args_is_help=True)
 console = Console()
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 
 
-def variant_record(v: V.Variant) -> dict[str, Any]:
-    """One variant as a JSON-ready dict: id, ambiguity, readings with their effects, default, seed text."""
-    readings = list(v.readings) if v.readings else ["<whole number>"]
-    return {
-        "id": v.id, "kind": "variant", "ref": v.ref, "question": v.doc, "default": v.default,
-        "readings": [{"value": r, "effect": doc} for r, doc in zip(readings, v.reading_docs, strict=True)],
-        "seed": v.seed,
-    }
-
-
-def house_record(r: H.HouseRule) -> dict[str, Any]:
-    """One house rule as a JSON-ready dict."""
-    return {"id": r.id, "kind": "house_rule", "ref": "house", "question": r.doc, "default": r.default,
-            "readings": [{"value": "<whole number>" if r.numeric else "<text>", "effect": r.doc}],
-            "seed": "House rule (not in the rules).", "example": r.example, "tunable": r.numeric}
-
-
-def all_records() -> list[dict[str, Any]]:
-    """Every switchable variant and house rule, variants first."""
-    return [variant_record(v) for v in V.VARIANTS] + [house_record(r) for r in H.HOUSE_RULES]
+def all_records(game: str) -> list[dict[str, Any]]:
+    """Every switchable variant and house rule of a game, variants first."""
+    return [rule.record() for rule in game_named(game).rules()]
 
 
 @app.command("list")
 def list_(
     as_json: JsonOption = False,
-    missing: Annotated[bool, typer.Option("--missing", help="Also list §16 entries and house rules not simulated yet.")] = False,
+    missing: Annotated[bool, typer.Option("--missing", help="Also list ambiguities and house rules not simulated yet.")] = False,
+    game: GameOpt = "dstbg",
 ) -> None:
     """List every variant id with its ambiguity number, default and other readings."""
-    records = all_records()
-    not_simulated = {**V.NOT_SIMULATED, **H.NOT_SIMULATED}
+    records = all_records(game)
+    not_simulated = dict(game_named(game).rules_not_simulated())
     if as_json:
         typer.echo(json.dumps({"switches": records, "not_simulated": not_simulated if missing else {}}))
         return
@@ -70,14 +53,15 @@ def list_(
 def show(
     variant_id: Annotated[str, typer.Argument(help="Variant or house-rule id (see `dsim variants list`), or an A-number.")],
     as_json: JsonOption = False,
+    game: GameOpt = "dstbg",
 ) -> None:
     """Show one variant: the question, what the seed texts say, and what each reading does."""
-    by_key = {rec["id"]: rec for rec in all_records()}
-    by_key.update({rec["ref"]: rec for rec in all_records() if rec["ref"].startswith("A-")})
+    records = all_records(game)
+    by_key = {rec["id"]: rec for rec in records}
+    by_key.update({rec["ref"]: rec for rec in records if rec["ref"] not in ("house", "sim")})
     rec = by_key.get(variant_id)
     if rec is None:
-        Console(stderr=True).print(f"Error: unknown variant {variant_id!r} (see `dsim variants list`)", markup=False)
-        raise typer.Exit(1)
+        fail(f"unknown variant {variant_id!r} (see `dsim variants list`)")
     if as_json:
         typer.echo(json.dumps(rec))
         return

@@ -40,6 +40,7 @@ class Option:
     setting: str | None = None
     parse: Callable[[Any], Any] | None = None
     minimum: int | None = None
+    grid_only: bool = False  # only for commands that build a grid of cells (``dsim compare``)
 
     @property
     def key(self) -> str:
@@ -149,6 +150,15 @@ class Game:
                 settings[option.key] = option.value(raw)
         return settings
 
+    def grid(self, values: Mapping[str, Sequence[Any]], data: str | None = None) -> list[dict[str, Any]]:
+        """Cells of a grid command (``dsim compare``): every combination of the repeated option values
+        (``data`` is the overlay folder, for games whose values name data entries)."""
+        import itertools
+
+        names = [name for name, given in values.items() if given]
+        return [self.settings_from_options(dict(zip(names, combo)))
+                for combo in itertools.product(*(values[name] for name in names))]
+
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         """Raise ``ValueError`` (user-facing, one line) if the cell cannot be played."""
         raise NotImplementedError
@@ -214,18 +224,34 @@ class Game:
         """One readable line for an event of :meth:`explain`."""
         return ", ".join(f"{k}={v}" for k, v in event.items())
 
+    def commands(self) -> Sequence[tuple[str, Callable[..., Any]]]:
+        """Extra commands only this game has, as (name, Typer command); ``"dice NAME"`` joins ``dsim dice``."""
+        return ()
+
     def match_columns(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Extra per-play columns ``explain --where`` may use (e.g. ``won``, ``lost``)."""
         success = columns.get(self.outcome.success)
         return {} if success is None else {"won": np.asarray(success, bool), "lost": ~np.asarray(success, bool)}
 
-    def commands(self) -> Sequence[tuple[str, Callable[..., Any]]]:
-        """Extra top-level commands only this game has, as (name, Typer command function)."""
-        return ()
-
-    def summary(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, Any]:
-        """Extra summary figures of ``dsim run`` from summed per-play columns (game-specific)."""
+    def derive(self, columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Extra per-play columns that ``dsim run`` sums (e.g. a timeout flag read from a result code)."""
         return {}
+
+    def summary(self, totals: Mapping[str, float], count: int, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """Extra figures of ``dsim run`` from the sums of the outcome and derived columns."""
+        return {}
+
+    def heading(self, settings: Mapping[str, Any]) -> str:
+        """The heading of ``dsim run``'s table."""
+        return self.label(settings)
+
+    def explain_header(self, settings: Mapping[str, Any]) -> list[str]:
+        """Lines printed before a replay (e.g. the gear in play)."""
+        return []
+
+    def is_decision(self, event: Mapping[str, Any]) -> bool:
+        """Whether an event is a policy decision (shown by ``explain --decisions`` only)."""
+        return False
 
 
 def stream_settings(settings: Mapping[str, Any], leave_out: Sequence[str] = ()) -> dict[str, Any]:

@@ -16,16 +16,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from dsim.games.dstbg import engine
-from dsim.games.dstbg.compile import Compiled, compile_boss, compile_encounter
-from dsim.games.dstbg.house_rules import apply_house_rules
-from dsim.games.dstbg.loader import GameData, load_game_data
-from dsim.games.dstbg.policy import Policy, get_policy
+from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload
 from dsim.paths import game_data_dir
+
+if TYPE_CHECKING:
+    from dsim.games.dstbg.compile import Compiled
+    from dsim.games.dstbg.loader import GameData
+    from dsim.policy import Policy
 
 KNOWN_KEYS = {"party", "encounter", "boss", "gravestones", "policy", "policy_params", "variants", "house_rules", "data", "loadout"}
 
@@ -46,11 +47,17 @@ def _canonical(settings: Mapping[str, Any]) -> str:
 @lru_cache(maxsize=64)
 def game_data(overlay: str | None = None) -> GameData:
     """The shipped game data, with the overlay folder's edits if given (loaded once per process)."""
+    from dsim.games.dstbg.loader import load_game_data
+
     return load_game_data(overlay=Path(overlay) if overlay else None)
 
 
 @lru_cache(maxsize=256)
 def _cell(key: str) -> Cell:
+    from dsim.games.dstbg.compile import compile_boss, compile_encounter
+    from dsim.games.dstbg.house_rules import apply_house_rules
+    from dsim.games.dstbg.policy import get_policy
+
     settings = json.loads(key)
     unknown = set(settings) - KNOWN_KEYS
     if unknown:
@@ -83,10 +90,127 @@ def prepare(settings: Mapping[str, Any]) -> Cell:
     return _cell(_canonical(settings))
 
 
-class DSTBG:
-    """The DS:TBG game for sweeps, executors and the CLI."""
+def _named(kind: str, names: list[str], overlay: str | None) -> list[str]:
+    """Expand ``all`` and ``level:N`` into ids of encounters or bosses."""
+    if not any(n == "all" or n.startswith("level:") for n in names):
+        return names
+    table = getattr(game_data(overlay), kind)
+    out: list[str] = []
+    for name in names:
+        if name == "all":
+            out.extend(sorted(table))
+        elif name.startswith("level:"):
+            out.extend(sorted(k for k, v in table.items() if str(getattr(v, "level", "")) == name[6:]))
+        else:
+            out.append(name)
+    return out
+
+
+def parse_loadout(value: str | None) -> str | dict[str, str] | None:
+    """``--loadout`` text → the ``loadout`` setting: ``"mid_game"`` or ``{"knight": "mid_game", …}``."""
+    if value is None or not value.strip():
+        return None
+    if "=" not in value:
+        return value.strip()
+    table: dict[str, str] = {}
+    for item in value.split(","):
+        key, sep, name = item.partition("=")
+        if not sep or not key.strip() or not name.strip():
+            raise SettingsError(f"--loadout: expected NAME or character=NAME,..., got {value!r}")
+        table[key.strip()] = name.strip()
+    return table
+
+
+def loadout_text(loadout: str | dict[str, str] | None) -> str:
+    """A loadout setting as the run heading shows it."""
+    if loadout is None:
+        return "starting (starting equipment)"
+    if isinstance(loadout, str):
+        return loadout
+    return ", ".join(f"{cid}={name}" for cid, name in loadout.items())
+
+
+PARTY_2 = ["knight", "warrior"]
+PARTY_4 = ["knight", "warrior", "assassin", "herald"]
+MEANS = {  # `dsim run` summary key -> outcome column averaged over the battles
+    "mean_deaths": "deaths", "mean_damage_dealt": "damage_dealt",
+    "mean_damage_taken": "damage_taken", "mean_stamina_spent": "stamina_spent", "estus_per_battle": "estus_used",
+    "luck_per_battle": "luck_used", "heroic_per_battle": "heroic_used",
+}
+BOSS_MEANS = {"mean_boss_health_left": "boss_health_left", "mean_cards_drawn": "cards_drawn"}  # boss battles
+
+
+class DSTBG(Game):
+    """Dark Souls: The Board Game battles (encounters and bosses) for every generic command."""
 
     name = "dstbg"
+    title = "Dark Souls: The Board Game"
+    default_policy = "baseline"
+    options = (
+        Option("party", "Comma-separated character ids, e.g. knight,warrior (`dsim data list characters`).", "list"),
+        Option("encounter", "Encounter card id (see `dsim data list encounters`)."),
+        Option("boss", "Boss id for a boss battle (see `dsim data list bosses`)."),
+        Option("gravestones", "Behaviour cards revealed at boss setup (default: expected from the boss's encounter "
+                              "levels; boss battles only).", int, minimum=0),
+        Option("loadout", "Gear of the party: a loadout id for everybody (e.g. mid_game; `dsim data list loadouts`) "
+                          "or per character, e.g. knight=mid_game,warrior=starting. Default: the starting equipment.",
+               parse=parse_loadout),
+        Option("sizes", "Party sizes, e.g. 1,2,3,4: the first N characters of each --party (grids only).",
+               grid_only=True),
+    )
+    outcome = Outcome(
+        success="win", rounds="rounds",
+        means=("rounds", "damage_dealt", "damage_taken", "deaths"),
+        internal=("result", "next_first_char", "heatup_round"),
+    )
+    workloads = (
+        Workload("l1-2p", "level-1 encounter The Forgotten, Knight + Warrior",
+                 {"party": PARTY_2, "encounter": "the_forgotten", "policy": "baseline"}),
+        Workload("l1-4p", "level-1 encounter The Forgotten, four characters",
+                 {"party": PARTY_4, "encounter": "the_forgotten", "policy": "baseline"}),
+        Workload("l3-2p", "level-3 encounter Cemetery of Ash (6 enemies), Knight + Warrior",
+                 {"party": PARTY_2, "encounter": "cemetery_of_ash", "policy": "baseline"}),
+        Workload("l3-4p", "level-3 encounter Cemetery of Ash (6 enemies), four characters",
+                 {"party": PARTY_4, "encounter": "cemetery_of_ash", "policy": "baseline"}),
+        Workload("mini-boss-2p", "mini boss Gargoyle, Knight + Warrior",
+                 {"party": PARTY_2, "boss": "gargoyle", "policy": "baseline"}),
+        Workload("main-boss-4p", "main boss Ornstein & Smough, four characters",
+                 {"party": PARTY_4, "boss": "ornstein_and_smough", "policy": "baseline"}),
+    )
+
+    # ------------------------------------------------------------------ cells
+
+    def settings_from_options(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Party first, then the encounter or the boss (with its gravestones), then the gear."""
+        if (values.get("encounter") is None) == (values.get("boss") is None):
+            raise SettingsError("give exactly one of --encounter or --boss")
+        if values.get("gravestones") is not None and values.get("boss") is None:
+            raise SettingsError("--gravestones counts a boss's revealed behaviour cards: it needs --boss")
+        return super().settings_from_options(values)
+
+    def grid(self, values: Mapping[str, Any], data: str | None = None) -> list[dict[str, Any]]:
+        """One cell per (party, encounter or boss): ``all`` and ``level:N`` expand to ids, ``sizes`` takes
+        the first N characters of each party, ``loadout`` is the gear of every cell."""
+        rosters = [[c.strip() for c in p.split(",") if c.strip()] for p in values.get("party") or []]
+        if not rosters:
+            raise SettingsError("name at least one --party")
+        for sizes in values.get("sizes") or []:
+            try:
+                wanted = [int(s) for s in sizes.split(",")]
+            except ValueError:
+                raise SettingsError(f"--sizes: expected sizes like 1,2,3,4, got {sizes!r}") from None
+            rosters = [r[:n] for r in rosters for n in wanted if 1 <= n <= len(r)]
+        places = [("encounter", e) for e in _named("encounters", values.get("encounter") or [], data)]
+        places += [("boss", b) for b in _named("bosses", values.get("boss") or [], data)]
+        if not places:
+            raise SettingsError("name at least one --encounter or --boss")
+        gear = [parse_loadout(v) for v in values.get("loadout") or []] or [None]
+        cells = []
+        for roster in rosters:
+            for key, name in places:
+                for loadout in gear:  # absent = starting equipment, so earlier runs keep their cell stream
+                    cells.append({"party": roster, key: name} | ({"loadout": loadout} if loadout is not None else {}))
+        return cells
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
         """Raise ``ValueError`` if the cell cannot be compiled."""
@@ -94,6 +218,8 @@ class DSTBG:
 
     def play(self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int) -> dict[str, np.ndarray]:
         """Battles ``start .. start+count-1`` of the cell as outcome columns."""
+        from dsim.games.dstbg import engine
+
         cell = prepare(settings)
         rows = engine.play_batch(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, start, count)
         return engine.outcome_columns(rows)
@@ -107,3 +233,147 @@ class DSTBG:
                 digest.update(path.relative_to(folder).as_posix().encode())
                 digest.update(path.read_bytes())
         return digest.hexdigest()[:16]
+
+    def label(self, settings: Mapping[str, Any]) -> str:
+        """``knight+warrior vs gargoyle``."""
+        party = settings.get("party", [])
+        party = party.split(",") if isinstance(party, str) else party
+        return f"{'+'.join(party)} vs {settings.get('encounter') or settings.get('boss')}"
+
+    def heading(self, settings: Mapping[str, Any]) -> str:
+        """The run table's heading: who fights what, and with which gear."""
+        return f"{', '.join(settings['party'])} vs {settings.get('boss') or settings.get('encounter')}, " \
+               f"loadout {loadout_text(settings.get('loadout'))}"
+
+    def derive(self, columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Per-battle columns the run summary sums: timeouts and the heat-up round (R-12.6)."""
+        from dsim.games.dstbg.kernel import layout as L
+
+        heated = columns["heatup_round"] >= 0
+        return {"timeouts": columns["result"] == L.OUT_TIMEOUT, "heated": heated,
+                "heatup_rounds": np.where(heated, columns["heatup_round"], 0)}
+
+    def summary(self, totals: Mapping[str, float], count: int, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """Means per battle, timeouts and, for boss battles, heat-up and boss figures (R-12.6)."""
+        boss = "boss" in settings
+        out: dict[str, Any] = {"loadout": settings.get("loadout", "starting"), "timeouts": int(totals["timeouts"])}
+        out |= {key: totals[column] / count for key, column in (MEANS | (BOSS_MEANS if boss else {})).items()}
+        if boss:
+            heated = totals["heated"]
+            out["heatup_rate"] = heated / count
+            out["mean_heatup_round"] = totals["heatup_rounds"] / heated if heated else None
+        return out
+
+    # ------------------------------------------------------------------ rules
+
+    def rules(self) -> list[RuleSwitch]:
+        """The §16 variants, then the table-edit house rules."""
+        from dsim.games.dstbg import house_rules as H
+        from dsim.games.dstbg.variants import VARIANTS
+
+        return [v.switch() for v in VARIANTS.listed()] + [r.switch() for r in H.HOUSE_RULES]
+
+    def rules_not_simulated(self) -> dict[str, str]:
+        """§16 entries and house rules the battle engine cannot express, with the reason."""
+        from dsim.games.dstbg import house_rules as H
+        from dsim.games.dstbg.variants import NOT_SIMULATED
+
+        return {**NOT_SIMULATED, **H.NOT_SIMULATED}
+
+    def parse_set(self, key: str, value: str) -> tuple[str, str, Any]:
+        """House rules go to ``house_rules``, everything else to ``variants``; campaign rules are refused."""
+        from dsim.games.dstbg import house_rules as H
+
+        if key in H.NOT_SIMULATED:
+            raise SettingsError(f"{key!r} is not a battle rule: {H.NOT_SIMULATED[key]}")
+        return ("house_rules" if key in H.BY_ID else "variants"), key, value
+
+    # ------------------------------------------------------------------ capabilities
+
+    def policies(self) -> Any:
+        """The DS:TBG policy registry (``policies/dstbg``)."""
+        from dsim.games.dstbg.policy import REGISTRY
+
+        return REGISTRY
+
+    def evaluator(self, settings: Mapping[str, Any], seed: int) -> tuple[Policy, Any]:
+        """The cell's policy and a win evaluator whose random stream ignores the policy and its
+        parameters, so every policy and parameter vector plays the same battles (CRN)."""
+        from dsim.games.dstbg import engine
+        from dsim.games.dstbg.kernel import battle as K
+        from dsim.games.dstbg.kernel import layout as L
+        from dsim.rng import stream_key
+
+        cell = prepare(settings)
+        battles_id = {k: v for k, v in settings.items() if k not in self.policy_keys}
+        stream = stream_key(json.dumps(battles_id, sort_keys=True, default=str))
+        tables, decide = cell.compiled.tables, cell.policy.decide
+
+        def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
+            rows = engine.play_batch(tables, decide, np.asarray(vector, np.float64), seed, stream, start, count)
+            return rows[:, K.OUT_RESULT] == L.OUT_WIN
+
+        return cell.policy, evaluate
+
+    def data(self) -> Any:
+        """Characters, items, enemies, bosses, encounters, tiles, traps and loadouts (``data/dstbg``)."""
+        from dsim.games.dstbg.datasupport import DSTBGData
+
+        return DSTBGData()
+
+    def dice(self) -> Any:
+        """Black, blue, orange and green dice: exact pool totals."""
+        from dsim.games.dstbg.datasupport import DSTBGDice
+
+        return DSTBGDice()
+
+    def explain_header(self, settings: Mapping[str, Any]) -> list[str]:
+        """With a loadout, each character's gear (so the replay can be read against it)."""
+        if settings.get("loadout") is None:
+            return []
+        from dsim.games.dstbg.kernel import context as X
+        from dsim.games.dstbg.kernel import layout as L
+
+        comp = prepare(settings).compiled
+        per_char = (X.SC_GRAVESTONES - X.SC_EQUIP) // L.MAX_CHARS  # armour, two hands, two backups
+        equip = comp.tables.scen[X.SC_EQUIP:]
+        lines = [f"loadout {loadout_text(settings.get('loadout'))}"]
+        for c, cid in enumerate(comp.char_ids):
+            slots = equip[per_char * c: per_char * (c + 1)]
+            lines.append(f"  {cid}: {', '.join(comp.item_ids[i] for i in slots if i >= 0)}")
+        return lines
+
+    def explain(self, settings: Mapping[str, Any], seed: int, stream: int, index: int) -> list[dict[str, Any]]:
+        """Every event of battle ``index`` with the state after it (rule IDs in the event names)."""
+        from dsim.games.dstbg import engine
+        from dsim.games.dstbg.trace import events
+
+        cell = prepare(settings)
+        b = engine.play_one(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, index)
+        return events(b, cell.compiled)
+
+    def describe_event(self, event: Mapping[str, Any], settings: Mapping[str, Any]) -> str:
+        """One readable line of a battle event."""
+        from dsim.games.dstbg.trace import describe
+
+        return describe(dict(event), prepare(settings).compiled)
+
+    def is_decision(self, event: Mapping[str, Any]) -> bool:
+        """Policy decisions are shown by ``explain --decisions`` only."""
+        return event.get("event") == "decision"
+
+    def match_columns(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """``won``, ``lost``, ``timeout`` and ``boss_health`` for ``explain --where``."""
+        from dsim.games.dstbg.kernel import layout as L
+
+        extra = {"won": columns["result"] == L.OUT_WIN, "lost": columns["result"] == L.OUT_LOSS,
+                 "timeout": columns["result"] == L.OUT_TIMEOUT}
+        if "boss_health_left" in columns:
+            extra["boss_health"] = columns["boss_health_left"]
+        return extra
+
+    def commands(self) -> list[tuple[str, Any]]:
+        """``dsim area`` (a boss's area within the sparks) and ``dsim dice attack|defend|dodge``."""
+        from dsim.games.dstbg.cli import area, attack, defend, dodge
+
+        return [("area", area), ("dice attack", attack), ("dice defend", defend), ("dice dodge", dodge)]

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from dsim.games.base import RuleSwitch
 from dsim.games.dstbg.compile import Compiled, _line_stats
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
@@ -42,6 +43,12 @@ class HouseRule:
     def numeric(self) -> bool:
         """Whether the rule takes a whole number (and so can be tuned)."""
         return isinstance(self.default, int)
+
+    def switch(self) -> RuleSwitch:
+        """The house rule as ``dsim variants`` lists it."""
+        return RuleSwitch(self.id, "house_rule", "house", self.doc, self.default,
+                          (("<whole number>" if self.numeric else "<text>", self.doc),),
+                          "House rule (not in the rules).", self.example, self.numeric)
 
 
 def _enemy_health(tables: X.Tables, delta: int, bosses: bool) -> X.Tables:

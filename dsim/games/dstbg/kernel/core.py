@@ -49,7 +49,8 @@ def _kernel_sources() -> list[Path]:
     """Every source file whose code is compiled into the kernel (its callees included)."""
     here = Path(__file__).resolve().parent
     dsim = here.parents[2]
-    return sorted(here.glob("*.py")) + [here.parent / "board.py", here.parent / "policy.py", dsim / "rng.py",
+    return sorted(here.glob("*.py")) + [here.parent / "board.py", here.parent / "policy.py", here.parent / "variants.py",
+                                        dsim / "variants.py", dsim / "rng.py",
                                         dsim / "numba_ref.py", dsim / "numba_cache.py"]
 
 

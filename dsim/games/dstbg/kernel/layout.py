@@ -6,6 +6,8 @@ snapshot into the trace); these constants name its fields. Compiled game tables 
 constants, so field access costs nothing.
 """
 
+from dsim.games.dstbg.variants import VARIANTS as _V
+
 # --- sizes -------------------------------------------------------------------------------
 MAX_CHARS = 4
 MAX_ENEMIES = 8  # largest core encounter has 6; bosses use at most 2 slots
@@ -266,53 +268,47 @@ O_F = 5
 O_G = 6
 O_H = 7
 
-# --- variants (rules §16): index into the int32 variant vector -------------------------------
-# Values are small ints; 0 is always the documented default.
-V_FIRST_SIDE = 0  # A-2: 0 enemies_first, 1 characters_first
-V_INITIAL_AGGRO = 1  # A-3: 0 players_choice, 1 first_activating, 2 random
-V_EMBER_SCOPE = 2  # A-10: 0 attacks_only, 1 any_damage
-V_EMBER_THRESHOLD = 3  # A-11: 0 after_defence, 1 printed_value
-V_EMBER_BLEED = 4  # A-12: 0 separate, 1 combined
-V_STAMINA_LAST_SLOT = 5  # A-13: 0 fatal, 1 forbidden
-V_LUCK_ROLLS = 6  # A-14: 0 incl traps, 1 no_traps
-V_RANGE_METRIC = 7  # A-17: 0 steps_ignore_terrain, 1 steps_avoid_blocking_terrain
-V_MOVE_METRIC = 8  # A-18: 0 walkable_path, 1 steps_ignore_terrain
-V_NEAREST_FOR_ATTACKS = 9  # A-19: 0 same_as_range, 1 same_as_move
-V_PUSH_INTO_FULL = 10  # A-20: 0 chain_push, 1 forbidden
-V_PUSH_NO_LEGAL = 11  # A-21: 0 stay, 1 any_adjacent_ignoring_terrain
-V_NODE_LIMIT_DEST = 12  # A-22: 0 any_adjacent, 1 away_from_entrant
-V_TRAP_TRIGGER = 13  # A-23: 0 any_move, 1 voluntary_only
-V_SHIFT_INTO_BARREL = 14  # A-24: 0 forbidden, 1 pay_one
-V_ATTACKS_PER_ACT = 15  # A-27: 0 per_hand_weapon, 1 one_total
-V_REPEAT_ICON = 16  # A-28: 0 same_option_pay_each, 1 pay_once_roll_each, 2 any_option_each
-V_BLEED_ZERO = 17  # A-29: 0 no_trigger, 1 trigger_on_hit
-V_BLEED_SAME = 18  # A-30: 0 next_damage_only, 1 same_attack
-V_STAGGER_PUSH_DMG = 19  # A-31: 0 no, 1 yes
-V_STAGGER_REPEAT = 20  # A-32: 0 per_use, 1 once
-V_DODGE_MOVE = 21  # A-33: 0 optional, 1 mandatory
-V_ATTACK_PUSH_CORNERED = 22  # A-34: 0 wall_slide, 1 no_push, 2 any_adjacent
-V_MOVE_PUSH_DIR = 23  # A-35: 0 any_adjacent, 1 away_from_enemy
-V_PUSH_DMG_ORDER = 24  # A-36: 0 defend_then_push, 1 push_then_defend
-V_PUSH_DMG_DODGED = 25  # A-37: 0 not_pushed, 1 still_pushed
-V_FROST_ZERO_PUSH = 26  # A-38: 0 push_anyway, 1 no_move_no_push
-V_TAUNT_POOL = 27  # A-39: 0 among_tied, 1 all_characters
-V_TAUNT_EQUAL = 28  # A-40: 0 players_choice, 1 random
-V_PLAYERS_CHOICE = 29  # A-41: 0 favourable, 1 random, 2 adversarial
-V_DEFEAT_CLEARS = 30  # A-50 (recorded only: cubes are per battle here)
-V_ESTUS_TIMING = 31  # A-15: 0 own_activation, 1 also_enemy_turn
-V_BOSS_FACING = 32  # A-42
-V_BOSS_ARC_SHIFT = 33  # A-43
-V_BOSS_TOWARD = 34  # A-44: 0 face_closer_adjacent, 1 target_in_front_arc
-V_BOSS_ARC_LIMIT = 35  # A-45
-V_HEATUP_SCOPE = 36  # A-46
-V_HEATUP_TIMING = 37  # A-47
-V_GRAVESTONE_INFO = 38  # A-48
-V_MAX_ROUNDS = 39  # simulator safety cap on rounds (house setting, default 60)
-V_EXTRA_ESTUS = 40  # house rule: extra estus drinks per battle
-V_BOSS_HEALTH_DELTA = 41  # house rule
-V_HEATUP_DELTA = 42  # house rule
-V_BOSS_REPEAT_SCOPE = 43  # repeat icon on a boss card: 0 whole card half (R-12.7), 1 attack icons only
-N_VARIANTS = 48
+# --- variants (rules §16): index into the int32 variant vector, declared once in ../variants.py ------
+# Values are small ints; 0 is always the documented default reading.
+V_FIRST_SIDE = _V.index["first_side"]  # A-2
+V_INITIAL_AGGRO = _V.index["initial_aggro"]  # A-3
+V_EMBER_SCOPE = _V.index["ember_scope"]  # A-10
+V_EMBER_THRESHOLD = _V.index["ember_threshold"]  # A-11
+V_EMBER_BLEED = _V.index["ember_bleed"]  # A-12
+V_STAMINA_LAST_SLOT = _V.index["stamina_last_slot"]  # A-13
+V_LUCK_ROLLS = _V.index["luck_rolls"]  # A-14
+V_RANGE_METRIC = _V.index["range_metric"]  # A-17
+V_MOVE_METRIC = _V.index["move_metric"]  # A-18
+V_NEAREST_FOR_ATTACKS = _V.index["nearest_for_attacks"]  # A-19
+V_PUSH_INTO_FULL = _V.index["push_into_full_node"]  # A-20
+V_PUSH_NO_LEGAL = _V.index["push_no_legal_node"]  # A-21
+V_NODE_LIMIT_DEST = _V.index["node_limit_push_destination"]  # A-22
+V_TRAP_TRIGGER = _V.index["trap_trigger_moves"]  # A-23
+V_SHIFT_INTO_BARREL = _V.index["shift_into_barrel"]  # A-24
+V_ATTACKS_PER_ACT = _V.index["attacks_per_activation"]  # A-27
+V_REPEAT_ICON = _V.index["repeat_icon"]  # A-28
+V_BLEED_ZERO = _V.index["bleed_zero_damage"]  # A-29
+V_BLEED_SAME = _V.index["bleed_same_attack"]  # A-30
+V_STAGGER_PUSH_DMG = _V.index["stagger_on_push_damage"]  # A-31
+V_STAGGER_REPEAT = _V.index["stagger_repeat"]  # A-32
+V_DODGE_MOVE = _V.index["dodge_move"]  # A-33
+V_ATTACK_PUSH_CORNERED = _V.index["attack_push_cornered"]  # A-34
+V_MOVE_PUSH_DIR = _V.index["move_push_direction"]  # A-35
+V_PUSH_DMG_ORDER = _V.index["push_damage_order"]  # A-36
+V_PUSH_DMG_DODGED = _V.index["push_damage_dodged"]  # A-37
+V_FROST_ZERO_PUSH = _V.index["frostbite_zero_move_push"]  # A-38
+V_TAUNT_POOL = _V.index["taunt_tiebreak_pool"]  # A-39
+V_TAUNT_EQUAL = _V.index["taunt_equal"]  # A-40
+V_PLAYERS_CHOICE = _V.index["players_choice_policy"]  # A-41
+V_ESTUS_TIMING = _V.index["estus_timing"]  # A-15
+V_BOSS_FACING = _V.index["boss_initial_facing"]  # A-42
+V_BOSS_TOWARD = _V.index["boss_toward_rotation"]  # A-44
+V_BOSS_ARC_LIMIT = _V.index["boss_attack_arc_limit"]  # A-45
+V_HEATUP_SCOPE = _V.index["heatup_shuffle_scope"]  # A-46
+V_GRAVESTONE_INFO = _V.index["gravestone_reveal_info"]  # A-48
+V_MAX_ROUNDS = _V.index["max_rounds"]  # simulator safety cap on rounds (house setting, default 60)
+V_BOSS_REPEAT_SCOPE = _V.index["boss_repeat_scope"]  # repeat icon on a boss card
+N_VARIANTS = len(_V)
 
 # --- trace events ----------------------------------------------------------------------------
 EV_FIELDS = 10  # round, actor_kind, actor, event, a, b, c, d, dice_start, dice_len

@@ -1,8 +1,9 @@
-"""`dsim area`: the chance to clear an area (every encounter, then the boss) with the sparks the party has."""
+"""DS:TBG-only commands. `dsim area`: the chance to clear an area (every encounter, then the boss) with the sparks the party has."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
@@ -11,7 +12,12 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
-from dsim.cli import battle as _battle
+from dsim import dice
+from dsim.cli.common import DataOpt, Seed, SetOpt, cell_settings, check, fail
+from dsim.cli.dice import DataOption, ExactOption, JsonOption, PoolArgument, _show, _user_errors
+from dsim.games.dstbg.datasupport import DSTBGDice
+from dsim.validation import exit_on_data_error
+from dsim.games.dstbg.game import loadout_text
 from dsim.stats import wilson_interval
 
 console = Console()
@@ -21,17 +27,17 @@ DRAWS = 1_000  # posterior draws of every win rate, for the intervals
 
 
 def area(
-    party: _battle.Party,
+    party: Annotated[str, typer.Option("--party", help="Comma-separated character ids, e.g. knight,warrior.")],
     boss: Annotated[str, typer.Option("--boss", help="Boss at the end of the area (see `dsim data list bosses`).")],
     sparks: Annotated[list[int] | None, typer.Option(
         "--sparks", min=0, help="Spark dial values to report (repeatable; default 0 to 5). House rule: more or fewer "
                                 "sparks than R-1.4's 6 − party size.")] = None,
     battles: Annotated[int, typer.Option("--battles", min=1, help="Battles per encounter card and per boss cell.")] = 20_000,
-    seed: _battle.Seed = 1,
-    policy: _battle.PolicyOpt = "baseline",
-    set_: _battle.SetOpt = None,
-    data: _battle.DataOpt = None,
-    loadout: _battle.LoadoutOpt = None,
+    seed: Seed = 1,
+    policy: Annotated[str, typer.Option("--policy", help="Policy name (`dsim policies list`).")] = "baseline",
+    set_: SetOpt = None,
+    data: DataOpt = None,
+    loadout: Annotated[str | None, typer.Option("--loadout", help="Gear of the party (see `dsim run --help`).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
 ) -> None:
     """Chance to beat BOSS's area: win every encounter on the way, then the boss, retrying after each
@@ -42,19 +48,18 @@ def area(
     independent and each starts with full estus: an upper bound on a real run (see
     dsim/games/dstbg/area.py)."""
     from dsim.games.dstbg import area as A
-    from dsim.games.dstbg.game import game_data
-    from dsim.tuning import dstbg_evaluator
+    from dsim.games.dstbg.game import DSTBG, game_data
     from dsim.validation import exit_on_data_error
 
-    settings = _battle._settings("dstbg", party, None, boss, None, policy, set_, data, loadout)
+    game = DSTBG()
+    settings = cell_settings(game, {"party": party, "boss": boss, "loadout": loadout}, policy, set_, data)
     with exit_on_data_error():
         try:
             levels, card_ids, by_level, graves, deck_size = A.encounter_plan(game_data(data), boss)
             default_sparks = A.starting_sparks(len(settings["party"]))
             dealt = A.deals(levels, by_level)
         except ValueError as exc:
-            err.print(f"[red]Error:[/red] {exc}")
-            raise typer.Exit(1) from None
+            fail(str(exc))
     revealed = np.minimum(graves[dealt].sum(axis=1), deck_size)
     boss_cells = sorted(set(revealed.tolist()))
     cells = [{k: v for k, v in settings.items() if k != "boss"} | {"encounter": c} for c in card_ids]
@@ -64,8 +69,8 @@ def area(
                   console=err, disable=as_json, transient=True) as bar:
         task = bar.add_task(f"{boss} area", total=len(cells))
         for cell in cells:
-            _battle._prepare(cell)  # clean one-line errors for unknown ids
-            chosen, evaluate = dstbg_evaluator(cell, seed)
+            check(game, cell)  # clean one-line errors for unknown ids
+            chosen, evaluate = game.evaluator(cell, seed)
             wins.append(int(evaluate(chosen.vector(), 0, battles).sum()))
             bar.update(task, advance=1)
     card_wins = np.array(wins[: len(card_ids)])
@@ -98,7 +103,7 @@ def _levels_of(card_ids: list[str], by_level: dict[int, list[int]]) -> list[int]
 def _print(summary: dict[str, Any], settings: dict[str, Any], boss: str, by_level: dict[int, list[int]]) -> None:
     """The area summary as two tables: the battles, then the chance per spark dial value."""
     n = summary["battles_per_cell"]
-    gear = _battle._loadout_text(settings.get("loadout"))
+    gear = loadout_text(settings.get("loadout"))
     battles = Table(title=f"{', '.join(settings['party'])} — {boss} area, tiles of level "
                           f"{', '.join(map(str, summary['levels']))} in a chain (A-5); loadout {gear}, "
                           f"policy {settings['policy']}, {n:,} battles per cell")
@@ -121,3 +126,55 @@ def _print(summary: dict[str, Any], settings: dict[str, Any], boss: str, by_leve
         chances.add_row(f"{row['sparks']}{mark}", str(row["attempts"]), f"{row['win_rate']:.4f}",
                         f"{row['ci95'][0]:.4f} – {row['ci95'][1]:.4f}")
     console.print(chances)
+
+
+def _faces(data: Path | None) -> dict[str, tuple[int, ...]]:
+    """Die faces by letter, with the ``--data`` overlay; data problems end the command."""
+    with exit_on_data_error():
+        return DSTBGDice().faces(data)
+
+
+def attack(
+    pool: PoolArgument,
+    block: Annotated[int, typer.Option("--block", help="The target's block (physical) or resist (magic).")] = 0,
+    json_: JsonOption = False,
+    exact: ExactOption = False,
+    data: DataOption = None,
+) -> None:
+    """Damage dealt to an enemy: total minus its block or resist, never below 0 (R-9.4)."""
+    faces = _faces(data)
+    with _user_errors():
+        parsed = dice.parse_pool(pool, letters=faces.keys())
+        pmf = dice.attack_pmf(parsed, faces, block)
+    _show("Damage dealt", parsed, pmf, exact, json_, {"block": block})
+
+
+def defend(
+    pool: PoolArgument,
+    damage: Annotated[int, typer.Option("--damage", help="The enemy attack's damage.")],
+    json_: JsonOption = False,
+    exact: ExactOption = False,
+    data: DataOption = None,
+) -> None:
+    """Damage taken when blocking or resisting with a pool: damage minus the total, never below 0 (R-9.5)."""
+    faces = _faces(data)
+    with _user_errors():
+        parsed = dice.parse_pool(pool, letters=faces.keys())
+        pmf = dice.defend_pmf(parsed, faces, damage)
+    _show("Damage taken", parsed, pmf, exact, json_, {"damage": damage})
+
+
+def dodge(
+    n: Annotated[int, typer.Argument(help="Number of green dodge dice.")],
+    difficulty: Annotated[int, typer.Option("--difficulty", help="The attack's dodge difficulty.")],
+    json_: JsonOption = False,
+    exact: ExactOption = False,
+    data: DataOption = None,
+) -> None:
+    """Chance that N dodge dice show at least DIFFICULTY dodge symbols (R-9.5; 0 dice always fail, F-9.3)."""
+    faces = _faces(data)
+    with _user_errors():
+        pool = dice.dodge_pool(n)
+        pmf = dice.total_pmf(pool, faces)
+        success = dice.dodge_probability(n, difficulty, faces)
+    _show("Dodge symbols", pool, pmf, exact, json_, {"difficulty": difficulty}, success)

@@ -1,0 +1,163 @@
+"""What every command shares: the error helper, common options, the game lookup, cell settings.
+
+Commands stay thin: they parse, call library functions and print. A user error is one line on
+stderr and exit status 1 (:func:`fail`), never a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from dsim.games import game_names, get_game
+from dsim.games.base import Game, SettingsError
+
+console = Console()
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+GameOpt = Annotated[str, typer.Option("--game", help="Game to simulate (`dsim games` lists them).")]
+Seed = Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Random seed; play i uses the stream (seed, cell, i).")]
+PolicyOpt = Annotated[str | None, typer.Option(
+    "--policy", help="Policy name (`dsim policies list`) or path/to/module.py:name (default: the game's).")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant or house rule id=value (repeatable; `dsim variants list`).")]
+DataOpt = Annotated[str | None, typer.Option("--data", help="Overlay data folder (house-ruled cards).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
+
+
+def fail(message: str) -> NoReturn:
+    """A user error: one line on stderr, exit status 1."""
+    err.print(f"Error: {message}", markup=False)
+    raise typer.Exit(1)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Data problems, bad settings and bad values end the command with a clear message and status 1."""
+    from dsim.validation import exit_on_data_error
+
+    with exit_on_data_error():
+        try:
+            yield
+        except (ValueError, KeyError) as exc:
+            fail(str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc))
+
+
+def game_named(name: str) -> Game:
+    """The registered game ``name``, or a one-line error listing the games."""
+    try:
+        return get_game(name)
+    except KeyError:
+        fail(f"unknown game {name!r} (available: {', '.join(game_names())})")
+
+
+def parse_sets(game: Game, sets: list[str] | None) -> dict[str, dict[str, str]]:
+    """``id=value`` items → the game's rule tables (only the non-empty ones)."""
+    tables: dict[str, dict[str, str]] = {}
+    for item in sets or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            fail(f"--set: expected variant_id=value, got {item!r}")
+        try:
+            table, key, parsed = game.parse_set(key.strip(), value.strip())
+        except SettingsError as exc:
+            fail(f"--set: {exc}")
+        tables.setdefault(table, {})[key] = parsed
+    return tables
+
+
+def cell_settings(game: Game, values: Mapping[str, Any], policy: str | None, sets: list[str] | None,
+                  data: str | None) -> dict[str, Any]:
+    """One cell's settings from a command line: the game's options, policy, rule tables, data overlay."""
+    try:
+        settings = game.settings_from_options(values)
+    except SettingsError as exc:
+        fail(str(exc))
+    settings["policy"] = policy or game.default_policy
+    settings.update(parse_sets(game, sets))
+    if data:
+        settings["data"] = data
+    return settings
+
+
+def check(game: Game, settings: Mapping[str, Any]) -> None:
+    """Validate a cell (unknown ids, bad values) with a one-line error."""
+    with user_errors():
+        game.check_settings(settings)
+
+
+def _all_options() -> dict[str, tuple[Any, list[str]]]:
+    """Every registered game's options by name: (the first declaration, the games that use it)."""
+    merged: dict[str, tuple[Any, list[str]]] = {}
+    for name in game_names():
+        for option in get_game(name).options:
+            first, users = merged.setdefault(option.name, (option, []))
+            users.append(name)
+    return merged
+
+
+class _WithGameOptions:
+    """``command(…, options)`` with a ``--flag`` for every option of every registered game.
+
+    Typer reads the signature when the command line is parsed, so the signature is computed then
+    (games registered after import, e.g. by ``game_module``, get their flags): the command's own
+    parameters first, then one per game option (help says which games use it, if not all).
+    """
+
+    def __init__(self, command: Any, repeatable: bool) -> None:
+        self.command, self.repeatable = command, repeatable
+        self.__name__, self.__doc__ = command.__name__, command.__doc__
+
+    def _params(self) -> list[Any]:
+        import inspect
+
+        own = [p for p in inspect.signature(self.command, eval_str=True).parameters.values() if p.name != "options"]
+        taken = {p.name for p in own}
+        extra = []
+        for name, (option, users) in _all_options().items():
+            if name in taken or option.grid_only and not self.repeatable:
+                continue
+            kind = str if option.kind == "list" or option.parse is not None else option.kind
+            kind = list[kind] if self.repeatable else kind
+            games = "" if len(users) == len(game_names()) else f" [{', '.join(users)}]"
+            info = typer.Option(option.flag, help=option.help + games, min=option.minimum, show_default=False)
+            extra.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                           annotation=Annotated[kind | None, info]))
+        return own + extra
+
+    @property
+    def __signature__(self) -> Any:
+        import inspect
+
+        return inspect.Signature(self._params())
+
+    @property
+    def __annotations__(self) -> dict[str, Any]:  # type: ignore[override]
+        return {p.name: p.annotation for p in self._params()}
+
+    def __call__(self, **kwargs: Any) -> Any:
+        import inspect
+
+        own = {name: kwargs.pop(name) for name in inspect.signature(self.command).parameters if name != "options"}
+        return self.command(**own, options=kwargs)
+
+
+def with_game_options(command: Any, repeatable: bool = False) -> Any:
+    """Wrap a command so that it takes every registered game's options (see :class:`_WithGameOptions`);
+    ``repeatable`` makes each a list (one grid axis) and adds the grid-only options."""
+    return _WithGameOptions(command, repeatable)
+
+
+def game_values(game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The given game options, refusing those the chosen game does not have."""
+    mine = {o.name for o in game.options}
+    given = {k: v for k, v in options.items() if v is not None and v != []}
+    foreign = sorted(k for k in given if k not in mine)
+    if foreign:
+        flags = ", ".join("--" + k.replace("_", "-") for k in foreign)
+        fail(f"{flags}: not an option of {game.name} (its options: "
+             f"{', '.join(o.flag for o in game.options) or 'none'})")
+    return given

@@ -1,0 +1,156 @@
+"""`dsim run` and `dsim explain`: play many games of one cell, or replay one with its trace."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from dsim.cli.common import (
+    DataOpt, GameOpt, JsonOpt, PolicyOpt, Seed, SetOpt, cell_settings, check, console, err, fail, game_named,
+    game_values, with_game_options,
+)
+
+Count = Annotated[int, typer.Option("--battles", "--games", min=1, max=10**12, help="Number of battles (games) to play.")]
+
+
+def _cell(game_name: str, options: dict[str, Any], policy: str | None, sets: list[str] | None, data: str | None):
+    """The game and the checked settings of a command-line cell."""
+    game = game_named(game_name)
+    settings = cell_settings(game, game_values(game, options), policy, sets, data)
+    check(game, settings)
+    return game, settings
+
+
+def _format(value: Any) -> str:
+    """A summary figure for the run table."""
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return "—" if value is None else str(value)
+
+
+def run(
+    battles: Count = 100_000,
+    seed: Seed = 1,
+    policy: PolicyOpt = None,
+    set_: SetOpt = None,
+    game: GameOpt = "dstbg",
+    data: DataOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+    options: dict[str, Any] | None = None,
+) -> None:
+    """Play BATTLES battles (or games) of one cell and report the win rate with its 95% Wilson interval.
+
+    The cell is given by the game's own options (DS:TBG: --party with --encounter or --boss,
+    --loadout); `dsim games` lists every game's options."""
+    from dsim.play import CHUNK, run_cell
+
+    chosen, settings = _cell(game, options or {}, policy, set_, data)
+    unit = f"{chosen.outcome.unit}s"
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                  TimeRemainingColumn(), console=err, disable=as_json or battles <= CHUNK, transient=True) as bar:
+        task = bar.add_task(unit, total=battles)
+        with _user_values():
+            summary = run_cell(chosen, settings, battles, seed, lambda n: bar.update(task, advance=n))
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    table = Table(title=f"{chosen.heading(settings)} — {battles:,} {unit}, policy {settings['policy']}")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    if "win_rate" in summary:
+        low, high = summary["ci95"]
+        table.add_row(chosen.outcome.success_label, f"{summary['win_rate']:.4f}  (95% CI {low:.4f} – {high:.4f})")
+    for share in summary.get("win_share", []):
+        low, high = share["ci95"]
+        table.add_row(f"seat {share['seat']} wins", f"{share['share']:.4f}  (95% CI {low:.4f} – {high:.4f})")
+    shown = {"game", "settings", unit, "wins", "win_rate", "ci95", "win_share", "seed", f"{unit}_per_s", "loadout"}
+    for key, value in summary.items():
+        if key not in shown and not isinstance(value, dict | list):
+            table.add_row(key.replace("_", " "), _format(value))
+    rate = summary[f"{unit}_per_s"]
+    table.add_row("throughput", f"{rate:,.0f} {unit}/s" if rate else "—")
+    console.print(table)
+
+
+@contextmanager
+def _user_values() -> Iterator[None]:
+    """Values the kernel cannot hold (a ValueError or OverflowError while playing) end with one line."""
+    try:
+        yield
+    except (ValueError, OverflowError) as exc:
+        fail(str(exc))
+
+
+def first_match(game: Any, cols: dict[str, np.ndarray], where: str) -> int | None:
+    """Index of the first play whose outcome columns (and the game's match columns) satisfy ``where``."""
+    import pandas as pd
+
+    frame = pd.DataFrame({**cols, **game.match_columns(cols)})
+    try:
+        mask = np.asarray(frame.eval(where), dtype=bool)
+    except Exception as exc:  # pandas raises many kinds for a bad expression: report them all as one message
+        raise ValueError(f"cannot evaluate --where {where!r}: {exc} (columns: {', '.join(frame.columns)})") from None
+    if mask.shape != (len(frame),):
+        raise ValueError(f"--where {where!r} must give one true/false value per play")
+    hits = np.flatnonzero(mask)
+    return int(hits[0]) if hits.size else None
+
+
+def explain(
+    index: Annotated[int, typer.Option("--index", min=0, max=2**62, help="Index of the play within the run (0-based).")] = 0,
+    seed: Seed = 1,
+    policy: PolicyOpt = None,
+    set_: SetOpt = None,
+    game: GameOpt = "dstbg",
+    data: DataOpt = None,
+    where: Annotated[str | None, typer.Option(
+        "--where", help="Replay the first play (from --index on) whose outcome matches, e.g. \"lost and rounds > 8\" "
+                        "(columns of `dsim run`, plus won/lost and the game's own).")] = None,
+    search: Annotated[int, typer.Option("--search", min=1, max=10**9, help="How many plays --where may scan.")] = 100_000,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON Lines: one event per line with the resulting state.")] = False,
+    decisions: Annotated[bool, typer.Option("--decisions", help="Also show every policy decision.")] = False,
+    options: dict[str, Any] | None = None,
+) -> None:
+    """Replay one play of `dsim run` (same settings, seed and index) step by step, citing rule IDs."""
+    from dsim.play import cell_stream
+
+    chosen, settings = _cell(game, options or {}, policy, set_, data)
+    stream = cell_stream(settings)
+    if not as_json:
+        for line in chosen.explain_header(settings):
+            console.print(line, markup=False, highlight=False)
+    if where is not None:
+        hit = None
+        for lo in range(index, index + search, 4096):  # scan in chunks: stop at the first match
+            count = min(4096, index + search - lo)
+            try:
+                hit = first_match(chosen, chosen.play(settings, seed, stream, lo, count), where)
+            except ValueError as exc:
+                fail(str(exc))
+            if hit is not None:
+                index = lo + hit
+                break
+        if hit is None:
+            fail(f"no {chosen.outcome.unit} in {index}..{index + search - 1} matches --where {where!r}")
+        (err if as_json else console).print(f"{chosen.outcome.unit} {index} (seed {seed}) is the first where {where}",
+                                            markup=False)
+    with _user_values():
+        events = chosen.explain(settings, seed, stream, index)
+    for ev in events:
+        if as_json:
+            typer.echo(json.dumps(ev))
+        elif decisions or not chosen.is_decision(ev):
+            console.print(chosen.describe_event(ev, settings), markup=False, highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``run`` and ``explain`` with every registered game's options."""
+    app.command("run")(with_game_options(run))
+    app.command("explain")(with_game_options(explain))

@@ -1,0 +1,76 @@
+"""Playing many games of one cell and summarising them: batching, sums, intervals (game-agnostic).
+
+``dsim run`` and ``dsim policies compare`` call these; a game only supplies ``play`` and its
+:class:`~dsim.games.base.Outcome` schema, plus optional derived columns and summary figures.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from dsim.games.base import Game
+from dsim.rng import stream_key
+
+CHUNK = 1 << 16
+
+
+def cell_stream(settings: Mapping[str, Any]) -> int:
+    """The random stream of a cell run from the command line (a hash of its settings)."""
+    return stream_key(json.dumps(settings, sort_keys=True))
+
+
+def play_sums(game: Game, settings: Mapping[str, Any], count: int, seed: int, stream: int,
+              on_chunk: Callable[[int], None] = lambda n: None, chunk: int = CHUNK) -> dict[str, float]:
+    """Sums over plays ``0 .. count-1`` of every numeric outcome column (and the game's derived ones),
+    chunk by chunk so memory stays flat; ``on_chunk`` gets each chunk's size."""
+    totals: dict[str, float] = {}
+    for lo in range(0, count, chunk):
+        n = min(chunk, count - lo)
+        cols = game.play(settings, seed, stream, lo, n)
+        cols = {**cols, **game.derive(cols)}
+        for name, values in cols.items():
+            values = np.asarray(values)
+            total = values.sum(dtype=np.float64 if values.dtype.kind == "f" else np.int64)
+            totals[name] = totals.get(name, 0) + (float(total) if values.dtype.kind == "f" else int(total))
+        on_chunk(n)
+    return totals
+
+
+def summarise(game: Game, settings: Mapping[str, Any], totals: Mapping[str, float], count: int, seed: int,
+              seconds: float | None = None) -> dict[str, Any]:
+    """The summary of ``dsim run``: success rate with its 95% Wilson interval (or win share per seat),
+    mean rounds, the game's own figures, throughput."""
+    from dsim.stats import wilson_interval
+
+    out = game.outcome
+    unit = f"{out.unit}s"
+    summary: dict[str, Any] = {"game": game.name, "settings": dict(settings), unit: count}
+    if out.success is not None:
+        wins = int(totals[out.success])
+        low, high = wilson_interval(wins, count)
+        summary |= {"wins": wins, "win_rate": wins / count, "ci95": [float(low), float(high)]}
+    for seat, column in enumerate(out.seat_columns()):
+        wins = int(totals.get(column, 0))
+        low, high = wilson_interval(wins, count)
+        summary.setdefault("win_share", []).append({"seat": seat, "wins": wins, "share": wins / count,
+                                                    "ci95": [float(low), float(high)]})
+    summary["mean_rounds"] = totals[out.rounds] / count
+    summary["seed"] = seed
+    summary |= game.summary(totals, count, settings)
+    summary[f"{unit}_per_s"] = count / seconds if seconds else None
+    return summary
+
+
+def run_cell(game: Game, settings: Mapping[str, Any], count: int, seed: int,
+             on_chunk: Callable[[int], None] = lambda n: None) -> dict[str, Any]:
+    """Play ``count`` games of a command-line cell and summarise them (the first play compiles or loads the kernel)."""
+    stream = cell_stream(settings)
+    game.play(settings, seed, stream, 0, 1)
+    start = time.perf_counter()
+    totals = play_sums(game, settings, count, seed, stream, on_chunk)
+    return summarise(game, settings, totals, count, seed, time.perf_counter() - start)
