@@ -49,37 +49,36 @@ class Workload:
     description: str
     settings: dict[str, Any]
     game: str
+    game_module: str | None = None  # imported first by the measuring process (a game outside dsim)
 
 
-def _workloads() -> tuple[Workload, ...]:
+def all_workloads() -> tuple[Workload, ...]:
     """Every registered game's benchmark workloads."""
     from dsim.games import game_names, get_game
 
-    return tuple(Workload(w.name, w.description, w.settings, name) for name in game_names()
-                 for w in get_game(name).workloads)
-
-
-WORKLOADS: tuple[Workload, ...] = _workloads()
+    return tuple(Workload(w.name, w.description, w.settings, name, type(get_game(name)).__module__)
+                 for name in game_names() for w in get_game(name).workloads)
 
 
 def select_workloads(patterns: Iterable[str] | None) -> list[Workload]:
     """The workloads whose names match any of ``patterns`` (shell globs); all when none are given."""
     patterns = [p.strip() for p in patterns or [] if p.strip()]
+    workloads = all_workloads()
     if not patterns:
-        return list(WORKLOADS)
-    unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(w.name, p) for w in WORKLOADS)]
+        return list(workloads)
+    unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(w.name, p) for w in workloads)]
     if unmatched:
-        names = ", ".join(w.name for w in WORKLOADS)
+        names = ", ".join(w.name for w in workloads)
         raise BenchError(f"no workload matches {unmatched[0]!r} (workloads: {names})")
-    return [w for w in WORKLOADS if any(fnmatch.fnmatchcase(w.name, p) for p in patterns)]
+    return [w for w in workloads if any(fnmatch.fnmatchcase(w.name, p) for p in patterns)]
 
 
 def unsupported(workload: Workload) -> str | None:
     """Why the game cannot play this workload yet (e.g. bosses before boss battles land), or ``None``."""
-    from dsim.games import get_game
+    from dsim.games import load_game
 
     try:
-        get_game(workload.game).check_settings(workload.settings)
+        load_game(workload.game, workload.game_module).check_settings(workload.settings)
     except ValueError as exc:
         return str(exc)
     return None
@@ -94,15 +93,15 @@ def _peak_rss_mb() -> float:
     return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
 
 
-def measure(game_name: str, settings: Mapping[str, Any], battles: int, batch: int, seed: int = SEED) -> dict[str, Any]:
+def measure(game_name: str, game_module: str | None, settings: Mapping[str, Any], battles: int, batch: int, seed: int = SEED) -> dict[str, Any]:
     """In this process: time the first battle (kernel compile or cache load), then ``battles``
     battles in batches of ``batch`` through the game's chunk entry, summing only, so memory is O(batch)."""
     import numba
 
-    from dsim.games import get_game
+    from dsim.games import load_game
     from dsim.rng import stream_key
 
-    game = get_game(game_name)
+    game = load_game(game_name, game_module)
     stream = stream_key(json.dumps(settings, sort_keys=True))  # as `dsim run`, so the battles are the same
     game.check_settings(settings)
     t0 = time.perf_counter()
@@ -122,7 +121,7 @@ def measure(game_name: str, settings: Mapping[str, Any], battles: int, batch: in
 def _measure_in_subprocess(workload: Workload, battles: int, batch: int, env: Mapping[str, str],
                            python_flags: Sequence[str] = ()) -> dict[str, Any]:
     """Run :func:`measure` in a fresh Python with extra environment ``env``; its JSON result."""
-    request = json.dumps({"game": workload.game, "settings": workload.settings, "battles": battles, "batch": batch})
+    request = json.dumps({"game": workload.game, "module": workload.game_module, "settings": workload.settings, "battles": battles, "batch": batch})
     done = subprocess.run([sys.executable, *python_flags, "-m", "dsim.bench", request],
                           env={**os.environ, **env}, capture_output=True, text=True)
     if done.returncode != 0:
@@ -298,4 +297,4 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
 
 if __name__ == "__main__":
     _request = json.loads(sys.argv[1])
-    print(json.dumps(measure(_request["game"], _request["settings"], _request["battles"], _request["batch"])))
+    print(json.dumps(measure(_request["game"], _request["module"], _request["settings"], _request["battles"], _request["batch"])))

@@ -62,11 +62,13 @@ def _pick(keys: list[str], wanted: str | None, preferred: tuple[str, ...], avoid
     return candidates[0]
 
 
-def heatmap(cells: pd.DataFrame, x: str | None = None, y: str | None = None) -> Figure:
-    """Win rate per (x, y) pair of settings (default: boss or encounter × party), interval in each box."""
+def heatmap(cells: pd.DataFrame, x: str | None = None, y: str | None = None,
+            axes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())) -> Figure:
+    """Win rate per (x, y) pair of settings (default: the game's preferred ``axes``, rows then columns,
+    else the first varying settings), interval in each box."""
     keys = varying_keys(cells)
-    y = _pick(keys, y, ("party",))
-    x = _pick(keys, x, ("boss", "encounter"), avoid=y)
+    y = _pick(keys, y, axes[0])
+    x = _pick(keys, x, axes[1], avoid=y)
     others = [k for k in keys if k not in (x, y)]
     if others:
         raise PlotError(f"settings other than {x} and {y} vary ({', '.join(others)}), so boxes would hold "
@@ -145,8 +147,8 @@ def survival(cells: pd.DataFrame) -> Figure:
         ax.step(HIST_VALUES[keep], alive[keep], where="post", label=label, color=color)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("round")
-    ax.set_ylabel("battles not yet lost")
-    ax.set_title("Party survival by round")
+    ax.set_ylabel("share not yet lost")
+    ax.set_title("Survival by round")
     ax.legend(fontsize=8, loc="best")
     return fig
 
@@ -183,10 +185,12 @@ PLOTS: dict[str, Callable[..., Figure]] = {
 }
 
 
-def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | None = None) -> Figure:
-    """The figure ``kind`` (a key of :data:`PLOTS`); ``x``/``y`` choose settings where it uses them."""
+def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | None = None,
+              axes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())) -> Figure:
+    """The figure ``kind`` (a key of :data:`PLOTS`); ``x``/``y`` choose settings where it uses them,
+    ``axes`` are the game's preferred heat-map rows and columns."""
     if kind == "heatmap":
-        return heatmap(cells, x, y)
+        return heatmap(cells, x, y, axes)
     if kind == "variant":
         return variant(cells, x)
     return PLOTS[kind](cells)

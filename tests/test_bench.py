@@ -10,7 +10,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from dsim.bench import WORKLOADS, BenchError, Workload, select_workloads, unsupported
+from dsim.bench import BenchError, Workload, all_workloads, select_workloads, unsupported
 from dsim.cli import app
 
 KEYS = {"workload", "battles", "threads", "batch", "battles_per_s", "battles_per_s_per_thread", "rounds_per_s",
@@ -54,14 +54,14 @@ def test_bench_record_appends_machine_info_and_writes_the_readme_table(tiny_benc
 
 def test_workload_filter_takes_globs_and_rejects_unknown_names():
     assert [w.name for w in select_workloads(["l3-*"])] == ["l3-2p", "l3-4p"]
-    assert select_workloads(None) == list(WORKLOADS)
+    assert select_workloads(None) == list(all_workloads())
     with pytest.raises(BenchError, match="no workload matches 'l9'"):
         select_workloads(["l9"])
 
 
 def test_unplayable_workload_reports_the_game_s_reason():
     assert unsupported(Workload("x", "", {"party": ["nobody"], "encounter": "the_forgotten"}, "dstbg")) is not None
-    assert unsupported(WORKLOADS[0]) is None
+    assert unsupported(all_workloads()[0]) is None
 
 
 def test_bench_unknown_workload_is_a_one_line_error():

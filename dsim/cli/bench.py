@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dsim.bench import (
-    BENCH_DIR, COLUMNS, WORKLOADS, BenchError, BenchOptions, record, run_bench, select_workloads, table_row,
+    BENCH_DIR, COLUMNS, BenchError, BenchOptions, record, run_bench, select_workloads, table_row,
 )
 
 console = Console()
@@ -35,7 +35,8 @@ def bench(
     quick: Annotated[bool, typer.Option("--quick", help="Skip the cold compile (it takes minutes).")] = False,
     workloads: Annotated[str | None, typer.Option(
         "--workloads",
-        help=f"Comma-separated workload names or globs (default: all of {', '.join(w.name for w in WORKLOADS)}).",
+        help="Comma-separated workload names or globs (default: every registered game's workloads; DS:TBG: "
+             "l1-2p, l1-4p, l3-2p, l3-4p, mini-boss-2p, main-boss-4p).",
     )] = None,
     do_record: Annotated[bool, typer.Option(
         "--record",

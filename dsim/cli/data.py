@@ -15,10 +15,10 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from dsim.cli.common import fail, game_named
+from dsim.games import DEFAULT_GAME
 from dsim.games.data import LoadedData
 from dsim.validation import display_path, exit_on_data_error, singular
 
-DEFAULT_GAME = "dstbg"
 
 app = typer.Typer(
     help="Validate, list and inspect game data (cards, bosses, encounters, tiles).",

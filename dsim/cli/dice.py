@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dsim import dice
+from dsim.games import DEFAULT_GAME
 from dsim.cli.common import GameOpt, game_named
 from dsim.cli.common import fail as _fail
 from dsim.validation import exit_on_data_error
@@ -88,7 +89,7 @@ def _user_errors() -> Iterator[None]:
 
 @app.command()
 def roll(pool: PoolArgument, json_: JsonOption = False, exact: ExactOption = False, data: DataOption = None,
-         game: GameOpt = "dstbg") -> None:
+         game: GameOpt = DEFAULT_GAME) -> None:
     """Exact distribution of a pool's total in the game's dice notation (DS:TBG: a total below 0 counts as 0, R-4.8)."""
     support = game_named(game).dice()
     if support is None:

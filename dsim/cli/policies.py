@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from dsim.games import DEFAULT_GAME
 from dsim.cli.common import (
     DataOpt, GameOpt, Seed, SetOpt, cell_settings, check, fail, game_named, game_values, with_game_options,
 )
@@ -45,7 +46,7 @@ def _cell(game: str, options: dict[str, Any], policy: str, sets: list[str] | Non
 
 
 @app.command("list")
-def list_(as_json: JsonOpt = False, game: GameOpt = "dstbg") -> None:
+def list_(as_json: JsonOpt = False, game: GameOpt = DEFAULT_GAME) -> None:
     """List every registered policy with its description and parameter names."""
     chosen, registry = _registry(game)
     items = [p.describe() for p in registry.all()]
@@ -66,7 +67,7 @@ def list_(as_json: JsonOpt = False, game: GameOpt = "dstbg") -> None:
 def show(
     name: Annotated[str, typer.Argument(help="Policy name, or path/to/module.py:name.")],
     as_json: JsonOpt = False,
-    game: GameOpt = "dstbg",
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Show one policy: its description and every parameter with bounds, default and meaning."""
     item = _policy(game, name).describe()
@@ -88,7 +89,7 @@ def compare(
     seed: Seed = 1,
     set_: SetOpt = None,
     data: DataOpt = None,
-    game: GameOpt = "dstbg",
+    game: GameOpt = DEFAULT_GAME,
     as_json: JsonOpt = False,
     options: dict[str, Any] | None = None,
 ) -> None:
@@ -125,7 +126,7 @@ def tune(
     seed: Seed = 1,
     set_: SetOpt = None,
     data: DataOpt = None,
-    game: GameOpt = "dstbg",
+    game: GameOpt = DEFAULT_GAME,
     as_json: JsonOpt = False,
     options: dict[str, Any] | None = None,
 ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Mapping
 from typing import Any, Literal
 
 import pandas as pd
@@ -22,9 +23,10 @@ out_console = Console()
 err_console = Console(stderr=True)
 
 
-def _outcomes(cells: pd.DataFrame) -> list[str]:
-    """Outcome names with a mean column."""
-    return [c.removesuffix("_mean") for c in cells.columns if c.endswith("_mean")]
+def _outcomes(cells: pd.DataFrame, outcome: Mapping[str, Any] | None = None) -> list[str]:
+    """Outcome names with a mean column, less the game's internal ones (and the seat wins, shown as shares)."""
+    hidden = set((outcome or {}).get("internal", ())) | {f"win_seat_{k}" for k in range((outcome or {}).get("seats", 0))}
+    return [c.removesuffix("_mean") for c in cells.columns if c.endswith("_mean") and c.removesuffix("_mean") not in hidden]
 
 
 def _finite(x: float) -> float | None:
@@ -47,6 +49,8 @@ def cell_records(cells: pd.DataFrame) -> list[dict[str, Any]]:
             "complete": bool(row["complete"]),
             "mean": {o: _finite(row[f"{o}_mean"]) for o in outcomes},
             "std": {o: _finite(row[f"{o}_std"]) for o in outcomes if f"{o}_std" in row},
+            "rate_ci95": {o: [float(row[f"{o}_ci_low"]), float(row[f"{o}_ci_high"])]
+                          for o in outcomes if f"{o}_ci_low" in row},
         }
         if "battles_needed" in row:
             record["battles_needed"] = int(row["battles_needed"])
@@ -75,8 +79,10 @@ def _p(p: float) -> str:
     return f"{p:.2g}" if p > 0 else "<1e-300"
 
 
-def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, title: str) -> None:
-    """Print one row per cell; with ``battles_needed`` (an interval width) add the battles each cell needs."""
+def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, title: str,
+                outcome: Mapping[str, Any] | None = None) -> None:
+    """Print one row per cell; with ``battles_needed`` (an interval width) add the battles each cell needs.
+    ``outcome`` is the game's schema from the manifest: a competitive game shows each seat's win share."""
     if battles_needed is not None:
         cells = cells.assign(battles_needed=stats.battles_needed(cells["win_rate"].to_numpy(), battles_needed))
     if fmt == "json":
@@ -85,12 +91,16 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
     if fmt == "csv":
         flat_table(cells).to_csv(sys.stdout, index=False)
         return
-    keys, outcomes = analysis.varying_keys(cells), _outcomes(cells)
+    keys, outcomes = analysis.varying_keys(cells), _outcomes(cells, outcome)
+    seats = [f"win_seat_{k}" for k in range((outcome or {}).get("seats", 0)) if f"win_seat_{k}_mean" in cells]
+    co_op = (outcome or {}).get("success", "win") is not None
     table = Table(title=title)
     table.add_column("cell", no_wrap=True)
     for key in keys:
         table.add_column(key)
-    for header in ["battles", "win rate", "95% CI", *(f"mean {o}" for o in outcomes)]:
+    rates = ["win rate", "95% CI"] if co_op else [f"seat {k} wins (95% CI)" for k in range(len(seats))]
+    unit = f"{(outcome or {}).get('unit', 'battle')}s"
+    for header in [unit, *rates, *(f"mean {o}" for o in outcomes)]:
         table.add_column(header, justify="right")
     if battles_needed is not None:
         table.add_column(f"battles for ±{100 * battles_needed / 2:g} pp", justify="right")
@@ -98,7 +108,9 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
         flat = results.flatten_settings(row["settings"])
         table.add_row(
             row["cell"], *(analysis.format_value(flat.get(k)) for k in keys), f"{row['battles']:,}",
-            _percent(row["win_rate"]), f"{_percent(row['ci_low'])}–{_percent(row['ci_high'])}",
+            *([_percent(row["win_rate"]), f"{_percent(row['ci_low'])}–{_percent(row['ci_high'])}"] if co_op else
+              [f"{_percent(row[f'{s}_mean'])} ({_percent(row[f'{s}_ci_low'])}–{_percent(row[f'{s}_ci_high'])})"
+               for s in seats]),
             *(f"{row[f'{o}_mean']:.2f}" for o in outcomes),
             *([f"{row['battles_needed']:,}"] if battles_needed is not None else []),
         )

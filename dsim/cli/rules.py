@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from dsim.games import DEFAULT_GAME
 from dsim.cli.common import (
     DataOpt, GameOpt, PolicyOpt, Seed, SetOpt, cell_settings, check, fail, game_named, game_values, parse_sets,
     with_game_options,
@@ -62,7 +63,7 @@ def compare(
     set_: SetOpt = None,
     data: DataOpt = None,
     adjust: Annotated[str, typer.Option("--adjust", help="Multiple-testing adjustment over the grid: holm or bh.")] = "holm",
-    game: GameOpt = "dstbg",
+    game: GameOpt = DEFAULT_GAME,
     as_json: AsJson = False,
     options: dict[str, Any] | None = None,
 ) -> None:
@@ -122,7 +123,7 @@ def tune(
     policy: PolicyOpt = None,
     set_: SetOpt = None,
     data: DataOpt = None,
-    game: GameOpt = "dstbg",
+    game: GameOpt = DEFAULT_GAME,
     as_json: AsJson = False,
     options: dict[str, Any] | None = None,
 ) -> None:

@@ -12,6 +12,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from dsim.games import DEFAULT_GAME
 from dsim.cli.common import (
     DataOpt, GameOpt, JsonOpt, PolicyOpt, Seed, SetOpt, cell_settings, check, console, err, fail, game_named,
     game_values, with_game_options,
@@ -40,7 +41,7 @@ def run(
     seed: Seed = 1,
     policy: PolicyOpt = None,
     set_: SetOpt = None,
-    game: GameOpt = "dstbg",
+    game: GameOpt = DEFAULT_GAME,
     data: DataOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
     options: dict[str, Any] | None = None,
@@ -108,7 +109,7 @@ def explain(
     seed: Seed = 1,
     policy: PolicyOpt = None,
     set_: SetOpt = None,
-    game: GameOpt = "dstbg",
+    game: GameOpt = DEFAULT_GAME,
     data: DataOpt = None,
     where: Annotated[str | None, typer.Option(
         "--where", help="Replay the first play (from --index on) whose outcome matches, e.g. \"lost and rounds > 8\" "

@@ -126,14 +126,14 @@ def report(
         _fail(f"--battles-needed: expected an interval width between 0 and 1, got {battles_needed}")
     try:
         cells = results.load(folder)
-        name = results.read_manifest(folder)["name"]
+        manifest = results.read_manifest(folder)
     except results.ResultsError as exc:
         _fail(str(exc))
     fmt = "json" if as_json else "csv" if as_csv else "table"
     if compare:
         reporting.print_comparisons(cells, fmt)
     else:
-        reporting.print_cells(cells, fmt, battles_needed, f"{name}: {folder}")
+        reporting.print_cells(cells, fmt, battles_needed, f"{manifest['name']}: {folder}", manifest.get("outcome"))
 
 
 class PlotKind(str, Enum):
@@ -170,10 +170,22 @@ def plot(
 
     out = out or Path(folder) / f"{kind.value}.png"
     try:
-        plots.save(plots.make_plot(kind.value, results.load(folder), x, y), out)
+        axes = _game_of(folder).heatmap_axes
+        plots.save(plots.make_plot(kind.value, results.load(folder), x, y, axes), out)
     except (results.ResultsError, plots.PlotError) as exc:
         _fail(str(exc))
     err_console.print(f"wrote {out}", highlight=False)
+
+
+def _game_of(folder: Path) -> Any:
+    """The game that wrote a results folder (its module imported first, as the sweep did)."""
+    from dsim.games import load_game
+
+    manifest = results.read_manifest(folder)
+    try:
+        return load_game(manifest["game"], manifest.get("game_module"))
+    except (ImportError, KeyError) as exc:
+        raise results.ResultsError(f"{folder}: written by game {manifest['game']!r}, which cannot be loaded ({exc})") from None
 
 
 def register(app: typer.Typer) -> None:

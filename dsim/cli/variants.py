@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from dsim.games import DEFAULT_GAME
 from dsim.cli.common import GameOpt, fail, game_named
 
 app = typer.Typer(help="Rule variants (the rules' ambiguities) and house rules, for --set id=value.", no_args_is_help=True)
@@ -25,7 +26,7 @@ def all_records(game: str) -> list[dict[str, Any]]:
 def list_(
     as_json: JsonOption = False,
     missing: Annotated[bool, typer.Option("--missing", help="Also list ambiguities and house rules not simulated yet.")] = False,
-    game: GameOpt = "dstbg",
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """List every variant id with its ambiguity number, default and other readings."""
     records = all_records(game)
@@ -53,7 +54,7 @@ def list_(
 def show(
     variant_id: Annotated[str, typer.Argument(help="Variant or house-rule id (see `dsim variants list`), or an A-number.")],
     as_json: JsonOption = False,
-    game: GameOpt = "dstbg",
+    game: GameOpt = DEFAULT_GAME,
 ) -> None:
     """Show one variant: the question, what the seed texts say, and what each reading does."""
     records = all_records(game)

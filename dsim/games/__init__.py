@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from dsim.games.base import Game
 
+DEFAULT_GAME = "dstbg"  # what --game means when not given
 _FACTORIES: dict[str, Callable[[], Game]] = {}
 _INSTANCES: dict[str, Game] = {}
 

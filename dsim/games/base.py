@@ -138,6 +138,7 @@ class Game:
     policy_keys: ClassVar[tuple[str, ...]] = ("policy", "policy_params")
     default_policy: ClassVar[str] = "random_legal"
     workloads: ClassVar[tuple[Workload, ...]] = ()
+    heatmap_axes: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = ((), ())  # preferred (rows, columns) settings
 
     # ------------------------------------------------------------------ cells
 

@@ -146,6 +146,7 @@ class DSTBG(Game):
     name = "dstbg"
     title = "Dark Souls: The Board Game"
     default_policy = "baseline"
+    heatmap_axes = (("party",), ("boss", "encounter"))
     options = (
         Option("party", "Comma-separated character ids, e.g. knight,warrior (`dsim data list characters`).", "list"),
         Option("encounter", "Encounter card id (see `dsim data list encounters`)."),

@@ -165,7 +165,7 @@ VARIANTS = VariantSet((
        ignored="the policy is told nothing"),
     number("max_rounds", "sim", "simulator cap on rounds; a battle still running is a timeout (not a win)", 60,
            "battles still running after this many rounds end as timeouts",
-           seed="Simulator setting: the rules have no round limit.", low=1, high=10_000),
+           seed="Simulator setting: the rules have no round limit.", low=0, high=10_000),
     reading("boss_repeat_scope", "sim", "a boss card's repeat icon",
        "000: the boss 'repeats its whole action' (R-12.7); [E] counts repeated attacks only.",
        whole_half="the whole card (its half, for O&S) is resolved again",
