@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 
-from dsim.games import game_names, get_game
+from dsim.games import DEFAULT_GAME, game_names, get_game
 from dsim.games.base import Game, SettingsError
 
 console = Console()
@@ -99,23 +100,75 @@ def _all_options() -> dict[str, tuple[Any, list[str]]]:
     return merged
 
 
+@dataclass
+class CellArgs:
+    """What a cell command got on its command line: the game, the seed, rule settings, data overlay
+    and the game's own options (filled in by :func:`with_game_options`)."""
+
+    game: str
+    seed: int
+    sets: list[str] | None
+    data: str | None
+    options: dict[str, Any]
+
+    def chosen(self) -> Game:
+        """The game named by ``--game``."""
+        return game_named(self.game)
+
+    def one(self, policy: str | None) -> tuple[Game, dict[str, Any]]:
+        """The game and the checked settings of one cell."""
+        game = self.chosen()
+        settings = cell_settings(game, game_values(game, self.options), policy, self.sets, self.data)
+        check(game, settings)
+        return game, settings
+
+    def grid(self, policy: str | None) -> tuple[Game, list[dict[str, Any]]]:
+        """The game and the cells of its grid over the repeated options (``dsim compare``)."""
+        game = self.chosen()
+        try:
+            cells = game.grid(game_values(game, self.options), self.data)
+        except SettingsError as exc:
+            fail(str(exc))
+        common: dict[str, Any] = {"policy": policy or game.default_policy, **parse_sets(game, self.sets)}
+        if self.data:
+            common["data"] = self.data
+        return game, [cell | common for cell in cells]
+
+
+def _cell_parameters() -> list[Any]:
+    """``--seed``, ``--set``, ``--data`` and ``--game``: the parameters every cell command shares."""
+    import inspect
+
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    return [inspect.Parameter("seed", keyword, default=1, annotation=Seed),
+            inspect.Parameter("set_", keyword, default=None, annotation=SetOpt),
+            inspect.Parameter("data", keyword, default=None, annotation=DataOpt),
+            inspect.Parameter("game", keyword, default=DEFAULT_GAME, annotation=GameOpt)]
+
+
 class _WithGameOptions:
-    """``command(…, options)`` with a ``--flag`` for every option of every registered game.
+    """``command(…, cell)`` with the shared cell parameters and a ``--flag`` for every option of every game.
 
     Typer reads the signature when the command line is parsed, so the signature is computed then
     (games registered after import, e.g. by ``game_module``, get their flags): the command's own
-    parameters first, then one per game option (help says which games use it, if not all).
+    parameters first, then the shared ones, then one per game option (help says which games use it,
+    if not all). The command receives them as one :class:`CellArgs`.
     """
 
     def __init__(self, command: Any, repeatable: bool) -> None:
         self.command, self.repeatable = command, repeatable
         self.__name__, self.__doc__ = command.__name__, command.__doc__
 
+    def _own(self) -> list[Any]:
+        import inspect
+
+        return [p for p in inspect.signature(self.command, eval_str=True).parameters.values() if p.name != "cell"]
+
     def _params(self) -> list[Any]:
         import inspect
 
-        own = [p for p in inspect.signature(self.command, eval_str=True).parameters.values() if p.name != "options"]
-        taken = {p.name for p in own}
+        shared = _cell_parameters()
+        taken = {p.name for p in self._own() + shared}
         extra = []
         for name, (option, users) in _all_options().items():
             if name in taken or option.grid_only and not self.repeatable:
@@ -126,7 +179,7 @@ class _WithGameOptions:
             info = typer.Option(option.flag, help=option.help + games, min=option.minimum, show_default=False)
             extra.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
                                            annotation=Annotated[kind | None, info]))
-        return own + extra
+        return self._own() + shared + extra
 
     @property
     def __signature__(self) -> Any:
@@ -139,15 +192,14 @@ class _WithGameOptions:
         return {p.name: p.annotation for p in self._params()}
 
     def __call__(self, **kwargs: Any) -> Any:
-        import inspect
-
-        own = {name: kwargs.pop(name) for name in inspect.signature(self.command).parameters if name != "options"}
-        return self.command(**own, options=kwargs)
+        own = {p.name: kwargs.pop(p.name) for p in self._own()}
+        cell = CellArgs(kwargs.pop("game"), kwargs.pop("seed"), kwargs.pop("set_"), kwargs.pop("data"), kwargs)
+        return self.command(**own, cell=cell)
 
 
 def with_game_options(command: Any, repeatable: bool = False) -> Any:
-    """Wrap a command so that it takes every registered game's options (see :class:`_WithGameOptions`);
-    ``repeatable`` makes each a list (one grid axis) and adds the grid-only options."""
+    """Wrap a command so that it takes the shared cell parameters and every registered game's options
+    (see :class:`_WithGameOptions`); ``repeatable`` makes each game option a list (one grid axis)."""
     return _WithGameOptions(command, repeatable)
 
 

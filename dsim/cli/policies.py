@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from dsim.games import DEFAULT_GAME
-from dsim.cli.common import (
-    DataOpt, GameOpt, Seed, SetOpt, cell_settings, check, fail, game_named, game_values, with_game_options,
-)
+from dsim.cli.common import CellArgs, GameOpt, fail, game_named, with_game_options
 
 app = typer.Typer(help="Player policies: list them, show their parameters, compare their win rates.", no_args_is_help=True)
 console = Console()
@@ -35,14 +33,6 @@ def _policy(game: str, name: str):
         return registry.get(name)
     except ValueError as exc:
         fail(str(exc))
-
-
-def _cell(game: str, options: dict[str, Any], policy: str, sets: list[str] | None, data: str | None):
-    """The game and the checked settings of one cell."""
-    chosen = game_named(game)
-    settings = cell_settings(chosen, game_values(chosen, options), policy, sets, data)
-    check(chosen, settings)
-    return chosen, settings
 
 
 @app.command("list")
@@ -86,21 +76,18 @@ def show(
 def compare(
     policies: Annotated[str | None, typer.Option("--policies", help="Comma-separated policy names (default: all).")] = None,
     battles: Annotated[int, typer.Option("--battles", "--games", min=1, max=10**10, help="Plays per policy (the same for each).")] = 20_000,
-    seed: Seed = 1,
-    set_: SetOpt = None,
-    data: DataOpt = None,
-    game: GameOpt = DEFAULT_GAME,
     as_json: JsonOpt = False,
-    options: dict[str, Any] | None = None,
+    cell: CellArgs | None = None,
 ) -> None:
     """Play every policy (defaults) on the same battles and report win rates with 95% Wilson intervals."""
     from dsim.stats import wilson_interval
 
-    _, registry = _registry(game)
+    _, registry = _registry(cell.game)
+    seed = cell.seed
     names = [p.strip() for p in policies.split(",") if p.strip()] if policies else [p.name for p in registry.all()]
     rows = []
     for name in names:
-        the_game, settings = _cell(game, options or {}, name, set_, data)
+        the_game, settings = cell.one(name)
         chosen, evaluate = the_game.evaluator(settings, seed)
         won = evaluate(chosen.vector(), 0, battles)
         low, high = wilson_interval(int(won.sum()), battles)
@@ -123,12 +110,8 @@ def tune(
     candidates: Annotated[int, typer.Option("--candidates", min=2, max=10_000, help="Parameter vectors tried: the defaults plus a Latin hypercube.")] = 27,
     eta: Annotated[int, typer.Option("--eta", min=2, max=100, help="Successive halving keeps 1/eta of the candidates per round.")] = 3,
     stages: Annotated[int, typer.Option("--stages", min=1, max=20, help="Search stages: the whole box, then boxes shrunk around the best so far.")] = 2,
-    seed: Seed = 1,
-    set_: SetOpt = None,
-    data: DataOpt = None,
-    game: GameOpt = DEFAULT_GAME,
     as_json: JsonOpt = False,
-    options: dict[str, Any] | None = None,
+    cell: CellArgs | None = None,
 ) -> None:
     """Search a policy's parameters for the highest win rate (successive halving, common random numbers).
 
@@ -136,7 +119,8 @@ def tune(
     Wilson intervals, and the gain with a paired interval and McNemar's test."""
     from dsim.tuning import policy_bounds, tune as run_tuning
 
-    the_game, settings = _cell(game, options or {}, policy, set_, data)
+    the_game, settings = cell.one(policy)
+    seed = cell.seed
     try:
         chosen, evaluate = the_game.evaluator(settings, seed)
         result = run_tuning(evaluate, policy_bounds(chosen), budget, seed, candidates=candidates, eta=eta, stages=stages)

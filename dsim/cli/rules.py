@@ -9,12 +9,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dsim.games import DEFAULT_GAME
-from dsim.cli.common import (
-    DataOpt, GameOpt, PolicyOpt, Seed, SetOpt, cell_settings, check, fail, game_named, game_values, parse_sets,
-    with_game_options,
-)
-from dsim.games.base import Game, SettingsError
+from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, with_game_options
+from dsim.games.base import Game
 
 console = Console()
 err = Console(stderr=True, highlight=False)
@@ -22,19 +18,6 @@ err = Console(stderr=True, highlight=False)
 Battles = Annotated[int, typer.Option("--battles", "--games", min=1, max=10**10,
                                       help="Plays per cell and setting (the same plays under every setting).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
-
-
-def grid_cells(game: Game, options: dict[str, Any], policy: str | None, sets: list[str] | None,
-               data: str | None) -> list[dict[str, Any]]:
-    """The cells of a grid command: the game's grid of its repeated options, with policy, rules and data."""
-    try:
-        cells = game.grid(game_values(game, options), data)
-    except SettingsError as exc:
-        fail(str(exc))
-    common: dict[str, Any] = {"policy": policy or game.default_policy, **parse_sets(game, sets)}
-    if data:
-        common["data"] = data
-    return [cell | common for cell in cells]
 
 
 def rule_settings(game: Game, variant: str | None, settings: list[str] | None) -> list[dict[str, dict[str, str]]]:
@@ -58,14 +41,10 @@ def compare(
         "--setting", help="One rule setting as space-separated id=value items (repeatable; the first is A, others B; "
                           "a single one is compared with the defaults).")] = None,
     battles: Battles = 20_000,
-    seed: Seed = 1,
     policy: PolicyOpt = None,
-    set_: SetOpt = None,
-    data: DataOpt = None,
     adjust: Annotated[str, typer.Option("--adjust", help="Multiple-testing adjustment over the grid: holm or bh.")] = "holm",
-    game: GameOpt = DEFAULT_GAME,
     as_json: AsJson = False,
-    options: dict[str, Any] | None = None,
+    cell: CellArgs | None = None,
 ) -> None:
     """Play the same battles under two or more rule settings (common random numbers) and test the difference."""
     from dsim.compare import compare as run_compare
@@ -75,8 +54,8 @@ def compare(
     if adjust not in ("holm", "bh"):
         raise typer.BadParameter("expected holm or bh", param_hint="--adjust")
     with exit_on_data_error():
-        the_game = game_named(game)
-        cells = grid_cells(the_game, options or {}, policy, set_, data)
+        the_game, cells = cell.grid(policy)
+        seed = cell.seed
         rules = rule_settings(the_game, variant, setting)
         try:
             records = run_compare(the_game, cells, rules, battles, seed, adjust=adjust)  # type: ignore[arg-type]
@@ -119,27 +98,21 @@ def tune(
     high: Annotated[int, typer.Option("--high", min=-(2**31), max=2**31 - 1, help="Largest value to try.")] = 6,
     tolerance: Annotated[float, typer.Option("--tolerance", min=0.0, help="Accept a win rate this close to the target.")] = 0.02,
     battles: Battles = 20_000,
-    seed: Seed = 1,
     policy: PolicyOpt = None,
-    set_: SetOpt = None,
-    data: DataOpt = None,
-    game: GameOpt = DEFAULT_GAME,
     as_json: AsJson = False,
-    options: dict[str, Any] | None = None,
+    cell: CellArgs | None = None,
 ) -> None:
     """Find the value of a whole-number house rule that brings the party's win rate to TARGET (bisection with CRN)."""
     from dsim.tune import tune as run_tune
     from dsim.validation import exit_on_data_error
 
-    the_game = game_named(game)
+    the_game, seed = cell.chosen(), cell.seed
     numeric = {r.id: r for r in the_game.rules() if r.numeric}
     if rule not in numeric:
         fail(f"{rule!r} is not a whole-number rule (tunable: {', '.join(numeric)})")
     table = the_game.parse_set(rule, "0")[0]
     with exit_on_data_error():
-        cell = cell_settings(the_game, game_values(the_game, options or {}), policy, set_, data)
-        check(the_game, cell)
-        cells = [cell]
+        cells = [cell.one(policy)[1]]
         try:
             result = run_tune(the_game, cells[0], rule, table, target, low, high, battles, seed, tolerance)
         except ValueError as exc:

@@ -12,21 +12,9 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dsim.games import DEFAULT_GAME
-from dsim.cli.common import (
-    DataOpt, GameOpt, JsonOpt, PolicyOpt, Seed, SetOpt, cell_settings, check, console, err, fail, game_named,
-    game_values, with_game_options,
-)
+from dsim.cli.common import CellArgs, PolicyOpt, console, err, fail, with_game_options
 
 Count = Annotated[int, typer.Option("--battles", "--games", min=1, max=10**12, help="Number of battles (games) to play.")]
-
-
-def _cell(game_name: str, options: dict[str, Any], policy: str | None, sets: list[str] | None, data: str | None):
-    """The game and the checked settings of a command-line cell."""
-    game = game_named(game_name)
-    settings = cell_settings(game, game_values(game, options), policy, sets, data)
-    check(game, settings)
-    return game, settings
 
 
 def _format(value: Any) -> str:
@@ -38,13 +26,9 @@ def _format(value: Any) -> str:
 
 def run(
     battles: Count = 100_000,
-    seed: Seed = 1,
     policy: PolicyOpt = None,
-    set_: SetOpt = None,
-    game: GameOpt = DEFAULT_GAME,
-    data: DataOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
-    options: dict[str, Any] | None = None,
+    cell: CellArgs | None = None,
 ) -> None:
     """Play BATTLES battles (or games) of one cell and report the win rate with its 95% Wilson interval.
 
@@ -52,7 +36,8 @@ def run(
     --loadout); `dsim games` lists every game's options."""
     from dsim.play import CHUNK, run_cell
 
-    chosen, settings = _cell(game, options or {}, policy, set_, data)
+    chosen, settings = cell.one(policy)
+    seed = cell.seed
     unit = f"{chosen.outcome.unit}s"
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
                   TimeRemainingColumn(), console=err, disable=as_json or battles <= CHUNK, transient=True) as bar:
@@ -106,24 +91,20 @@ def first_match(game: Any, cols: dict[str, np.ndarray], where: str) -> int | Non
 
 def explain(
     index: Annotated[int, typer.Option("--index", min=0, max=2**62, help="Index of the play within the run (0-based).")] = 0,
-    seed: Seed = 1,
     policy: PolicyOpt = None,
-    set_: SetOpt = None,
-    game: GameOpt = DEFAULT_GAME,
-    data: DataOpt = None,
     where: Annotated[str | None, typer.Option(
         "--where", help="Replay the first play (from --index on) whose outcome matches, e.g. \"lost and rounds > 8\" "
                         "(columns of `dsim run`, plus won/lost and the game's own).")] = None,
     search: Annotated[int, typer.Option("--search", min=1, max=10**9, help="How many plays --where may scan.")] = 100_000,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines: one event per line with the resulting state.")] = False,
     decisions: Annotated[bool, typer.Option("--decisions", help="Also show every policy decision.")] = False,
-    options: dict[str, Any] | None = None,
+    cell: CellArgs | None = None,
 ) -> None:
     """Replay one play of `dsim run` (same settings, seed and index) step by step, citing rule IDs."""
     from dsim.play import cell_stream
 
-    chosen, settings = _cell(game, options or {}, policy, set_, data)
-    stream = cell_stream(settings)
+    chosen, settings = cell.one(policy)
+    seed, stream = cell.seed, cell_stream(settings)
     if not as_json:
         for line in chosen.explain_header(settings):
             console.print(line, markup=False, highlight=False)
