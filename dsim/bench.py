@@ -74,7 +74,7 @@ def select_workloads(patterns: Iterable[str] | None) -> list[Workload]:
 
 
 def unsupported(workload: Workload) -> str | None:
-    """Why the game cannot play this workload yet (e.g. bosses before boss battles land), or ``None``."""
+    """Why the game cannot play this workload (its settings fail the game's check), or ``None``."""
     from dsim.games import load_game
 
     try:

@@ -35,8 +35,8 @@ def bench(
     quick: Annotated[bool, typer.Option("--quick", help="Skip the cold compile (it takes minutes).")] = False,
     workloads: Annotated[str | None, typer.Option(
         "--workloads",
-        help="Comma-separated workload names or globs (default: every registered game's workloads; DS:TBG: "
-             "l1-2p, l1-4p, l3-2p, l3-4p, mini-boss-2p, main-boss-4p).",
+        help="Comma-separated workload names or globs (default: every registered game's workloads, "
+             "listed by `dsim games`).",
     )] = None,
     do_record: Annotated[bool, typer.Option(
         "--record",
@@ -48,7 +48,7 @@ def bench(
     )] = False,
 ) -> None:
     """Measure battles/s and rounds/s (per thread too), the JIT speed-up, cold and cached compile time
-    and peak memory of fixed workloads (encounters, a mini boss and a main boss), each in a fresh subprocess."""
+    and peak memory of every game's fixed workloads, each in a fresh subprocess."""
     options = BenchOptions(battles=battles, batch=batch, threads=threads, nojit_battles=nojit_battles, cold=not quick)
     try:
         chosen = select_workloads(workloads.split(",") if workloads else None)

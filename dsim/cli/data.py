@@ -21,7 +21,7 @@ from dsim.validation import display_path, exit_on_data_error, singular
 
 
 app = typer.Typer(
-    help="Validate, list and inspect game data (cards, bosses, encounters, tiles).",
+    help="Validate, list and inspect a game's data (--game NAME before the subcommand).",
     no_args_is_help=True,
 )
 console = Console()
@@ -95,8 +95,8 @@ def _flags(entry: Any) -> str:
 @app.command("list")
 def list_entries(
     ctx: typer.Context,
-    kind: Annotated[str, typer.Argument(help="What to list (DS:TBG: characters, items, enemies, bosses, encounters, "
-                                             "tiles, traps, loadouts, dice).", show_default=False)],
+    kind: Annotated[str, typer.Argument(help="What to list: a kind of the game's data (an unknown kind lists them).",
+                                    show_default=False)],
     as_json: JsonOption = False,
     data: DataOption = None,
 ) -> None:
@@ -123,9 +123,9 @@ def list_entries(
 @app.command()
 def show(
     ctx: typer.Context,
-    ident: Annotated[str, typer.Argument(metavar="ID", help="Entry id, or BOSS/CARD for a boss behaviour card.")],
+    ident: Annotated[str, typer.Argument(metavar="ID", help="Entry id (DS:TBG: BOSS/CARD for a boss behaviour card).")],
     second: Annotated[str | None, typer.Argument(
-        metavar="[ID]", help="With two arguments the first is the kind: `dsim data show loadout mid_game`.",
+        metavar="[ID]", help="With two arguments the first is the kind, e.g. `dsim data show loadout mid_game`.",
         show_default=False)] = None,
     kind: Annotated[
         str | None, typer.Option("--kind", help="Only look in this kind (when an id exists in several).")
@@ -151,7 +151,7 @@ def show(
         hint = f"; did you mean {', '.join(close)}?" if close else "; see `dsim data list KIND`"
         fail(f"no entry with id {ident!r}{hint}")
     if len(found) > 1:
-        fail(f"{ident!r} is ambiguous: {', '.join(f'{k} {i}' for k, i, _, _ in found)}; give BOSS/CARD or --kind")
+        fail(f"{ident!r} is ambiguous: {', '.join(f'{k} {i}' for k, i, _, _ in found)}; give the kind too (or --kind)")
     found_kind, found_id, entry, origin = found[0]
     if as_json:
         _echo_json(_dump(entry))

@@ -102,7 +102,7 @@ def tune(
     as_json: AsJson = False,
     cell: CellArgs | None = None,
 ) -> None:
-    """Find the value of a whole-number house rule that brings the party's win rate to TARGET (bisection with CRN)."""
+    """Find the value of a whole-number house rule that brings a cell's win rate to TARGET (bisection with CRN)."""
     from dsim.tune import tune as run_tune
     from dsim.validation import exit_on_data_error
 

@@ -32,8 +32,7 @@ def run(
 ) -> None:
     """Play BATTLES battles (or games) of one cell and report the win rate with its 95% Wilson interval.
 
-    The cell is given by the game's own options (DS:TBG: --party with --encounter or --boss,
-    --loadout); `dsim games` lists every game's options."""
+    The cell is given by the game's own options; `dsim games` lists them per game."""
     from dsim.play import CHUNK, run_cell
 
     chosen, settings = cell.one(policy)
@@ -56,9 +55,9 @@ def run(
     for share in summary.get("win_share", []):
         low, high = share["ci95"]
         table.add_row(f"seat {share['seat']} wins", f"{share['share']:.4f}  (95% CI {low:.4f} – {high:.4f})")
-    shown = {"game", "settings", unit, "wins", "win_rate", "ci95", "win_share", "seed", f"{unit}_per_s", "loadout"}
-    for key, value in summary.items():
-        if key not in shown and not isinstance(value, dict | list):
+    shown = {"game", "settings", unit, "wins", "win_rate", "ci95", "win_share", "seed", f"{unit}_per_s"}
+    for key, value in summary.items():  # the game's own figures: numbers only (text is in the heading)
+        if key not in shown and (value is None or isinstance(value, int | float)):
             table.add_row(key.replace("_", " "), _format(value))
     rate = summary[f"{unit}_per_s"]
     table.add_row("throughput", f"{rate:,.0f} {unit}/s" if rate else "—")

@@ -160,10 +160,10 @@ def plot(
     ] = None,
     x: Annotated[
         str | None,
-        typer.Option("--x", help="Setting for the heat map's columns (default boss or encounter), or the "
+        typer.Option("--x", help="Setting for the heat map's columns (default: the game's choice), or the "
                      "variant to show (e.g. variants.bleed_zero_damage)."),
     ] = None,
-    y: Annotated[str | None, typer.Option("--y", help="Setting for the heat map's rows (default party).")] = None,
+    y: Annotated[str | None, typer.Option("--y", help="Setting for the heat map's rows (default: the game's choice).")] = None,
 ) -> None:
     """Draw a figure of a results folder."""
     from dsim import plots  # matplotlib loads slowly; only plots need it
