@@ -135,7 +135,7 @@ def show(
 ) -> None:
     """Show one entry (any kind, found by id) with all its fields; `show KIND ID` also works."""
     support = _support(ctx)
-    kinds = (*support.kinds, *getattr(support, "extra_kinds", ()))
+    kinds = (*support.kinds, *support.extra_kinds)
     if second is not None:
         plural = {k: k for k in kinds} | {singular(k): k for k in kinds}
         if ident not in plural:
@@ -180,9 +180,7 @@ def coverage(ctx: typer.Context, as_json: JsonOption = False, data: DataOption =
     groups: dict[str, list[Any]] = {}
     for use in uses:
         groups.setdefault(use.kind, []).append(use)
-    title = support.coverage_title(uses) if hasattr(support, "coverage_title") else \
-        f"Not simulated or placeholder: {len(uses)} uses of {len(groups)} kinds"
-    table = Table(title=title)
+    table = Table(title=support.coverage_title(uses))
     for column in ("effect kind", "card", "where", "text"):
         table.add_column(column, overflow="fold")
     for effect_kind, group in groups.items():

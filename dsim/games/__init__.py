@@ -54,3 +54,12 @@ def _make_dstbg() -> Game:
 
 
 register_game("dstbg", _make_dstbg)
+
+
+def _make_bloodborne() -> Game:
+    from dsim.games.bloodborne.game import Bloodborne
+
+    return Bloodborne()
+
+
+register_game("bloodborne", _make_bloodborne)

@@ -59,6 +59,27 @@ class GameDataSupport(Protocol):
         """Every placeholder and every card text the engine does not simulate."""
 
 
+class BaseDataSupport:
+    """Defaults of the optional parts of a data capability: lookup by id over every kind, no notes."""
+
+    kinds: Sequence[str] = ()
+    extra_kinds: Sequence[str] = ()  # kinds ``dsim data show`` finds inside other entries
+
+    def find(self, data: LoadedData, ident: str, kind: str | None) -> list[tuple[str, str, Any, Path]]:
+        """Entries called ``ident`` (in ``kind`` only, if given): (kind, id, entry, file)."""
+        kinds = [kind] if kind else list(self.kinds)
+        return [(k, ident, data.entries(k)[ident], data.origin(k, ident)) for k in kinds if ident in data.entries(k)]
+
+    def notes(self, kind: str, entry: Any) -> list[str]:
+        """Extra lines under ``dsim data show`` for one entry."""
+        return []
+
+    def coverage_title(self, items: Sequence[CoverageItem]) -> str:
+        """The title of ``dsim data coverage``."""
+        kinds = len({item.kind for item in items})
+        return f"Placeholders and card texts not simulated: {len(items)} entries of {kinds} kinds"
+
+
 @dataclass(frozen=True)
 class Distribution:
     """An exact (or stated-truncation) distribution for ``dsim dice roll``."""

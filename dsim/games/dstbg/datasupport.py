@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from dsim import dice
-from dsim.games.data import CoverageItem, Distribution
+from dsim.games.data import BaseDataSupport, CoverageItem, Distribution
 from dsim.games.dstbg import coverage as effect_coverage
 from dsim.games.dstbg.loader import KINDS, GameData, load_game_data
 from dsim.games.dstbg.schema import INF_RANGE, Boss, Item
@@ -151,7 +151,7 @@ def _find(game_data: GameData, ident: str, kind: str | None) -> list[tuple[str, 
 
 
 
-class DSTBGData:
+class DSTBGData(BaseDataSupport):
     """``dsim data`` for DS:TBG: characters, items, enemies, bosses (and their cards), encounters, tiles, traps, loadouts."""
 
     kinds: Sequence[str] = KINDS
