@@ -43,7 +43,7 @@ def user_errors() -> Iterator[None]:
     with exit_on_data_error():
         try:
             yield
-        except (ValueError, KeyError) as exc:
+        except (ValueError, KeyError, OverflowError) as exc:
             fail(str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc))
 
 

@@ -20,6 +20,7 @@ from dsim.games.dstbg.compile import Compiled, _line_stats
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 
+LIMIT = 10_000  # largest offset a numeric house rule takes (table figures stay far inside int32)
 COLOURS = {"black": 0, "blue": 1, "orange": 2}
 POOLS = {
     "block": ("items", L.IT_BLOCK_K),
@@ -161,6 +162,8 @@ def coerce(rule_id: str, value: Any) -> int | str:
         raise ValueError(f"house rule {rule_id!r} takes a whole number, got {value!r}") from None
     if rule.minimum is not None and number < rule.minimum:
         raise ValueError(f"house rule {rule_id!r} must be at least {rule.minimum}, got {number}")
+    if abs(number) > LIMIT:  # the tables are int32; no card figure comes near this
+        raise ValueError(f"house rule {rule_id!r} takes a whole number from -{LIMIT:,} to {LIMIT:,}, got {number}")
     return number
 
 
