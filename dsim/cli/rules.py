@@ -73,9 +73,8 @@ def compare(
     for col in ("cell", "B", "win A → B", "B − A (95% CI)", "p", f"p {adjust}"):
         table.add_column(col, justify="left" if col in ("cell", "B") else "right", overflow="fold")
     for rec in records:
-        cell = rec["cell"]
         low, high = rec["ci95"]
-        table.add_row(the_game.label(cell), describe_rules(rec["b"]),
+        table.add_row(the_game.label(rec["cell"]), describe_rules(rec["b"]),
                       f"{rec['win_rate_a']:.3f} → {rec['win_rate_b']:.3f}", f"{rec['diff']:+.3f} ({low:+.3f}, {high:+.3f})",
                       f"{rec['p_value']:.2g}", f"{rec['p_adjusted']:.2g}")
     console.print(table)

@@ -34,7 +34,7 @@ MODELS: dict[str, type[BaseModel]] = {
 KINDS = tuple(MODELS)
 PILE_SIZES = {2: 5, 3: 5}  # DM-2.5: the level-2 and level-3 piles hold 5 cards each (seed L74)
 CARD_KINDS = {"goblin": "goblins", "mount": "mounts", "enemy": "enemies"}
-"""Pile card kind → the data kind its ``id`` names."""
+"""Pile card kind → the data kind its ``ref`` names."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,11 @@ class _Gathered:
     broken: bool = False
 
 
+def _label(kind: str, entry_id: object, index: int | None = None) -> str:
+    """:func:`entry_label` with the singular ``hero`` (the shared rule would give ``heroe``)."""
+    return entry_label("hero" if kind == "heroes" else kind, entry_id, index)
+
+
 def _read(path: Path) -> tuple[bool, Any, list[Problem]]:
     """``(ok, content, problems)`` of one YAML file; directories and non-UTF-8 bytes are problems too."""
     file = display_path(path)
@@ -89,7 +94,8 @@ def _read(path: Path) -> tuple[bool, Any, list[Problem]]:
     except DataError as err:
         return False, None, err.problems
     except UnicodeDecodeError as err:
-        return False, None, [Problem(file, message=f"not UTF-8 text: byte 0x{err.object[err.start]:02x} at offset {err.start}")]
+        byte = f"0x{err.object[err.start]:02x}"
+        return False, None, [Problem(file, message=f"not UTF-8 text: byte {byte} at offset {err.start}")]
 
 
 def _entry_problems(err: ValidationError, file: str, raw: Any, label: str) -> list[Problem]:
@@ -148,7 +154,7 @@ class _Loader:
             return
         seen: dict[str, int] = {}
         for index, entry in enumerate(entries):
-            label = entry_label(kind, entry.get("id") if isinstance(entry, dict) else None, index)
+            label = _label(kind, entry.get("id") if isinstance(entry, dict) else None, index)
             self._add(kind, model, path, entry, label, index, seen)
 
     def _add(
@@ -203,7 +209,7 @@ def load_data(overlay: Path | None = None, data_dir: Path | None = None) -> Dark
 
 
 def _where(data: DarkMaidenData, kind: str, entry_id: str) -> tuple[str, str]:
-    return display_path(data.origin(kind, entry_id)), entry_label(kind, entry_id)
+    return display_path(data.origin(kind, entry_id)), _label(kind, entry_id)
 
 
 def cross_check(data: DarkMaidenData, known: dict[str, set[str]], broken: set[str]) -> Iterator[Problem]:
@@ -251,11 +257,13 @@ def _check_piles(data: DarkMaidenData, known: dict[str, set[str]], broken: set[s
         levels.setdefault(pile.level, pile.id)
         for i, card in enumerate(pile.cards):
             target = CARD_KINDS.get(card.kind)
-            if target is not None and card.id not in known[target]:
-                yield Problem(file, label, f"cards[{i}].id", f"unknown {card.kind} {card.id!r}")
+            if target is not None and card.ref not in known[target]:
+                yield Problem(file, label, f"cards[{i}].ref", f"unknown {card.kind} {card.ref!r}")
         size = PILE_SIZES.get(pile.level)
         if size is not None and pile.size() != size:
-            yield Problem(file, label, "cards", f"the level-{pile.level} pile holds {size} cards, got {pile.size()} (DM-2.5)")
+            yield Problem(
+                file, label, "cards", f"the level-{pile.level} pile holds {size} cards, got {pile.size()} (DM-2.5)"
+            )
     if "piles" not in broken:
         for level in sorted({1, *PILE_SIZES} - set(levels)):
             yield Problem(display_path(data.data_dir / "piles.yaml"), field="piles", message=f"no level-{level} pile")

@@ -112,7 +112,8 @@ class Entry(BaseModel):
         """``field: {value, placeholder, placeholder_reason}`` → ``field: value`` plus ``placeholders[field]``."""
         if not isinstance(data, dict):
             return data
-        plain, marks = dict(data), dict(data.get("placeholders") or {})
+        given = data.get("placeholders")
+        plain, marks = dict(data), dict(given) if isinstance(given, dict) else {}
         for key, value in data.items():
             if key in cls.model_fields and isinstance(value, dict) and ("value" in value or "placeholder" in value):
                 mark = dict(value)
@@ -120,7 +121,7 @@ class Entry(BaseModel):
                 if "value" in mark:
                     plain[key] = mark.pop("value")
                 marks[key] = mark
-        if marks:
+        if marks and (given is None or isinstance(given, dict)):
             plain["placeholders"] = marks
         return plain
 
@@ -209,18 +210,18 @@ class Site(Special):
 
 
 class PileCard(BaseModel):
-    """``count`` copies of one card in a pile; ``id`` names the goblin, mount or enemy."""
+    """``count`` copies of one card in a pile; ``ref`` is the id of the goblin, mount or enemy."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     kind: CardKind
-    id: Id | None = None
+    ref: Id | None = None
     count: CardCount
 
     @model_validator(mode="after")
     def _id_when_needed(self) -> PileCard:
-        if (self.id is None) != (self.kind in ("go", "precipice")):
-            raise ValueError(f"a {self.kind} card {'takes no' if self.kind in ('go', 'precipice') else 'needs an'} id")
+        if (self.ref is None) != (self.kind in ("go", "precipice")):
+            raise ValueError(f"a {self.kind} card {'takes no' if self.kind in ('go', 'precipice') else 'needs a'} ref")
         return self
 
 
