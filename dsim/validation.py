@@ -109,6 +109,8 @@ def read_yaml(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise DataError([Problem(display_path(path), message=f"cannot read file: {err.strerror}")]) from None
+    except UnicodeDecodeError as err:
+        raise DataError([Problem(display_path(path), message=f"not UTF-8 text: byte 0x{err.object[err.start]:02x} at offset {err.start} (save it as UTF-8)")]) from None
     try:
         return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: safe
     except yaml.MarkedYAMLError as err:

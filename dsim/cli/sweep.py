@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -21,9 +21,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from dsim import results
-from dsim.executors import DaskExecutor, ExecutorError, LocalExecutor
-from dsim.sweep import ExperimentError, SweepStatus, load_experiment, run_sweep
+if TYPE_CHECKING:
+    from dsim.sweep import SweepStatus
 
 err_console = Console(stderr=True)
 
@@ -72,6 +71,10 @@ def sweep(
     ] = None,
 ) -> None:
     """Play every cell of an experiment in chunks, writing one Parquet file per chunk into --out."""
+    from dsim import results
+    from dsim.executors import DaskExecutor, ExecutorError, LocalExecutor
+    from dsim.sweep import ExperimentError, load_experiment, run_sweep
+
     if executor is ExecutorKind.local and (scheduler or workers):
         _fail("--scheduler and --workers need --executor dask")
     runner = LocalExecutor() if executor is ExecutorKind.local else DaskExecutor(scheduler, workers)
@@ -118,6 +121,7 @@ def report(
     ] = None,
 ) -> None:
     """Win rate with Wilson 95% interval and outcome means per cell, or pairwise comparisons."""
+    from dsim import results
     from dsim.cli import reporting  # scipy and statsmodels load slowly; only reports need them
 
     if as_json and as_csv:
@@ -166,7 +170,7 @@ def plot(
     y: Annotated[str | None, typer.Option("--y", help="Setting for the heat map's rows (default: the game's choice).")] = None,
 ) -> None:
     """Draw a figure of a results folder."""
-    from dsim import plots  # matplotlib loads slowly; only plots need it
+    from dsim import plots, results  # matplotlib and pandas load slowly; only plots need them
 
     out = out or Path(folder) / f"{kind.value}.png"
     try:
@@ -179,6 +183,7 @@ def plot(
 
 def _game_of(folder: Path) -> Any:
     """The game that wrote a results folder (its module imported first, as the sweep did)."""
+    from dsim import results
     from dsim.games import load_game
 
     manifest = results.read_manifest(folder)

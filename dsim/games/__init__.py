@@ -63,3 +63,12 @@ def _make_bloodborne() -> Game:
 
 
 register_game("bloodborne", _make_bloodborne)
+
+
+def _make_dark_maiden() -> Game:
+    from dsim.games.dark_maiden.game import DarkMaiden
+
+    return DarkMaiden()
+
+
+register_game("dark_maiden", _make_dark_maiden)

@@ -92,10 +92,6 @@ class _Loader:
             return True, read_yaml(path)
         except DataError as err:
             self.problems.extend(err.problems)
-        except UnicodeDecodeError as err:
-            self.problems.append(
-                Problem(display_path(path), message=f"not UTF-8 text: byte 0x{err.object[err.start]:02x} at offset {err.start}")
-            )
         return False, None
 
     def _load_file(self, path: Path, kind: str, model: type[BaseModel], seen: dict[tuple[str, str], str]) -> None:

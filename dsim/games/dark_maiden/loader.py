@@ -93,9 +93,6 @@ def _read(path: Path) -> tuple[bool, Any, list[Problem]]:
         return True, read_yaml(path), []
     except DataError as err:
         return False, None, err.problems
-    except UnicodeDecodeError as err:
-        byte = f"0x{err.object[err.start]:02x}"
-        return False, None, [Problem(file, message=f"not UTF-8 text: byte {byte} at offset {err.start}")]
 
 
 def _entry_problems(err: ValidationError, file: str, raw: Any, label: str) -> list[Problem]:

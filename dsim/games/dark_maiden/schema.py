@@ -89,6 +89,7 @@ class Mark(BaseModel):
 
     @model_validator(mode="after")
     def _is_placeholder(self) -> Mark:
+        """A mapping instead of a plain figure only makes sense as a placeholder."""
         if not self.placeholder:
             raise ValueError("a figure written as a mapping is a placeholder: set placeholder: true or write the value")
         return self
@@ -115,7 +116,7 @@ class Entry(BaseModel):
         given = data.get("placeholders")
         plain, marks = dict(data), dict(given) if isinstance(given, dict) else {}
         for key, value in data.items():
-            if key in cls.model_fields and isinstance(value, dict) and ("value" in value or "placeholder" in value):
+            if key in cls.model_fields and key != "placeholders" and isinstance(value, dict) and ("value" in value or "placeholder" in value):
                 mark = dict(value)
                 plain.pop(key)
                 if "value" in mark:
@@ -127,6 +128,7 @@ class Entry(BaseModel):
 
     @model_validator(mode="after")
     def _check_notes(self) -> Entry:
+        """An invented entry says why; figure notes name real fields."""
         if self.placeholder != (self.placeholder_reason is not None):
             raise ValueError("placeholder: true and placeholder_reason go together")
         unknown = sorted(set(self.placeholders) - set(type(self).model_fields))
@@ -142,6 +144,7 @@ class Special(Entry):
 
     @model_validator(mode="after")
     def _text_with_id(self) -> Special:
+        """A machine special id always comes with the text a reader can check."""
         if getattr(self, "special", None) is not None and self.special_text is None:
             raise ValueError("a special needs its special_text")
         return self
@@ -219,7 +222,8 @@ class PileCard(BaseModel):
     count: CardCount
 
     @model_validator(mode="after")
-    def _id_when_needed(self) -> PileCard:
+    def _ref_when_needed(self) -> PileCard:
+        """Goblin, mount and enemy cards name their entry; go and precipice cards are generic."""
         if (self.ref is None) != (self.kind in ("go", "precipice")):
             raise ValueError(f"a {self.kind} card {'takes no' if self.kind in ('go', 'precipice') else 'needs a'} ref")
         return self

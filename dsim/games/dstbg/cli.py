@@ -15,10 +15,8 @@ from rich.table import Table
 from dsim import dice
 from dsim.cli.common import DataOpt, Seed, SetOpt, cell_settings, check, fail
 from dsim.cli.dice import DataOption, ExactOption, JsonOption, PoolArgument, _show, _user_errors
-from dsim.games.dstbg.datasupport import DSTBGDice
-from dsim.validation import exit_on_data_error
 from dsim.games.dstbg.game import loadout_text
-from dsim.stats import wilson_interval
+from dsim.validation import exit_on_data_error
 
 console = Console()
 err = Console(stderr=True)
@@ -49,7 +47,7 @@ def area(
     dsim/games/dstbg/area.py)."""
     from dsim.games.dstbg import area as A
     from dsim.games.dstbg.game import DSTBG, game_data
-    from dsim.validation import exit_on_data_error
+    from dsim.stats import wilson_interval
 
     game = DSTBG()
     settings = cell_settings(game, {"party": party, "boss": boss, "loadout": loadout}, policy, set_, data)
@@ -130,6 +128,8 @@ def _print(summary: dict[str, Any], settings: dict[str, Any], boss: str, by_leve
 
 def _faces(data: Path | None) -> dict[str, tuple[int, ...]]:
     """Die faces by letter, with the ``--data`` overlay; data problems end the command."""
+    from dsim.games.dstbg.datasupport import DSTBGDice
+
     with exit_on_data_error():
         return DSTBGDice().faces(data)
 

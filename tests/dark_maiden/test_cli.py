@@ -1,0 +1,32 @@
+"""Dark Maiden through the generic commands: `dsim data`, and a clear refusal to play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from dsim.cli import app
+
+runner = CliRunner()
+
+
+def test_data_validate_list_and_coverage_name_the_dark_maiden_cards():
+    ok = runner.invoke(app, ["data", "--game", "dark_maiden", "validate"])
+    assert ok.exit_code == 0 and "3 heroes" in ok.stdout and "4 sites" in ok.stdout, ok.output
+    heroes = json.loads(runner.invoke(app, ["data", "--game", "dark_maiden", "list", "heroes", "--json"]).stdout)
+    assert {h["id"] for h in heroes} >= {"amazona", "barbara"}
+    uses = json.loads(runner.invoke(app, ["data", "--game", "dark_maiden", "coverage", "--json"]).stdout)
+    assert uses and all(u["text"] for u in uses)
+
+
+def test_non_utf8_overlay_is_one_line_naming_the_file(tmp_path: Path):
+    (tmp_path / "heroes.yaml").write_bytes(b"\xff\xfe\x00bad")
+    out = runner.invoke(app, ["data", "--game", "dark_maiden", "validate", "--data", str(tmp_path)])
+    assert out.exit_code == 1 and "heroes.yaml" in out.stderr and "Traceback" not in out.output
+
+
+def test_run_refuses_dark_maiden_cells_until_the_kernel_exists():
+    out = runner.invoke(app, ["run", "--game", "dark_maiden", "--games", "10"])
+    assert out.exit_code == 1 and "not simulated yet" in out.stderr
