@@ -89,11 +89,19 @@ def test_compare_and_tune_switch_the_toys_variant():
     assert [s["id"] for s in listed["switches"]] == ["p_shift"]
 
 
+def test_explain_replays_the_toy_battle_that_run_played():
+    """`explain --where` finds the first lost battle by the game's own columns; its replay agrees."""
+    out = runner.invoke(app, ["explain", "--game", "toy", "--p", "0.5", "--where", "lost", "--json"])
+    assert out.exit_code == 0, out.output
+    first, end = [json.loads(line) for line in out.stdout.splitlines()]
+    assert first == {"event": "flip", "win": False} and end["event"] == "end" and end["rounds"] >= 1
+
+
 def test_toy_has_no_policies_data_or_replay_and_says_so():
     for args, words in ((["policies", "list", "--game", "toy"], "toy has no policies"),
                         (["data", "--game", "toy", "validate"], "toy has no data files"),
                         (["dice", "roll", "--game", "toy", "2d6"], "toy has no dice"),
-                        (["explain", "--game", "toy", "--p", "0.5"], "toy has no step-by-step replay")):
+                        (["explain", "--game", "duel", "--seats", "2"], "duel has no step-by-step replay")):
         out = runner.invoke(app, args)
         assert out.exit_code == 1 and words in out.stderr and "Traceback" not in out.stderr, (args, out.output)
 

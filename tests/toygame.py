@@ -90,6 +90,12 @@ class ToyGame(Game):
         }
 
 
+    def explain(self, settings: Mapping[str, Any], seed: int, stream: int, index: int) -> list[dict[str, Any]]:
+        """Battle ``index`` as two events: the coin and the result (what ``play`` drew for it)."""
+        cols = self.play(settings, seed, stream, index, 1)
+        return [{"event": "flip", "win": bool(cols["win"][0])}, {"event": "end", "rounds": int(cols["rounds"][0])}]
+
+
 class DuelGame(Game):
     """A competitive toy: ``seats`` players each roll a die, the highest wins (ties credit every tied seat)."""
 
