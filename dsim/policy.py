@@ -68,9 +68,10 @@ class Policy:
 
 
 class PolicyRegistry:
-    """The policies of one game: modules of ``package`` register themselves when imported."""
+    """The policies of one game: modules of ``package`` register themselves when imported
+    (``package=None``: only the policies registered directly)."""
 
-    def __init__(self, package: str) -> None:
+    def __init__(self, package: str | None) -> None:
         self.package = package
         self._policies: dict[str, Policy] = {}
 
@@ -81,6 +82,8 @@ class PolicyRegistry:
 
     def _discover(self) -> None:
         """Import every module of the package so they register themselves."""
+        if self.package is None:
+            return
         package = importlib.import_module(self.package)
         for info in pkgutil.iter_modules(package.__path__):
             importlib.import_module(f"{self.package}.{info.name}")

@@ -29,7 +29,7 @@ def invoke(*args: str) -> dict | list:
 def test_run_plays_the_toy_game_from_its_declared_options():
     """`--p` and `--max-rounds` are the toy's options; the win rate sits in its interval around p."""
     res = invoke("run", "--game", "toy", "--p", "0.7", "--max-rounds", "5", "--battles", "4000", "--seed", "3", "--json")
-    assert res["settings"] == {"p": 0.7, "max_rounds": 5, "policy": "random_legal"}
+    assert res["settings"] == {"p": 0.7, "max_rounds": 5, "policy": "steady"}
     assert res["battles"] == 4000 and res["ci95"][0] <= 0.7 <= res["ci95"][1]
     assert 1 <= res["mean_rounds"] <= 5
     again = invoke("run", "--game", "toy", "--p", "0.7", "--max-rounds", "5", "--battles", "4000", "--seed", "3", "--json")
@@ -97,10 +97,41 @@ def test_explain_replays_the_toy_battle_that_run_played():
     assert first == {"event": "flip", "win": False} and end["event"] == "end" and end["rounds"] >= 1
 
 
-def test_toy_has_no_policies_data_or_replay_and_says_so():
-    for args, words in ((["policies", "list", "--game", "toy"], "toy has no policies"),
-                        (["data", "--game", "toy", "validate"], "toy has no data files"),
-                        (["dice", "roll", "--game", "toy", "2d6"], "toy has no dice"),
+def test_policies_and_tune_policy_for_the_toy():
+    """The toy's registry lists its two policies; `edgy` with edge 0.2 wins 0.2 more on the same battles,
+    and tune-policy finds an edge above the default 0 beyond the paired interval."""
+    listed = invoke("policies", "list", "--game", "toy", "--json")
+    assert [p["name"] for p in listed] == ["edgy", "steady"]
+    assert invoke("policies", "show", "edgy", "--game", "toy", "--json")["parameters"][0]["high"] == 0.2
+    rows = {r["policy"]: r for r in invoke("policies", "compare", "--game", "toy", "--p", "0.4", "--battles", "4000",
+                                            "--json")}
+    assert rows["steady"]["ci95"][0] <= 0.4 <= rows["steady"]["ci95"][1] and rows["edgy"]["wins"] == rows["steady"]["wins"]
+    tuned = invoke("tune-policy", "--game", "toy", "--policy", "edgy", "--p", "0.4", "--budget", "20000", "--json")
+    assert tuned["best"]["edge"] > 0.1 and tuned["gain_ci95"][0] > 0
+
+
+def test_data_and_dice_for_the_toy(tmp_path: Path):
+    (tmp_path / "coins.yaml").write_text("fair: 0.5\nloaded: 0.95\n", encoding="utf-8")
+    ok = runner.invoke(app, ["data", "--game", "toy", "validate", "--data", str(tmp_path)])
+    assert ok.exit_code == 0 and "2 coins" in ok.stdout, ok.output
+    assert [c["id"] for c in invoke("data", "--game", "toy", "list", "coins", "--data", str(tmp_path), "--json")] == \
+        ["fair", "loaded"]
+    assert invoke("data", "--game", "toy", "show", "fair", "--data", str(tmp_path), "--json") == {"id": "fair", "p": 0.5}
+    assert [u["owner_id"] for u in invoke("data", "--game", "toy", "coverage", "--data", str(tmp_path), "--json")] == \
+        ["loaded"]
+    (tmp_path / "coins.yaml").write_text("bent: 2\n", encoding="utf-8")
+    bad = runner.invoke(app, ["data", "--game", "toy", "validate", "--data", str(tmp_path)])
+    assert bad.exit_code == 1 and 'coins.yaml: coin "bent": field "p": expected a number from 0 to 1' in bad.stderr
+    dist = invoke("dice", "roll", "--game", "toy", "2d6", "--json", "--exact")
+    assert dict(dist["pmf"])[7] == "1/6" and dist["mean"] == "7"
+    wrong = runner.invoke(app, ["dice", "roll", "--game", "toy", "d"])
+    assert wrong.exit_code == 1 and "expected a pool like 2d6" in wrong.stderr
+
+
+def test_a_game_without_capabilities_says_so():
+    for args, words in ((["policies", "list", "--game", "duel"], "duel has no policies"),
+                        (["data", "--game", "duel", "validate"], "duel has no data files"),
+                        (["dice", "roll", "--game", "duel", "2d6"], "duel has no dice"),
                         (["explain", "--game", "duel", "--seats", "2"], "duel has no step-by-step replay")):
         out = runner.invoke(app, args)
         assert out.exit_code == 1 and words in out.stderr and "Traceback" not in out.stderr, (args, out.output)

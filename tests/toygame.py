@@ -11,15 +11,23 @@ module registers the games as ``"toy"`` and ``"duel"`` (experiment key
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel
 
 from dsim.games import register_game
 from dsim.games.base import Game, Option, Outcome, RuleSwitch, Workload
+from dsim.games.data import BaseDataSupport, CoverageItem, Distribution
+from dsim.policy import Param, Policy, PolicyRegistry
+from dsim.rng import stream_key
+from dsim.validation import DataError, Problem, display_path, read_yaml
 from dsim.variants import VariantSet, number
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -40,6 +48,88 @@ def uniforms(seed: int, stream: int, start: int, count: int, draws: int) -> np.n
     return (_mix(key + counter * _GOLDEN) >> np.uint64(11)).astype(np.float64) / float(1 << 53)
 
 
+TOY_POLICIES = PolicyRegistry(None)
+TOY_POLICIES.register(Policy("steady", "Steady: plays the coin as it is.", None))
+TOY_POLICIES.register(Policy("edgy", "Edgy: its edge (a parameter) adds to the chance to win.", None,
+                             (Param("edge", 0.0, 0.0, 0.2, "added to p"),)))
+
+
+class ToyData(BaseDataSupport):
+    """One kind, ``coins``, read from ``coins.yaml`` in the overlay folder (the toy ships no data)."""
+
+    kinds = ("coins",)
+
+    def load(self, overlay: Path | None = None) -> Any:
+        """The coins of ``overlay/coins.yaml`` (``DataError`` naming the file and entry when one is bad)."""
+        if overlay is None:
+            raise DataError([Problem("coins.yaml", message="the toy game ships no data: give --data DIR")])
+        path = overlay / "coins.yaml"
+        raw = read_yaml(path) or {}
+        bad = [Problem(display_path(path), f'coin "{k}"', "p", f"expected a number from 0 to 1, got {v!r}")
+               for k, v in raw.items() if not isinstance(v, int | float) or not 0 <= v <= 1]
+        if bad:
+            raise DataError(bad)
+        return ToyCoins(overlay, dict(raw), path)
+
+    def columns(self, kind: str) -> list[str]:
+        """``id`` and ``p``."""
+        return ["id", "p"]
+
+    def row(self, kind: str, entry: Any) -> list[str]:
+        """A coin's id and chance."""
+        return [entry.id, f"{entry.p:g}"]
+
+    def coverage(self, data: Any) -> list[CoverageItem]:
+        """Coins above 0.9 are flagged as guesses, to exercise the listing."""
+        return [CoverageItem("placeholder", "coins", k, k, "p", "a guess") for k, v in data.coins.items() if v > 0.9]
+
+
+class Coin(BaseModel):
+    """One coin of the toy's data (entries are pydantic models, as in every game)."""
+
+    id: str
+    p: float
+
+
+@dataclass
+class ToyCoins:
+    """The toy's loaded data."""
+
+    data_dir: Path
+    coins: dict[str, float]
+    path: Path
+
+    def counts(self) -> dict[str, int]:
+        """Coins."""
+        return {"coins": len(self.coins)}
+
+    def entries(self, kind: str) -> dict[str, Coin]:
+        """Coins by id."""
+        return {k: Coin(id=k, p=v) for k, v in self.coins.items()}
+
+    def origin(self, kind: str, entry_id: str) -> Path:
+        """Every coin comes from ``coins.yaml``."""
+        return self.path
+
+
+class ToyDice:
+    """``NdS`` (N dice of S sides): the exact distribution of the total, by convolution."""
+
+    def roll(self, pool: str, overlay: Path | None = None) -> Distribution:
+        """``2d6`` → totals 2..12 with exact fractions."""
+        count, sep, sides = pool.partition("d")
+        if not sep or not count.isdigit() or not sides.isdigit() or not 1 <= int(count) <= 20 or int(sides) < 2:
+            raise ValueError(f"expected a pool like 2d6 (1 to 20 dice of 2 or more sides), got {pool!r}")
+        pmf = {0: Fraction(1)}
+        for _ in range(int(count)):
+            step: dict[int, Fraction] = {}
+            for total, p in pmf.items():
+                for face in range(1, int(sides) + 1):
+                    step[total + face] = step.get(total + face, Fraction(0)) + p / int(sides)
+            pmf = step
+        return Distribution(f"Total: {pool}", dict(sorted(pmf.items())))
+
+
 TOY_VARIANTS = VariantSet((number("p_shift", "toy", "percentage points added to p", 0, "p + p_shift/100",
                                    seed="toy game", low=-100, high=100),))
 
@@ -53,6 +143,7 @@ class ToyGame(Game):
                Option("max_rounds", "Most rounds a battle lasts.", int, minimum=1))
     outcome = Outcome(success="win", means=("rounds", "deaths", "damage_dealt"))
     rule_tables = ("variants",)
+    default_policy = "steady"
     workloads = (Workload("toy-coin", "a fair coin", {"p": 0.5}),)
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
@@ -72,6 +163,30 @@ class ToyGame(Game):
         """One numeric variant, so that compare and tune have a rule to switch."""
         return [v.switch() for v in TOY_VARIANTS.listed()]
 
+    def policies(self) -> PolicyRegistry:
+        """``steady`` and ``edgy`` (whose ``edge`` parameter raises the chance to win)."""
+        return TOY_POLICIES
+
+    def evaluator(self, settings: Mapping[str, Any], seed: int) -> tuple[Policy, Any]:
+        """Wins of a parameter vector on the cell's common battles (the stream ignores the policy)."""
+        policy = TOY_POLICIES.get(settings.get("policy", "steady"))
+        base = {k: v for k, v in settings.items() if k not in self.policy_keys}
+        stream = stream_key(json.dumps(base, sort_keys=True))
+
+        def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
+            edge = float(vector[0]) if policy.params else 0.0
+            return uniforms(seed, stream, start, count, 4)[:, 0] < base.get("p", 0.5) + edge
+
+        return policy, evaluate
+
+    def data(self) -> ToyData:
+        """Coins from a ``--data`` folder."""
+        return ToyData()
+
+    def dice(self) -> ToyDice:
+        """``NdS`` pools."""
+        return ToyDice()
+
     def play(
         self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int
     ) -> dict[str, np.ndarray]:
@@ -79,7 +194,8 @@ class ToyGame(Game):
         time.sleep(settings.get("sleep", 0))
         u = uniforms(seed, stream, start, count, 4)
         shift = int(settings.get("variants", {}).get("p_shift", 0)) / 100  # other variants are inert labels
-        win = u[:, 0] < settings.get("p", 0.5) + shift
+        edge = float(settings.get("policy_params", {}).get("edge", 0.0))
+        win = u[:, 0] < settings.get("p", 0.5) + shift + edge
         rounds = 1 + (u[:, 1] * settings.get("max_rounds", 10)).astype(np.int64)
         return {
             "win": win,
