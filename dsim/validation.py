@@ -8,16 +8,17 @@ Loaders collect problems and raise one :class:`DataError`; the CLI turns it into
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 import yaml
-from pydantic import ValidationError
+from pydantic import AfterValidator, Field, ValidationError
 from rich.console import Console
 
 _IRREGULAR_SINGULAR = {"dice": "die", "halves": "half"}
@@ -234,3 +235,17 @@ def exit_on_data_error() -> Iterator[None]:
             console.print(str(problem), markup=False)
         console.print(f"{len(err.problems)} problem(s) found.", markup=False)
         raise typer.Exit(1) from None
+
+
+_ID_RE = re.compile(r"[a-z0-9_]+")
+
+
+def check_id(value: str) -> str:
+    """Ids are snake_case so they are stable keys in files, pool strings, CLI arguments and results."""
+    if not _ID_RE.fullmatch(value):
+        raise ValueError("expected a snake_case id (a-z, 0-9 and _)")
+    return value
+
+
+Id = Annotated[str, AfterValidator(check_id), Field(description="snake_case identifier.")]
+"""The id of a data entry, shared by every game's schema."""

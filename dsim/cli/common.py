@@ -6,7 +6,7 @@ stderr and exit status 1 (:func:`fail`), never a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, NoReturn
@@ -213,3 +213,13 @@ def game_values(game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
         fail(f"{flags}: not an option of {game.name} (its options: "
              f"{', '.join(o.flag for o in game.options) or 'none'})")
     return given
+
+
+def table(title: str, headers: Sequence[str]) -> Any:
+    """A rich table whose first column (a name) is left-aligned and the others (numbers) right-aligned."""
+    from rich.table import Table
+
+    out = Table(title=title)
+    for n, header in enumerate(headers):
+        out.add_column(header, justify="left" if n == 0 else "right")
+    return out

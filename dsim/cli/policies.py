@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dsim.games import DEFAULT_GAME
-from dsim.cli.common import CellArgs, GameOpt, fail, game_named, with_game_options
+from dsim.cli.common import CellArgs, GameOpt, fail, game_named, table, with_game_options
 
 app = typer.Typer(help="Player policies: list them, show their parameters, compare their win rates.", no_args_is_help=True)
 console = Console()
@@ -96,12 +96,11 @@ def compare(
     if as_json:
         typer.echo(json.dumps(rows))
         return
-    table = Table(title=f"{the_game.heading(settings)} — {battles:,} common plays per policy, seed {seed}")
-    for col in ("policy", "win rate", "95% CI"):
-        table.add_column(col, justify="left" if col == "policy" else "right")
+    out = table(f"{the_game.heading(settings)} — {battles:,} common plays per policy, seed {seed}",
+                ("policy", "win rate", "95% CI"))
     for r in sorted(rows, key=lambda r: -r["win_rate"]):
-        table.add_row(r["policy"], f"{r['win_rate']:.4f}", f"{r['ci95'][0]:.4f} – {r['ci95'][1]:.4f}")
-    console.print(table)
+        out.add_row(r["policy"], f"{r['win_rate']:.4f}", f"{r['ci95'][0]:.4f} – {r['ci95'][1]:.4f}")
+    console.print(out)
 
 
 def tune(
@@ -130,12 +129,10 @@ def tune(
     if as_json:
         typer.echo(json.dumps(summary))
         return
-    table = Table(title=f"tuned {policy}: {the_game.heading(settings)}")
-    for col in ("parameter", "default", "best"):
-        table.add_column(col, justify="left" if col == "parameter" else "right")
+    out = table(f"tuned {policy}: {the_game.heading(settings)}", ("parameter", "default", "best"))
     for name in result.names:
-        table.add_row(name, f"{result.defaults[name]:.3g}", f"{result.best[name]:.3g}")
-    console.print(table)
+        out.add_row(name, f"{result.defaults[name]:.3g}", f"{result.best[name]:.3g}")
+    console.print(out)
     n = result.validation_battles
     console.print(f"validation on {n:,} common battles (search used {result.search_battles:,}):")
     console.print(f"  best     {result.best_wins / n:.4f}  (95% CI {result.best_ci[0]:.4f} – {result.best_ci[1]:.4f})")

@@ -51,6 +51,12 @@ class _BattleRate(ProgressColumn):
 
 
 FolderArgument = Annotated[Path, typer.Argument(help="Results folder written by `dsim sweep`.")]
+CompareOpt = Annotated[bool, typer.Option(
+    "--compare", help="Instead of listing cells, compare cells that differ in one setting "
+                      "(two-proportion tests, p-values adjusted by Holm and Benjamini-Hochberg).")]
+NeededOpt = Annotated[float | None, typer.Option(
+    "--battles-needed", help="Add the battles each cell needs for a 95% interval of this total width at its "
+                             "observed win rate (e.g. 0.01 for ±0.5 percentage points).")]
 
 
 def sweep(
@@ -109,16 +115,8 @@ def report(
     folder: FolderArgument,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (a list of objects) instead of a table.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
-    compare: Annotated[
-        bool,
-        typer.Option("--compare", help="Instead of listing cells, compare cells that differ in one setting "
-                     "(two-proportion tests, p-values adjusted by Holm and Benjamini-Hochberg)."),
-    ] = False,
-    battles_needed: Annotated[
-        float | None,
-        typer.Option("--battles-needed", help="Add the battles each cell needs for a 95% interval of this "
-                     "total width at its observed win rate (e.g. 0.01 for ±0.5 percentage points)."),
-    ] = None,
+    compare: CompareOpt = False,
+    battles_needed: NeededOpt = None,
 ) -> None:
     """Win rate with Wilson 95% interval and outcome means per cell, or pairwise comparisons."""
     from dsim import results

@@ -9,15 +9,16 @@ is cross-checked (references, box minima). Every problem is collected into one
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from dsim.games.bloodborne.schema import CARD_KINDS, DUNGEON_KINDS, KIND_MODELS, KINDS
+from dsim.games.loading import EntriesByKind, FolderLoader
 from dsim.paths import game_data_dir
-from dsim.validation import DataError, Problem, display_path, entry_label, problems_from_validation, read_yaml
+from dsim.validation import DataError, Problem, display_path, entry_label, read_yaml
 
 GAME = "bloodborne"
 SETUP_MINIMUM = {"monsters": 7, "bosses": 3, "final_bosses": 1, "starters": 1, "dice": 1, "trophy_tracks": 1}
@@ -25,47 +26,30 @@ SETUP_MINIMUM = {"monsters": 7, "bosses": 3, "final_bosses": 1, "starters": 1, "
 
 
 @dataclass(frozen=True)
-class BloodborneData:
+class BloodborneData(EntriesByKind):
     """The validated data set: entries by id per kind (see :data:`~dsim.games.bloodborne.schema.KINDS`)."""
 
     kinds: dict[str, dict[str, Any]]
-    data_dir: Path
-    overlay: Path | None
-    origins: dict[tuple[str, str], Path]
+
+    KINDS: ClassVar[tuple[str, ...]] = KINDS
 
     def entries(self, kind: str) -> dict[str, Any]:
         """The entries of one kind, by id (``KeyError`` for an unknown kind)."""
         return self.kinds[kind]
 
-    def counts(self) -> dict[str, int]:
-        """Number of entries per kind."""
-        return {kind: len(entries) for kind, entries in self.kinds.items()}
 
     def copies(self, kind: str) -> int:
         """Cards of an action-card kind counting copies (the box has 32 upgrade cards, BB-1.1)."""
         return sum(card.copies for card in self.kinds[kind].values())
 
-    def origin(self, kind: str, entry_id: str) -> Path:
-        """The file an entry was read from (the overlay's when it replaced a shipped entry)."""
-        return self.origins[(kind, entry_id)]
 
 
-@dataclass
-class _Gathered:
-    """Entries of one kind so far; ``known`` also holds ids of entries that failed validation."""
 
-    models: dict[str, Any] = field(default_factory=dict)
-    origins: dict[str, Path] = field(default_factory=dict)
-    known: set[str] = field(default_factory=set)
-    broken: bool = False
-
-
-class _Loader:
+class _Loader(FolderLoader):
     """Reads folders in order (shipped, then overlay), collecting entries and problems."""
 
     def __init__(self) -> None:
-        self.problems: list[Problem] = []
-        self.kinds = {kind: _Gathered() for kind in KINDS}
+        super().__init__(KINDS)
 
     def load_folder(self, root: Path, shipped: bool) -> None:
         """Load every data file of ``root``; a shipped folder must have them all, an overlay any subset."""
@@ -115,30 +99,8 @@ class _Loader:
             return
         for index, entry in enumerate(entries):
             entry_id = entry.get("id") if isinstance(entry, dict) else None
-            self._add(kind, model, path, entry, entry_label(kind, entry_id, index), f"entry #{index}", seen)
+            self.add(kind, model, path, entry, entry_label(kind, entry_id, index), f"entry #{index}", seen)
 
-    def _add(
-        self, kind: str, model: type[BaseModel], path: Path, raw: Any, label: str, where: str,
-        seen: dict[tuple[str, str], str],
-    ) -> None:
-        """Validate one entry; a later folder's entry replaces an earlier one with the same id."""
-        gathered, file = self.kinds[kind], display_path(path)
-        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
-            gathered.known.add(raw["id"])
-        try:
-            entry = model.model_validate(raw)
-        except ValidationError as err:
-            self.problems.extend(problems_from_validation(err, file, raw, label))
-            gathered.broken = True
-            return
-        key = (kind, entry.id)
-        if key in seen:
-            self.problems.append(Problem(file, label, "id", f"duplicate id: used by {seen[key]} and by {where}"))
-            gathered.broken = True
-            return
-        seen[key] = f"{where} of {file}"
-        gathered.models[entry.id] = entry
-        gathered.origins[entry.id] = path
 
 
 def load_data(overlay: Path | None = None, data_dir: Path | None = None) -> BloodborneData:
@@ -148,24 +110,8 @@ def load_data(overlay: Path | None = None, data_dir: Path | None = None) -> Bloo
     """
     data_dir = data_dir or game_data_dir(GAME)
     loader = _Loader()
-    loader.load_folder(data_dir, shipped=True)
-    if overlay is not None:
-        if overlay.is_dir():
-            loader.load_folder(overlay, shipped=False)
-        else:
-            loader.problems.append(Problem(display_path(overlay), message="overlay folder not found"))
-    data = BloodborneData(
-        kinds={kind: g.models for kind, g in loader.kinds.items()},
-        data_dir=data_dir,
-        overlay=overlay,
-        origins={(kind, i): p for kind, g in loader.kinds.items() for i, p in g.origins.items()},
-    )
-    known = {kind: set(g.models) | g.known for kind, g in loader.kinds.items()}
-    broken = {kind for kind, g in loader.kinds.items() if g.broken}
-    problems = loader.problems + list(cross_check(data, known, broken))
-    if problems:
-        raise DataError(problems)
-    return data
+    loader.load(data_dir, overlay)
+    return loader.finish(loader.build(BloodborneData, data_dir, overlay, kinds=loader.models()), cross_check)
 
 
 def _where(data: BloodborneData, kind: str, entry_id: str) -> tuple[str, str]:

@@ -59,7 +59,6 @@ from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -68,6 +67,8 @@ from pydantic import (
     ValidationInfo,
     field_validator,
 )
+
+from dsim.validation import Id
 
 MAX_AMOUNT = 99
 """Largest effect amount, die face and copy count (far inside int32)."""
@@ -80,18 +81,10 @@ FACES_PER_DIE = 6
 HEALTH_BONUS_BY_PLAYERS: Mapping[int, int] = {3: 0, 4: 1, 5: 2}
 """Health (= Blood Echoes placed) added to the printed value by player count (BB-3.1, BB-3.6)."""
 
-_ID_RE = re.compile(r"[a-z0-9_]+")
 _FACE_RE = re.compile(r"\s*(\d+)\s*(\+?)\s*")
 
 
-def _check_id(value: str) -> str:
-    """Ids are snake_case so they are stable keys in files, pool strings, CLI arguments and results."""
-    if not _ID_RE.fullmatch(value):
-        raise ValueError("expected a snake_case id (a-z, 0-9 and _)")
-    return value
 
-
-Id = Annotated[str, AfterValidator(_check_id), Field(description="snake_case identifier.")]
 Text = Annotated[str, Field(min_length=1)]
 Amount = Annotated[int, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT)]
 Timing = Literal[

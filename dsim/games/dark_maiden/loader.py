@@ -8,13 +8,14 @@ set is cross-checked (references by id, pile sizes). All problems are raised as 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
 from dsim.games.dark_maiden.schema import Boss, Difficulty, Enemy, Goblin, Hero, Item, Mount, Pile, Site
+from dsim.games.loading import EntriesByKind, FolderLoader
 from dsim.paths import game_data_dir
 from dsim.validation import DataError, Problem, display_path, entry_label, problems_from_validation, read_yaml
 
@@ -38,8 +39,10 @@ CARD_KINDS = {"goblin": "goblins", "mount": "mounts", "enemy": "enemies"}
 
 
 @dataclass(frozen=True)
-class DarkMaidenData:
+class DarkMaidenData(EntriesByKind):
     """The validated data set: entries by id for every kind, and the file each came from."""
+
+    KINDS: ClassVar[tuple[str, ...]] = KINDS
 
     heroes: dict[str, Hero]
     enemies: dict[str, Enemy]
@@ -50,33 +53,8 @@ class DarkMaidenData:
     piles: dict[str, Pile]
     difficulties: dict[str, Difficulty]
     items: dict[str, Item]
-    data_dir: Path
-    overlay: Path | None
-    origins: dict[tuple[str, str], Path]
-
-    def entries(self, kind: str) -> dict[str, Any]:
-        """The entries of one kind (one of :data:`KINDS`), by id."""
-        if kind not in KINDS:
-            raise KeyError(kind)
-        return getattr(self, kind)
-
-    def counts(self) -> dict[str, int]:
-        """Number of entries per kind."""
-        return {kind: len(self.entries(kind)) for kind in KINDS}
-
-    def origin(self, kind: str, entry_id: str) -> Path:
-        """The file an entry was loaded from (the overlay's when it replaces a shipped entry)."""
-        return self.origins[(kind, entry_id)]
 
 
-@dataclass
-class _Gathered:
-    """Entries of one kind so far; ``known`` also holds ids of invalid entries (no cascade of reports)."""
-
-    models: dict[str, Any] = field(default_factory=dict)
-    origins: dict[str, Path] = field(default_factory=dict)
-    known: set[str] = field(default_factory=set)
-    broken: bool = False
 
 
 def _label(kind: str, entry_id: object, index: int | None = None) -> str:
@@ -106,12 +84,11 @@ def _entry_problems(err: ValidationError, file: str, raw: Any, label: str) -> li
     ]
 
 
-class _Loader:
+class _Loader(FolderLoader):
     """Reads folders in order (shipped, then overlay), collecting entries and problems."""
 
     def __init__(self) -> None:
-        self.problems: list[Problem] = []
-        self.kinds = {kind: _Gathered() for kind in KINDS}
+        super().__init__(KINDS)
 
     def load_folder(self, root: Path, shipped: bool) -> None:
         """Load every data file of ``root``; a shipped folder must be complete, an overlay need not."""
@@ -149,33 +126,15 @@ class _Loader:
         if not isinstance(entries, list):
             self.problems.append(Problem(file, field=kind, message="expected a list of entries"))
             return
-        seen: dict[str, int] = {}
+        seen: dict[tuple[str, str], str] = {}
         for index, entry in enumerate(entries):
             label = _label(kind, entry.get("id") if isinstance(entry, dict) else None, index)
-            self._add(kind, model, path, entry, label, index, seen)
+            self.add(kind, model, path, entry, label, f"entry #{index}", seen)
 
-    def _add(
-        self, kind: str, model: type[BaseModel], path: Path, raw: Any, label: str, index: int, seen: dict[str, int]
-    ) -> None:
-        """Validate one entry; an entry of a later folder replaces an earlier one with the same id."""
-        gathered, file = self.kinds[kind], display_path(path)
-        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
-            gathered.known.add(raw["id"])
-        try:
-            entry: Any = model.model_validate(raw)
-        except ValidationError as err:
-            self.problems.extend(_entry_problems(err, file, raw, label))
-            gathered.broken = True
-            return
-        if entry.id in seen:
-            self.problems.append(
-                Problem(file, label, "id", f"duplicate id: used by entry #{seen[entry.id]} and entry #{index}")
-            )
-            gathered.broken = True
-            return
-        seen[entry.id] = index
-        gathered.models[entry.id] = entry
-        gathered.origins[entry.id] = path
+    def entry_problems(self, err: ValidationError, file: str, raw: Any, label: str) -> list[Problem]:
+        """Problems of an entry whose guessed figures are written as ``{value:, placeholder:}``."""
+        return _entry_problems(err, file, raw, label)
+
 
 
 def load_data(overlay: Path | None = None, data_dir: Path | None = None) -> DarkMaidenData:
@@ -185,24 +144,8 @@ def load_data(overlay: Path | None = None, data_dir: Path | None = None) -> Dark
     """
     data_dir = data_dir or game_data_dir(GAME)
     loader = _Loader()
-    loader.load_folder(data_dir, shipped=True)
-    if overlay is not None:
-        if overlay.is_dir():
-            loader.load_folder(overlay, shipped=False)
-        else:
-            loader.problems.append(Problem(display_path(overlay), message="overlay folder not found"))
-    data = DarkMaidenData(
-        **{kind: loader.kinds[kind].models for kind in KINDS},
-        data_dir=data_dir,
-        overlay=overlay,
-        origins={(kind, i): p for kind in KINDS for i, p in loader.kinds[kind].origins.items()},
-    )
-    known = {kind: set(g.models) | g.known for kind, g in loader.kinds.items()}
-    broken = {kind for kind, g in loader.kinds.items() if g.broken}
-    problems = loader.problems + list(cross_check(data, known, broken))
-    if problems:
-        raise DataError(problems)
-    return data
+    loader.load(data_dir, overlay)
+    return loader.finish(loader.build(DarkMaidenData, data_dir, overlay, **loader.models()), cross_check)
 
 
 def _where(data: DarkMaidenData, kind: str, entry_id: str) -> tuple[str, str]:

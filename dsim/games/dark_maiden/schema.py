@@ -8,14 +8,14 @@ Rule IDs (DM-…) refer to ``rules/dark_maiden.md``.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from dsim.validation import Id
+
 DIE_DAMAGE = 0
 """Stored damage meaning "the die's value" (written ``die`` in the files; DM-7.11 level-3 mount)."""
-_ID_RE = re.compile(r"[a-z0-9_]+")
 
 
 def _int_between(low: int, high: int, also: str = "") -> Any:
@@ -34,12 +34,6 @@ def bounded(low: int, high: int) -> Any:
     return Annotated[int, BeforeValidator(_int_between(low, high)), Field(ge=low, le=high)]
 
 
-def _check_id(value: str) -> str:
-    """Ids are snake_case so they stay stable keys in files, options and results."""
-    if not _ID_RE.fullmatch(value):
-        raise ValueError("expected a snake_case id (a-z, 0-9 and _)")
-    return value
-
 
 def _check_faces(value: tuple[int, ...]) -> tuple[int, ...]:
     """Faces are distinct; stored sorted so equal sets compare equal."""
@@ -55,7 +49,6 @@ def _parse_damage(value: object) -> object:
     return _int_between(1, 99, " or 'die'")(value)
 
 
-Id = Annotated[str, AfterValidator(_check_id)]
 Text = Annotated[str, Field(min_length=1)]
 Face = bounded(1, 6)
 Faces = Annotated[tuple[Face, ...], Field(min_length=1, max_length=6), AfterValidator(_check_faces)]

@@ -134,6 +134,14 @@ def _faces(data: Path | None) -> dict[str, tuple[int, ...]]:
         return DSTBGDice().faces(data)
 
 
+def _distribution(pool: str, data: Path | None, pmf_of: Any) -> tuple[dice.Pool, Any]:
+    """The parsed pool and ``pmf_of(pool, faces)``; a bad pool or value is a one-line error."""
+    faces = _faces(data)
+    with _user_errors():
+        parsed = dice.parse_pool(pool, letters=faces.keys())
+        return parsed, pmf_of(parsed, faces)
+
+
 def attack(
     pool: PoolArgument,
     block: Annotated[int, typer.Option("--block", help="The target's block (physical) or resist (magic).")] = 0,
@@ -142,10 +150,7 @@ def attack(
     data: DataOption = None,
 ) -> None:
     """Damage dealt to an enemy: total minus its block or resist, never below 0 (R-9.4)."""
-    faces = _faces(data)
-    with _user_errors():
-        parsed = dice.parse_pool(pool, letters=faces.keys())
-        pmf = dice.attack_pmf(parsed, faces, block)
+    parsed, pmf = _distribution(pool, data, lambda p, faces: dice.attack_pmf(p, faces, block))
     _show("Damage dealt", parsed, pmf, exact, json_, {"block": block})
 
 
@@ -157,10 +162,7 @@ def defend(
     data: DataOption = None,
 ) -> None:
     """Damage taken when blocking or resisting with a pool: damage minus the total, never below 0 (R-9.5)."""
-    faces = _faces(data)
-    with _user_errors():
-        parsed = dice.parse_pool(pool, letters=faces.keys())
-        pmf = dice.defend_pmf(parsed, faces, damage)
+    parsed, pmf = _distribution(pool, data, lambda p, faces: dice.defend_pmf(p, faces, damage))
     _show("Damage taken", parsed, pmf, exact, json_, {"damage": damage})
 
 

@@ -164,19 +164,18 @@ class DSTBG(Game):
         means=("rounds", "damage_dealt", "damage_taken", "deaths"),
         internal=("result", "next_first_char", "heatup_round"),
     )
-    workloads = (
-        Workload("l1-2p", "level-1 encounter The Forgotten, Knight + Warrior",
-                 {"party": PARTY_2, "encounter": "the_forgotten", "policy": "baseline"}),
-        Workload("l1-4p", "level-1 encounter The Forgotten, four characters",
-                 {"party": PARTY_4, "encounter": "the_forgotten", "policy": "baseline"}),
-        Workload("l3-2p", "level-3 encounter Cemetery of Ash (6 enemies), Knight + Warrior",
-                 {"party": PARTY_2, "encounter": "cemetery_of_ash", "policy": "baseline"}),
-        Workload("l3-4p", "level-3 encounter Cemetery of Ash (6 enemies), four characters",
-                 {"party": PARTY_4, "encounter": "cemetery_of_ash", "policy": "baseline"}),
-        Workload("mini-boss-2p", "mini boss Gargoyle, Knight + Warrior",
-                 {"party": PARTY_2, "boss": "gargoyle", "policy": "baseline"}),
-        Workload("main-boss-4p", "main boss Ornstein & Smough, four characters",
-                 {"party": PARTY_4, "boss": "ornstein_and_smough", "policy": "baseline"}),
+    workloads = tuple(
+        Workload(name, text, {"party": party, place: where, "policy": "baseline"})
+        for name, text, party, place, where in (
+            ("l1-2p", "level-1 encounter The Forgotten, Knight + Warrior", PARTY_2, "encounter", "the_forgotten"),
+            ("l1-4p", "level-1 encounter The Forgotten, four characters", PARTY_4, "encounter", "the_forgotten"),
+            ("l3-2p", "level-3 encounter Cemetery of Ash (6 enemies), Knight + Warrior", PARTY_2, "encounter",
+             "cemetery_of_ash"),
+            ("l3-4p", "level-3 encounter Cemetery of Ash (6 enemies), four characters", PARTY_4, "encounter",
+             "cemetery_of_ash"),
+            ("mini-boss-2p", "mini boss Gargoyle, Knight + Warrior", PARTY_2, "boss", "gargoyle"),
+            ("main-boss-4p", "main boss Ornstein & Smough, four characters", PARTY_4, "boss", "ornstein_and_smough"),
+        )
     )
 
     # ------------------------------------------------------------------ cells

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -30,6 +30,7 @@ from dsim.games.dstbg.schema import (
     Tile,
     Trap,
 )
+from dsim.games.loading import EntriesByKind, FolderLoader
 from dsim.paths import game_data_dir
 from dsim.validation import (
     DataError,
@@ -62,8 +63,10 @@ _WALL_NODES = {"bottom": (0, 4), "top": (0, 0), "left": (1, 0), "right": (1, 4)}
 
 
 @dataclass(frozen=True)
-class GameData:
+class GameData(EntriesByKind):
     """The validated DS:TBG data set: entries by id for every kind, and where each came from."""
+
+    KINDS: ClassVar[tuple[str, ...]] = KINDS
 
     dice: dict[str, Die]
     characters: dict[str, Character]
@@ -75,41 +78,15 @@ class GameData:
     traps: dict[str, Trap]
     loadouts: dict[str, Loadout]
     entry_door: Door
-    data_dir: Path
-    overlay: Path | None
-    origins: dict[tuple[str, str], Path]
-
-    def entries(self, kind: str) -> dict[str, Any]:
-        """The entries of one kind (one of :data:`KINDS`), by id."""
-        if kind not in KINDS:
-            raise KeyError(kind)
-        return getattr(self, kind)
-
-    def counts(self) -> dict[str, int]:
-        """Number of entries per kind."""
-        return {kind: len(self.entries(kind)) for kind in KINDS}
-
-    def origin(self, kind: str, entry_id: str) -> Path:
-        """The file an entry was loaded from (the overlay's when it overrides a shipped entry)."""
-        return self.origins[(kind, entry_id)]
 
 
-@dataclass
-class _Gathered:
-    """Entries of one kind collected so far; ``known`` also has ids of entries that failed validation."""
-
-    models: dict[str, Any] = field(default_factory=dict)
-    origins: dict[str, Path] = field(default_factory=dict)
-    known: set[str] = field(default_factory=set)
-    broken: bool = False
 
 
-class _Loader:
+class _Loader(FolderLoader):
     """Reads folders in order (shipped, then overlay), collecting entries and problems."""
 
     def __init__(self) -> None:
-        self.problems: list[Problem] = []
-        self.kinds = {kind: _Gathered() for kind in KINDS}
+        super().__init__(KINDS)
         self.entry_door: Door | None = None
 
     def load_folder(self, root: Path, shipped: bool) -> None:
@@ -128,7 +105,7 @@ class _Loader:
             ok, raw = self._read(path)
             if ok:
                 label = entry_label("bosses", raw.get("id") if isinstance(raw, dict) else None)
-                self._add("bosses", Boss, path, raw, label, "the file", seen)
+                self.add("bosses", Boss, path, raw, label, "the file", seen)
             else:
                 self.kinds["bosses"].broken = True
         if not shipped:
@@ -170,7 +147,7 @@ class _Loader:
             return
         for index, entry in enumerate(entries):
             label = entry_label(kind, entry.get("id") if isinstance(entry, dict) else None, index)
-            self._add(kind, model, path, entry, label, f"entry #{index}", seen)
+            self.add(kind, model, path, entry, label, f"entry #{index}", seen)
 
     def _load_board_settings(self, file: str, raw: dict[str, Any], shipped: bool) -> None:
         """The tiles file also sets the default entry door; without it tile checks are skipped."""
@@ -184,36 +161,6 @@ class _Loader:
         except ValidationError as err:
             self.problems.extend(problems_from_validation(err, file, settings, ""))
 
-    def _add(
-        self,
-        kind: str,
-        model: type[BaseModel],
-        path: Path,
-        raw: Any,
-        label: str,
-        where: str,
-        seen: dict[tuple[str, str], str],
-    ) -> None:
-        """Validate one entry; a later folder's entry replaces an earlier one with the same id."""
-        gathered, file = self.kinds[kind], display_path(path)
-        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
-            gathered.known.add(raw["id"])
-        try:
-            entry = model.model_validate(raw)
-        except ValidationError as err:
-            self.problems.extend(problems_from_validation(err, file, raw, label))
-            gathered.broken = True
-            return
-        key = (kind, entry.id)
-        if key in seen:
-            self.problems.append(
-                Problem(file, label, "id", f"duplicate id: used by {seen[key]} and by {where} of {file}")
-            )
-            gathered.broken = True
-            return
-        seen[key] = f"{where} of {file}"
-        gathered.models[entry.id] = entry
-        gathered.origins[entry.id] = path
 
     def _unknown_files(self, root: Path) -> None:
         expected = {f"{kind}.yaml" for kind in LIST_FILES}
@@ -234,27 +181,9 @@ def load_game_data(data_dir: Path | None = None, overlay: Path | None = None) ->
     """
     data_dir = data_dir or game_data_dir(GAME)
     loader = _Loader()
-    loader.load_folder(data_dir, shipped=True)
-    if overlay is not None:
-        if overlay.is_dir():
-            loader.load_folder(overlay, shipped=False)
-        else:
-            loader.problems.append(Problem(display_path(overlay), message="overlay folder not found"))
-    data = GameData(
-        **{kind: loader.kinds[kind].models for kind in KINDS},
-        entry_door=loader.entry_door or "bottom",
-        data_dir=data_dir,
-        overlay=overlay,
-        origins={(kind, i): p for kind in KINDS for i, p in loader.kinds[kind].origins.items()},
-    )
-    known = {kind: set(g.models) | g.known for kind, g in loader.kinds.items()}
-    broken = {kind for kind, g in loader.kinds.items() if g.broken}
-    if loader.entry_door is None:
-        broken.add("entry_door")
-    problems = loader.problems + list(cross_check(data, known, broken))
-    if problems:
-        raise DataError(problems)
-    return data
+    loader.load(data_dir, overlay)
+    data = loader.build(GameData, data_dir, overlay, **loader.models(), entry_door=loader.entry_door or "bottom")
+    return loader.finish(data, cross_check, () if loader.entry_door is not None else ("entry_door",))
 
 
 def cross_check(data: GameData, known: dict[str, set[str]], broken: set[str]) -> Iterator[Problem]:

@@ -20,6 +20,8 @@ from pydantic import (
     model_validator,
 )
 
+from dsim.validation import Id
+
 INF_RANGE = 99
 """Stored value of an unlimited ("∞", ``inf``) range; larger than any distance on a board."""
 
@@ -49,7 +51,6 @@ Range = Annotated[
 ]
 Count = Annotated[int, Field(ge=0)]
 _DICE_RE = re.compile(r"[KUO]*")
-_ID_RE = re.compile(r"[a-z0-9_]+")
 
 
 def _check_dice(value: str) -> str:
@@ -59,19 +60,12 @@ def _check_dice(value: str) -> str:
     return value
 
 
-def _check_id(value: str) -> str:
-    """Ids are snake_case so they are stable keys in files, CLI arguments and results."""
-    if not _ID_RE.fullmatch(value):
-        raise ValueError("expected a snake_case id (a-z, 0-9 and _)")
-    return value
-
 
 DiceString = Annotated[
     str,
     AfterValidator(_check_dice),
     Field(description="Dice as letters: K black, U blue, O orange (e.g. 'KU'); '' = none."),
 ]
-Id = Annotated[str, AfterValidator(_check_id), Field(description="snake_case identifier.")]
 Condition = Literal["bleed", "poison", "frostbite", "stagger"]
 Arc = Literal["front", "left", "right", "back"]
 Door = Literal["bottom", "top", "left", "right"]
