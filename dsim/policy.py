@@ -117,10 +117,3 @@ class PolicyRegistry:
         self._discover()
         return [self._policies[k] for k in sorted(self._policies)]
 
-
-def bounds_of(policy: Policy) -> tuple[tuple[str, ...], np.ndarray, np.ndarray, np.ndarray]:
-    """Names, defaults, lows and highs of a policy's parameters (``ValueError`` if it has none)."""
-    if not policy.params:
-        raise ValueError(f"policy {policy.name!r} has no parameters to tune")
-    return (tuple(p.name for p in policy.params), np.array([p.default for p in policy.params], np.float64),
-            np.array([p.low for p in policy.params], np.float64), np.array([p.high for p in policy.params], np.float64))

@@ -11,17 +11,14 @@ paired gain (interval from the discordant battles, McNemar test) are free of the
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from scipy.stats import qmc
 
+from dsim.games.base import Evaluate
 from dsim.stats import mcnemar_test, paired_difference_interval, wilson_interval
-
-Evaluate = Callable[[np.ndarray, int, int], np.ndarray]
-"""``evaluate(vector, start, count)`` → bool array: which of battles ``start .. start+count-1`` were won."""
 
 VALIDATION_START = 1 << 40  # validation battles never overlap the search battles
 STAGE_OFFSET = 1 << 32  # each stage plays its own battles, so an incumbent's luck is not carried over

@@ -254,8 +254,3 @@ class Game:
         """Whether an event is a policy decision (shown by ``explain --decisions`` only)."""
         return False
 
-
-def stream_settings(settings: Mapping[str, Any], leave_out: Sequence[str] = ()) -> dict[str, Any]:
-    """The settings that key a random stream, with ``leave_out`` tables removed (common random numbers)."""
-    return {k: v for k, v in settings.items() if k not in leave_out}
-
