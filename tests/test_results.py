@@ -136,7 +136,10 @@ def test_report_compare_tests_cells_differing_in_one_setting(finished):
 
 def test_report_table_and_user_errors(finished, tmp_path):
     table = _report(finished)
-    assert table.exit_code == 0 and results.load(finished).cell[0] in table.stdout
+    cell = results.load(finished).cell[0]
+    assert table.exit_code == 0 and "on_hit" in table.stdout and "win rate (95% CI)" in table.stdout
+    assert cell not in table.stdout  # settings name the cells; the ids are on request
+    assert cell in _report(finished, "--all").stdout
     for args, message in [((tmp_path,), "no _manifest.json"), ((finished, "--json", "--csv"), "one of --json"),
                           ((finished, "--battles-needed", 2), "between 0 and 1")]:
         result = _report(*args)

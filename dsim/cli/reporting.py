@@ -79,10 +79,19 @@ def _p(p: float) -> str:
     return f"{p:.2g}" if p > 0 else "<1e-300"
 
 
+def _rate(row: pd.Series, name: str | None) -> str:
+    """``42.0% (41.1–42.9%)``: a rate with its 95% interval (``None``: the success rate)."""
+    mean, low, high = (("win_rate", "ci_low", "ci_high") if name is None else
+                       (f"{name}_mean", f"{name}_ci_low", f"{name}_ci_high"))
+    return f"{_percent(row[mean])} ({_percent(row[low])}–{_percent(row[high])})"
+
+
 def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, title: str,
-                outcome: Mapping[str, Any] | None = None) -> None:
-    """Print one row per cell; with ``battles_needed`` (an interval width) add the battles each cell needs.
-    ``outcome`` is the game's schema from the manifest: a competitive game shows each seat's win share."""
+                outcome: Mapping[str, Any] | None = None, everything: bool = False) -> None:
+    """Print one row per cell: the settings that vary, the plays, the success rate (or each seat's win
+    share) with its interval and the mean rounds; ``everything`` adds the cell id and every outcome mean.
+    With ``battles_needed`` (an interval width) add the plays each cell needs. ``outcome`` is the game's
+    schema from the manifest (it names the internal columns never shown)."""
     if battles_needed is not None:
         cells = cells.assign(battles_needed=stats.battles_needed(cells["win_rate"].to_numpy(), battles_needed))
     if fmt == "json":
@@ -91,34 +100,37 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
     if fmt == "csv":
         flat_table(cells).to_csv(sys.stdout, index=False)
         return
-    keys, outcomes = analysis.varying_keys(cells), _outcomes(cells, outcome)
-    seats = [f"win_seat_{k}" for k in range((outcome or {}).get("seats", 0)) if f"win_seat_{k}_mean" in cells]
-    co_op = (outcome or {}).get("success", "win") is not None
+    outcome = outcome or {}
+    keys = analysis.varying_keys(cells)
+    means = _outcomes(cells, outcome) if everything else [o for o in ("rounds",) if f"{o}_mean" in cells]
+    seats = [f"win_seat_{k}" for k in range(outcome.get("seats", 0)) if f"win_seat_{k}_mean" in cells]
+    rates = [None] if outcome.get("success", "win") is not None else seats
     table = Table(title=title)
-    table.add_column("cell", no_wrap=True)
     for key in keys:
-        table.add_column(key)
-    rates = ["win rate", "95% CI"] if co_op else [f"seat {k} wins (95% CI)" for k in range(len(seats))]
-    unit = f"{(outcome or {}).get('unit', 'battle')}s"
-    for header in [unit, *rates, *(f"mean {o}" for o in outcomes)]:
+        table.add_column(key, overflow="fold")
+    headers = [f"{outcome.get('unit', 'battle')}s",
+               *("win rate (95% CI)" if r is None else f"seat {r.rsplit('_', 1)[1]} wins (95% CI)" for r in rates),
+               *(f"mean {o}" for o in means)]
+    for header in headers:
         table.add_column(header, justify="right")
     if battles_needed is not None:
-        table.add_column(f"battles for ±{100 * battles_needed / 2:g} pp", justify="right")
+        table.add_column(f"needed for ±{100 * battles_needed / 2:g} pp", justify="right")
+    if everything or not keys:
+        table.add_column("cell", no_wrap=True)
     for _, row in cells.iterrows():
         flat = results.flatten_settings(row["settings"])
         table.add_row(
-            row["cell"], *(analysis.format_value(flat.get(k)) for k in keys), f"{row['battles']:,}",
-            *([_percent(row["win_rate"]), f"{_percent(row['ci_low'])}–{_percent(row['ci_high'])}"] if co_op else
-              [f"{_percent(row[f'{s}_mean'])} ({_percent(row[f'{s}_ci_low'])}–{_percent(row[f'{s}_ci_high'])})"
-               for s in seats]),
-            *(f"{row[f'{o}_mean']:.2f}" for o in outcomes),
+            *(analysis.format_value(flat.get(k)) for k in keys), f"{row['battles']:,}",
+            *(_rate(row, r) for r in rates), *(f"{row[f'{o}_mean']:.2f}" for o in means),
             *([f"{row['battles_needed']:,}"] if battles_needed is not None else []),
+            *([row["cell"]] if everything or not keys else []),
         )
     out_console.print(table)
-    incomplete = int((~cells["complete"]).sum())
+    incomplete = cells.loc[~cells["complete"], "cell"].tolist()
     if incomplete:
-        err_console.print(f"[yellow]{incomplete} cell(s) not finished: "
-                          "run the same `dsim sweep` again to complete them.[/yellow]")
+        err_console.print(f"[yellow]{len(incomplete)} cell(s) not finished ({', '.join(incomplete[:5])}"
+                          f"{' …' if len(incomplete) > 5 else ''}): run the same `dsim sweep` again to complete them."
+                          "[/yellow]")
 
 
 def print_comparisons(cells: pd.DataFrame, fmt: Format) -> None:

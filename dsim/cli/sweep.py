@@ -117,6 +117,7 @@ def report(
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
     compare: CompareOpt = False,
     battles_needed: NeededOpt = None,
+    everything: Annotated[bool, typer.Option("--all", help="Also show the cell ids and every outcome's mean.")] = False,
 ) -> None:
     """Win rate with Wilson 95% interval and outcome means per cell, or pairwise comparisons."""
     from dsim import results
@@ -135,7 +136,8 @@ def report(
     if compare:
         reporting.print_comparisons(cells, fmt)
     else:
-        reporting.print_cells(cells, fmt, battles_needed, f"{manifest['name']}: {folder}", manifest.get("outcome"))
+        reporting.print_cells(cells, fmt, battles_needed, f"{manifest['name']}: {folder}", manifest.get("outcome"),
+                              everything)
 
 
 class PlotKind(str, Enum):
