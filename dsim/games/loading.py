@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
-from dsim.validation import DataError, Problem, display_path, problems_from_validation
+from dsim.validation import DataError, Problem, display_path, problems_from_validation, read_yaml
 
 
 @dataclass
@@ -38,6 +38,15 @@ class FolderLoader:
     def load_folder(self, root: Path, shipped: bool) -> None:
         """Read one folder's files into :attr:`kinds` (the game's own layout)."""
         raise NotImplementedError
+
+    def read(self, path: Path) -> tuple[bool, Any]:
+        """``(ok, content)`` of one YAML file; an empty file reads as ``None``, an unreadable, non-UTF-8
+        or broken one is recorded as a problem."""
+        try:
+            return True, read_yaml(path)
+        except DataError as err:
+            self.problems.extend(err.problems)
+            return False, None
 
     def load(self, data_dir: Path, overlay: Path | None) -> None:
         """The shipped folder, then the overlay folder if given (a missing one is a problem)."""

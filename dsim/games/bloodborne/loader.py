@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from dsim.games.bloodborne.schema import CARD_KINDS, DUNGEON_KINDS, KIND_MODELS, KINDS
 from dsim.games.loading import EntriesByKind, FolderLoader
 from dsim.paths import game_data_dir
-from dsim.validation import DataError, Problem, display_path, entry_label, read_yaml
+from dsim.validation import Problem, display_path, entry_label
 
 GAME = "bloodborne"
 SETUP_MINIMUM = {"monsters": 7, "bosses": 3, "final_bosses": 1, "starters": 1, "dice": 1, "trophy_tracks": 1}
@@ -70,16 +70,8 @@ class _Loader(FolderLoader):
                 if path.name not in expected:
                     self.problems.append(Problem(display_path(path), message=f"unknown data file; expected one of {expected}"))
 
-    def _read(self, path: Path) -> tuple[bool, Any]:
-        """``(ok, content)``; unreadable, non-UTF-8 or broken YAML is recorded as a problem."""
-        try:
-            return True, read_yaml(path)
-        except DataError as err:
-            self.problems.extend(err.problems)
-        return False, None
-
     def _load_file(self, path: Path, kind: str, model: type[BaseModel], seen: dict[tuple[str, str], str]) -> None:
-        ok, raw = self._read(path)
+        ok, raw = self.read(path)
         gathered, file = self.kinds[kind], display_path(path)
         if not ok:
             gathered.broken = True

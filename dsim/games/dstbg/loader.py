@@ -32,14 +32,7 @@ from dsim.games.dstbg.schema import (
 )
 from dsim.games.loading import EntriesByKind, FolderLoader
 from dsim.paths import game_data_dir
-from dsim.validation import (
-    DataError,
-    Problem,
-    display_path,
-    entry_label,
-    problems_from_validation,
-    read_yaml,
-)
+from dsim.validation import Problem, display_path, entry_label, problems_from_validation
 
 GAME = "dstbg"
 LIST_FILES: dict[str, type[BaseModel]] = {
@@ -102,7 +95,7 @@ class _Loader(FolderLoader):
         if shipped and not boss_files:
             self.problems.append(Problem(display_path(root / BOSS_DIR), message="no boss files found"))
         for path in boss_files:
-            ok, raw = self._read(path)
+            ok, raw = self.read(path)
             if ok:
                 label = entry_label("bosses", raw.get("id") if isinstance(raw, dict) else None)
                 self.add("bosses", Boss, path, raw, label, "the file", seen)
@@ -111,18 +104,10 @@ class _Loader(FolderLoader):
         if not shipped:
             self._unknown_files(root)
 
-    def _read(self, path: Path) -> tuple[bool, Any]:
-        """``(ok, content)``; an empty file reads as ``None``, a broken one is recorded as a problem."""
-        try:
-            return True, read_yaml(path)
-        except DataError as err:
-            self.problems.extend(err.problems)
-            return False, None
-
     def _load_list_file(
         self, path: Path, kind: str, model: type[BaseModel], shipped: bool, seen: dict[tuple[str, str], str]
     ) -> None:
-        ok, raw = self._read(path)
+        ok, raw = self.read(path)
         if not ok:
             self.kinds[kind].broken = True
             return
