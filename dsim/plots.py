@@ -8,6 +8,7 @@ colour-blind safe: ``cividis`` for heat maps, the Okabe–Ito palette for lines.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -98,7 +99,7 @@ def forest(cells: pd.DataFrame) -> Figure:
     order = cells.assign(label=cell_labels(cells)).sort_values("win_rate")
     rate = order["win_rate"].to_numpy()
     err = np.vstack([rate - order["ci_low"].to_numpy(), order["ci_high"].to_numpy() - rate])
-    fig = Figure(figsize=(7, 1.2 + 0.3 * len(order)), layout="constrained")
+    fig = Figure(figsize=(_row_plot_width(order["label"]), 1.2 + 0.3 * len(order)), layout="constrained")
     ax = fig.add_subplot()
     ax.errorbar(rate, range(len(order)), xerr=err, fmt="o", color=OKABE_ITO[0], capsize=3)
     ax.set_yticks(range(len(order)), order["label"])
@@ -110,46 +111,99 @@ def forest(cells: pd.DataFrame) -> Figure:
     return fig
 
 
+def _row_plot_width(labels) -> float:
+    """Inches for a plot with one labelled row per cell: a 4.5-inch plot area beside the longest label."""
+    return 4.5 + 0.075 * max((len(str(label)) for label in labels), default=10)
+
+
 def _round_range(hists: list[np.ndarray]) -> slice:
     """Histogram bins from the first to the last that holds any battle."""
     used = np.flatnonzero(np.sum(hists, axis=0))
     return slice(used[0], used[-1] + 1) if used.size else slice(0, 1)
 
 
+MAX_LINES = 8  # more cells than this get one small panel each instead of lines that a legend cannot name
+
+
+def _panels(n: int, title: str) -> tuple[Figure, list]:
+    """A grid of ``n`` small panels sharing their axes (at most five across), with a figure title."""
+    cols = min(5, n)
+    rows = -(-n // cols)
+    fig = Figure(figsize=(2.5 * cols, 0.8 + 2.0 * rows), layout="constrained")
+    axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False).ravel()
+    for ax in axes[n:]:
+        ax.set_visible(False)
+    fig.suptitle(title)
+    return fig, list(axes[:n])
+
+
+def _panel_title(ax, label: str) -> None:
+    """A cell's label above its panel, wrapped to the panel's width."""
+    ax.set_title(textwrap.fill(label, 34), fontsize=7)
+
+
+def _legend_below(fig: Figure, n: int) -> None:
+    """The figure's legend under the panels, in columns, so it covers no data."""
+    fig.legend(loc="outside lower center", ncols=min(n, 3), fontsize=8, frameon=False)
+
+
 def rounds(cells: pd.DataFrame) -> Figure:
-    """Distribution of the round a battle ends in, for won and for lost battles, per cell."""
-    fig = Figure(figsize=(10, 4), layout="constrained")
-    labels, colors = cell_labels(cells), _colors(len(cells))
-    for n, (outcome, column) in enumerate((("won", "rounds_hist_win"), ("lost", "rounds_hist_loss"))):
+    """Distribution of the round a battle ends in, for won and for lost battles: per cell as lines
+    in two panels, or (more than :data:`MAX_LINES` cells) one panel per cell with both outcomes."""
+    labels, hists = cell_labels(cells), {"won": list(cells["rounds_hist_win"]), "lost": list(cells["rounds_hist_loss"])}
+    keep = _round_range(hists["won"] + hists["lost"])
+
+    def draw(ax, hist: np.ndarray, **style) -> None:
+        if hist.sum():
+            ax.step(HIST_VALUES[keep], hist[keep] / hist.sum(), where="mid", **style)
+
+    if len(cells) > MAX_LINES:
+        fig, axes = _panels(len(cells), "Rounds to win and to lose (share of each cell's won / lost battles)")
+        for n, (ax, label) in enumerate(zip(axes, labels)):
+            draw(ax, hists["won"][n], color=OKABE_ITO[0], label="won" if n == 0 else None)
+            draw(ax, hists["lost"][n], color=OKABE_ITO[1], label="lost" if n == 0 else None)
+            ax.set_ylim(bottom=0)
+            _panel_title(ax, label)
+        fig.supxlabel("round the battle ended")
+        fig.legend(loc="outside upper right", ncols=2, fontsize=8, frameon=False)  # beside the title, not on it
+        return fig
+    fig = Figure(figsize=(10, 4.2 + 0.22 * -(-len(cells) // 3)), layout="constrained")
+    for n, outcome in enumerate(("won", "lost")):
         ax = fig.add_subplot(1, 2, n + 1)
-        hists = list(cells[column])
-        keep = _round_range(hists)
-        for hist, label, color in zip(hists, labels, colors):
-            total = hist.sum()
-            if total:
-                ax.step(HIST_VALUES[keep], hist[keep] / total, where="mid", label=label, color=color)
+        for hist, label, color in zip(hists[outcome], labels, _colors(len(cells))):
+            draw(ax, hist, color=color, label=label if n == 0 else None)
         ax.set_ylim(bottom=0)
         ax.set_xlabel("round the battle ended")
         ax.set_ylabel(f"fraction of {outcome} battles")
         ax.set_title(f"Rounds to {'win' if outcome == 'won' else 'lose'}")
-    fig.axes[-1].legend(fontsize=8, loc="best")
+    _legend_below(fig, len(cells))
     return fig
 
 
 def survival(cells: pd.DataFrame) -> Figure:
-    """Fraction of battles not yet lost by the end of each round, per cell."""
+    """Fraction of battles not yet lost by the end of each round: a line per cell, or (more than
+    :data:`MAX_LINES` cells) one panel per cell."""
     hists = list(cells["rounds_hist_loss"])
     keep = _round_range(hists + list(cells["rounds_hist_win"]))
-    fig = Figure(figsize=(7, 4.5), layout="constrained")
+    curves = [1.0 - np.cumsum(hist) / battles for hist, battles in zip(hists, cells["battles"])]
+    labels = cell_labels(cells)
+    if len(cells) > MAX_LINES:
+        fig, axes = _panels(len(cells), "Survival by round (share of battles not yet lost)")
+        for ax, alive, label in zip(axes, curves, labels):
+            ax.step(HIST_VALUES[keep], alive[keep], where="post", color=OKABE_ITO[0])
+            ax.set_ylim(0, 1.02)
+            _panel_title(ax, label)
+        fig.supxlabel("round")
+        return fig
+    fig = Figure(figsize=(7, 4.5 + 0.22 * -(-len(cells) // 3)), layout="constrained")
     ax = fig.add_subplot()
-    for hist, battles, label, color in zip(hists, cells["battles"], cell_labels(cells), _colors(len(cells))):
-        alive = 1.0 - np.cumsum(hist) / battles
+    for alive, label, color in zip(curves, labels, _colors(len(cells))):
         ax.step(HIST_VALUES[keep], alive[keep], where="post", label=label, color=color)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("round")
     ax.set_ylabel("share not yet lost")
     ax.set_title("Survival by round")
-    ax.legend(fontsize=8, loc="best")
+    _legend_below(fig, len(cells))
     return fig
 
 
@@ -167,15 +221,15 @@ def variant(cells: pd.DataFrame, key: str | None = None) -> Figure:
     labels = [f"{c}: {v}" for c, v in zip(effects["context"], effects["value"])]
     diff = effects["difference"].to_numpy()
     err = np.vstack([diff - effects["ci_low"].to_numpy(), effects["ci_high"].to_numpy() - diff])
-    fig = Figure(figsize=(7, 1.4 + 0.35 * len(effects)), layout="constrained")
+    fig = Figure(figsize=(_row_plot_width(labels), 1.6 + 0.35 * len(effects)), layout="constrained")
     ax = fig.add_subplot()
     ax.axvline(0, color="grey", lw=1)
     ax.errorbar(diff, range(len(effects)), xerr=err, fmt="o", color=OKABE_ITO[3], capsize=3)
     ax.set_yticks(range(len(effects)), labels)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     baselines = ", ".join(dict.fromkeys(effects["baseline"]))
-    ax.set_xlabel(f"win-rate difference vs {key}={baselines} (95% Newcombe interval)")
-    ax.set_title(f"Effect of {key} on win rate")
+    ax.set_xlabel(textwrap.fill(f"win-rate difference vs {key}={baselines} (95% Newcombe interval)", 60))
+    ax.set_title(textwrap.fill(f"Effect of {key} on win rate", 60))
     ax.grid(axis="x", alpha=0.3)
     return fig
 
@@ -201,5 +255,10 @@ def save(fig: Figure, path: str | Path) -> Path:
     path = Path(path)
     if path.suffix.lower() not in FORMATS:
         raise PlotError(f"{path}: unsupported format (expected one of: {', '.join(FORMATS)})")
-    fig.savefig(path, dpi=150)
+    if not path.parent.is_dir():
+        raise PlotError(f"{path}: the folder {path.parent} does not exist")
+    try:
+        fig.savefig(path, dpi=150)
+    except OSError as exc:
+        raise PlotError(f"{path}: cannot write the image ({exc.strerror})") from None
     return path

@@ -56,7 +56,7 @@ from dsim.executors import ChunkResult, ChunkTask, Executor
 from dsim.games import load_game
 from dsim.games.base import Game
 from dsim.paths import REPO_ROOT
-from dsim.validation import display_path, problems_from_validation
+from dsim.validation import DataError, display_path, problems_from_validation
 
 LOCK = "_sweep.lock"
 
@@ -261,7 +261,7 @@ def check_cells(game: Game, cells: list[Cell], path: Path) -> None:
     for cell in cells:
         try:
             game.check_settings(cell.settings)
-        except ValueError as exc:
+        except (ValueError, DataError) as exc:
             problems.append(f"{display_path(path)}: cell {cell.id} {results.canonical_json(cell.settings)}: {exc}")
     if problems:
         more = f"\n… and {len(problems) - 5} more invalid cells" if len(problems) > 5 else ""
@@ -409,8 +409,7 @@ def run_sweep(
     check_cells(game, cells, source.path)
     manifest = _new_manifest(source, cells, battles, chunk, {c.id: game.data_hash(c.settings) for c in cells})
     manifest["outcome"] = dataclasses.asdict(game.outcome)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _results_folder(Path(out))
     with _locked(out):
         old = _existing_manifest(out)
         if old is not None:
@@ -440,6 +439,17 @@ def run_sweep(
         run["finished"] = _iso()
         results.write_manifest(out, manifest)
     return status
+
+
+def _results_folder(out: Path) -> Path:
+    """``out``, created if needed: a file in its place or a folder that cannot be made is a ``ResultsError``."""
+    if out.exists() and not out.is_dir():
+        raise results.ResultsError(f"{display_path(out)}: is a file, not a results folder (choose another --out)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise results.ResultsError(f"{display_path(out)}: cannot create the results folder ({exc.strerror})") from None
+    return out
 
 
 def _record(run: dict[str, Any], task: ChunkTask, result: ChunkResult) -> None:

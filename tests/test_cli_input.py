@@ -25,3 +25,81 @@ def test_bad_values_end_with_a_clear_error(extra: list[str], words: str) -> None
     assert out.exit_code in (1, 2), out.output  # 1: our error line, 2: Typer's usage error
     assert isinstance(out.exception, SystemExit) and "Traceback" not in out.output
     assert words in " ".join(out.output.split()), out.output
+
+
+# --- files and folders a user names (issue 13's cases) ------------------------------------------------
+def _clean_error(out, words: str) -> None:
+    assert out.exit_code == 1, out.output
+    assert "Traceback" not in out.output and isinstance(out.exception, SystemExit)
+    assert words in " ".join(out.output.split()), out.output
+
+
+def test_a_data_figure_beyond_what_the_kernel_holds_is_refused_at_validation(tmp_path):
+    from dsim.paths import REPO_ROOT
+
+    text = (REPO_ROOT / "data" / "dstbg" / "enemies.yaml").read_text("utf-8")
+    (tmp_path / "enemies.yaml").write_text(text.replace("health: 1\n", "health: 99999999999\n", 1), "utf-8")
+    for command in (["data", "validate"], BASE):
+        out = runner.invoke(app, [*command, "--data", str(tmp_path)])
+        _clean_error(out, 'enemies.yaml: enemy "crossbow_hollow": field "health": expected a value ≤ 10000')
+
+
+def _experiment(folder, fixed: str) -> str:
+    path = folder / "exp.toml"
+    path.write_text(f'game = "dstbg"\nname = "x"\nseed = 1\nbattles = 20\n[fixed]\npolicy = "baseline"\n'
+                    f'encounter = "the_forgotten"\nparty = ["knight"]\n{fixed}\n', "utf-8")
+    return str(path)
+
+
+def test_an_experiment_naming_a_missing_overlay_folder_is_one_error(tmp_path):
+    out = runner.invoke(app, ["sweep", _experiment(tmp_path, 'data = "/nonexistent/overlay"'),
+                              "--out", str(tmp_path / "out")])
+    _clean_error(out, "/nonexistent/overlay: overlay folder not found")
+
+
+def test_sweep_out_that_is_a_file_is_one_error(tmp_path):
+    (tmp_path / "taken").write_text("", "utf-8")
+    out = runner.invoke(app, ["sweep", _experiment(tmp_path, ""), "--out", str(tmp_path / "taken")])
+    _clean_error(out, "taken: is a file, not a results folder")
+
+
+def test_sweep_out_below_a_file_is_one_error(tmp_path):
+    (tmp_path / "taken").write_text("", "utf-8")
+    out = runner.invoke(app, ["sweep", _experiment(tmp_path, ""), "--out", str(tmp_path / "taken" / "out")])
+    _clean_error(out, "cannot create the results folder")
+
+
+def test_plot_into_a_missing_folder_is_one_error(tmp_path):
+    folder = tmp_path / "out"
+    assert runner.invoke(app, ["sweep", _experiment(tmp_path, ""), "--out", str(folder)]).exit_code == 0
+    out = runner.invoke(app, ["plot", str(folder), "--kind", "forest", "--out", "/nonexistent/dir/x.png"])
+    _clean_error(out, "/nonexistent/dir/x.png: the folder /nonexistent/dir does not exist")
+
+
+def test_a_run_longer_than_a_minute_says_how_long_before_it_goes_on(monkeypatch):
+    import time
+
+    from dsim.cli.common import LongRunNotice
+
+    said: list[str] = []
+    clock = iter([100.0, 101.0, 102.0])
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
+    notice = LongRunNotice("battles", said.append)
+    notice(65_536, 10**9)  # the first chunk only starts the clock (it may include compiling)
+    notice(131_072, 10**9)  # 65,536 battles a second from here: about 4 hours left
+    notice(196_608, 10**9)  # said once
+    assert said == ["This will take about 4 hours (999,868,928 battles left at 65,536 battles/s); Ctrl-C stops it."]
+
+
+def test_a_short_run_says_nothing(monkeypatch):
+    import time
+
+    from dsim.cli.common import LongRunNotice
+
+    said: list[str] = []
+    clock = iter([0.0, 0.1])
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
+    notice = LongRunNotice("games", said.append)
+    notice(10, 1_000)
+    notice(20, 1_000)
+    assert said == []

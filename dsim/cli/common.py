@@ -6,7 +6,7 @@ stderr and exit status 1 (:func:`fail`), never a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, NoReturn
@@ -33,6 +33,43 @@ def fail(message: str) -> NoReturn:
     """A user error: one line on stderr, exit status 1."""
     err.print(f"Error: {message}", markup=False)
     raise typer.Exit(1)
+
+
+LONG_RUN_SECONDS = 60.0
+
+
+class LongRunNotice:
+    """Says once how long a run will take when that is over a minute (the progress bar then shows how
+    far it is). Call ``notice(done, total)`` after each chunk: the rate is measured between the first
+    two calls, so compiling and loading do not count."""
+
+    def __init__(self, unit: str, say: Callable[[str], None] | None = None) -> None:
+        self.unit, self.first, self.said = unit, None, False
+        self.say = say or err.print  # the console that shows the progress bar, so the line prints above it
+
+    def __call__(self, done: int, total: int) -> None:
+        import time
+
+        now = time.perf_counter()
+        if self.first is None:
+            self.first = (done, now)
+            return
+        if self.said or done <= self.first[0]:
+            return
+        self.said = True
+        rate = (done - self.first[0]) / max(now - self.first[1], 1e-9)
+        seconds = (total - done) / rate
+        if seconds > LONG_RUN_SECONDS:
+            self.say(f"This will take about {_duration(seconds)} ({total - done:,} {self.unit} left at "
+                      f"{rate:,.0f} {self.unit}/s); Ctrl-C stops it.")
+
+
+def _duration(seconds: float) -> str:
+    """``95 s`` → ``2 min``; hours and days for longer runs."""
+    for size, name in ((86_400, "days"), (3_600, "hours"), (60, "min")):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {name}"
+    return f"{seconds:,.0f} s"
 
 
 @contextmanager

@@ -12,7 +12,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dsim.cli.common import CellArgs, PolicyOpt, console, err, fail, with_game_options
+from dsim.cli.common import CellArgs, LongRunNotice, PolicyOpt, console, err, fail, with_game_options
 
 Count = Annotated[int, typer.Option("--battles", "--games", min=1, max=10**12, help="Number of battles (games) to play.")]
 
@@ -41,8 +41,16 @@ def run(
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
                   TimeRemainingColumn(), console=err, disable=as_json or battles <= CHUNK, transient=True) as bar:
         task = bar.add_task(unit, total=battles)
+        notice, done = LongRunNotice(unit), [0]
+
+        def on_chunk(n: int) -> None:
+            done[0] += n
+            bar.update(task, advance=n)
+            if not as_json:
+                notice(done[0], battles)
+
         with _user_values():
-            summary = run_cell(chosen, settings, battles, seed, lambda n: bar.update(task, advance=n))
+            summary = run_cell(chosen, settings, battles, seed, on_chunk)
     if as_json:
         typer.echo(json.dumps(summary))
         return

@@ -21,6 +21,8 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from dsim.cli.common import LongRunNotice
+
 if TYPE_CHECKING:
     from dsim.sweep import SweepStatus
 
@@ -87,6 +89,7 @@ def sweep(
     progress = Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), _BattleRate(),
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err_console)
     ids: dict[str, Any] = {}
+    notice = LongRunNotice("battles", err_console.print)
     live = ExitStack()  # the progress display runs from on_start until run_sweep returns or fails
 
     def on_start(status: SweepStatus) -> None:
@@ -99,6 +102,8 @@ def sweep(
         progress.advance(ids["battles"], task.count)
         if cell_finished:
             progress.advance(ids["cells"])
+        battles_task = progress.tasks[ids["battles"]]
+        notice(int(battles_task.completed), int(battles_task.total))
 
     try:
         with live:

@@ -49,7 +49,8 @@ Range = Annotated[
     Field(ge=0, le=INF_RANGE, description='Distance in nodes (R-2.5); "inf" = any distance.'),
     PlainSerializer(_dump_range, return_type=int | str),
 ]
-Count = Annotated[int, Field(ge=0)]
+LIMIT = 10_000  # the largest figure a data file may hold: sums of them stay well inside the kernel's int32
+Count = Annotated[int, Field(ge=0, le=LIMIT)]
 _DICE_RE = re.compile(r"[KUO]*")
 
 
@@ -251,14 +252,14 @@ class AttackLine(Model):
 
     stamina: Count = Field(description="Stamina cost.")
     dice: DiceString = ""
-    modifier: int = Field(0, description="Flat damage added to the dice total (R-4.8).")
+    modifier: int = Field(0, ge=-LIMIT, le=LIMIT, description="Flat damage added to the dice total (R-4.8).")
     magic: bool = Field(False, description="Magic damage: compared with resist.")
     node: bool = Field(False, description="Node attack: every enemy on one node.")
     reach: bool = Field(False, description="Reach icon: cannot target range 0.")
     range: Range | None = Field(None, description="Line-specific range overriding the card's.")
     shift_before: Count = Field(0, description="Free move of up to N nodes before rolling.")
     shift_after: Count = Field(0, description="Free move of up to N nodes after rolling.")
-    repeat: int = Field(1, ge=1, description="Repeat icon N (1 = none).")
+    repeat: int = Field(1, ge=1, le=LIMIT, description="Repeat icon N (1 = none).")
     push: bool = Field(False, description="Push icon: push the enemies hit.")
     conditions: list[Condition] = Field(default_factory=list)
     usable_from_backup: bool = Field(False, description="Usable from the backup slot (F-4.1).")
@@ -343,12 +344,12 @@ class Enemy(Entry):
     """A regular enemy data card (facts.md §4)."""
 
     threat: Count
-    health: int = Field(ge=1)
+    health: int = Field(ge=1, le=LIMIT)
     block: Count
     resist: Count
     range: Range | None = Field(description="Attack range; null = the enemy has no attack.")
     dodge: Count = Field(description="Dodge difficulty.")
-    models: int = Field(ge=1, description="Figures in the box (caps how many can spawn).")
+    models: int = Field(ge=1, le=LIMIT, description="Figures in the box (caps how many can spawn).")
     behaviour: list[EnemyStep] = Field(min_length=1, description="Icons left to right (R-11.2).")
 
 
@@ -410,7 +411,7 @@ class CardHalf(Model):
     figure: Id = Field(description="Which boss figure resolves this half.")
     range: Range | None = Field(description="Attack range; null = the card has no attack range.")
     dodge: Count = Field(description="Dodge difficulty.")
-    repeat: int = Field(1, ge=1, description="Repeat icon: resolve the half this many times.")
+    repeat: int = Field(1, ge=1, le=LIMIT, description="Repeat icon: resolve the half this many times.")
     weak_arcs: list[Arc] = Field(default_factory=list, description="Weak arcs (R-12.12).")
     steps: list[BossStep] = Field(min_length=1, description="Icons left to right.")
 
@@ -442,7 +443,7 @@ class BossFigure(Model):
     id: Id
     name: str = Field(min_length=1)
     threat: Count
-    health: int = Field(ge=1)
+    health: int = Field(ge=1, le=LIMIT)
     heat_up: Count | None = Field(description="Heat up at health <= this; null = no threshold.")
     block: Count
     resist: Count
@@ -461,7 +462,7 @@ class Boss(Entry):
     """A boss (one file under ``bosses/``): data card(s) plus every behaviour card."""
 
     kind: Literal["mini", "main"]
-    deck_size: int = Field(ge=1, description="Standard cards dealt into the deck (R-12.5).")
+    deck_size: int = Field(ge=1, le=LIMIT, description="Standard cards dealt into the deck (R-12.5).")
     encounter_levels: list[Annotated[int, Field(ge=1, le=3)]] = Field(min_length=1)
     treasure: list[Id] = Field(description="Boss treasure item ids (R-12.27).")
     figures: list[BossFigure] = Field(min_length=1, max_length=2)
