@@ -692,12 +692,13 @@ def test_A_3_initial_aggro_random_ignores_the_players(lab_data):
 # --- max_rounds (simulator setting) ---------------------------------------------------------------
 @pytest.mark.parametrize("rounds", [1, 3])
 def test_max_rounds_caps_a_stalemate(lab, rounds):
-    """The knight and a walker that cannot hurt her: the battle ends as a timeout after the cap."""
+    """The knight and a walker that cannot hurt her: the battle ends as a timeout after the cap, and
+    its end event counts the rounds played (not the round that was never started)."""
     pos = lab(["knight"], max_rounds=rounds)
     pos.enemy(WALKER, (0, 0)).char("knight", (4, 4))
     b, evs = play(pos)
     assert [e["values"][0] for e in evs if e["event"] == "round"] == list(range(1, rounds + 1))
-    assert first(evs, "end")["values"][:2] == [L.OUT_TIMEOUT, rounds + 1]
+    assert first(evs, "end")["values"][:2] == [L.OUT_TIMEOUT, rounds]
 
 
 # --- boss variants (kit.scene with a boss: slot 0 is the boss) --------------------------------------

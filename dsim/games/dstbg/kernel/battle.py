@@ -171,7 +171,7 @@ def play(t, b, policy) -> None:
             enemy_turn(t, b, policy)
         if st[L.G_BARRELS_CHANGED] == 1:
             recompute_walk(t, b)
-    log(b, L.ACTOR_NONE, -1, L.EV_END, st[L.G_OUTCOME], st[L.G_ROUND], 0, 0, -1)
+    log(b, L.ACTOR_NONE, -1, L.EV_END, st[L.G_OUTCOME], min(st[L.G_ROUND], max_rounds), 0, 0, -1)  # rounds played
 
 
 @kernel
