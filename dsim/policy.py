@@ -13,10 +13,35 @@ import importlib
 import importlib.util
 import pkgutil
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+
+class Deferred:
+    """A Numba function compiled on first use: importing a policy module (to list or pick one)
+    compiles nothing, so a run pays only for the policy it plays. Calling it calls the compiled
+    function; :func:`compiled` gives the dispatcher itself (what a kernel takes)."""
+
+    def __init__(self, build: Callable[[], Any], name: str) -> None:
+        self._build, self._function, self.__name__ = build, None, name
+
+    @property
+    def function(self) -> Any:
+        """The compiled dispatcher (compiled, or loaded from the cache, on the first access)."""
+        if self._function is None:
+            self._function = self._build()
+        return self._function
+
+    def __call__(self, *args: Any) -> Any:
+        return self.function(*args)
+
+
+def compiled(decide: Any) -> Any:
+    """The dispatcher of a policy function, compiling a :class:`Deferred` one now."""
+    return decide.function if isinstance(decide, Deferred) else decide
 
 
 @dataclass(frozen=True)

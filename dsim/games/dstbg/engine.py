@@ -17,6 +17,7 @@ from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.core import kernel_cache
 from dsim.games.dstbg.policy import PolicyFunctionType
+from dsim.policy import compiled
 
 DEFAULT_CHUNK = 1 << 16
 
@@ -26,24 +27,30 @@ def _tables_type(tables: X.Tables) -> numba.types.Type:
 
 
 @lru_cache(maxsize=None)
-def _entries(tables_type: numba.types.Type):
-    """Compile (or load from cache) the batch and single-battle entries for one Tables type."""
+def _batch_entry(tables_type: numba.types.Type):
+    """Compile (or load from cache) the parallel batch entry for one Tables type."""
     f64 = numba.types.float64[::1]
     out2d = numba.types.int32[:, ::1]
     i64 = numba.types.int64
     with kernel_cache():
-        batch = numba.njit(
+        return numba.njit(
             numba.types.void(tables_type, PolicyFunctionType, f64, i64, i64, i64, out2d),
             cache=True,
             parallel=True,
         )(K.play_batch_impl)
+
+
+@lru_cache(maxsize=None)
+def _one_entry(tables_type: numba.types.Type):
+    """Compile (or load from cache) the single-battle entry (replays, rule tests) for one Tables type:
+    a run of many battles never needs it, so it compiles only when a replay asks."""
+    i64 = numba.types.int64
     battle_type = numba.typeof(X.new_battle(2, np.zeros(1)))
     with kernel_cache():
-        one = numba.njit(
+        return numba.njit(
             numba.types.void(tables_type, battle_type, PolicyFunctionType, i64, i64, i64),
             cache=True,
         )(K.run_one_impl)
-    return batch, one
 
 
 def play_batch(
@@ -51,7 +58,8 @@ def play_batch(
     chunk: int = DEFAULT_CHUNK,
 ) -> np.ndarray:
     """Outcome rows (``count`` × ``N_OUT`` int32) of battles ``start .. start+count-1``."""
-    batch, _ = _entries(_tables_type(tables))
+    batch = _batch_entry(_tables_type(tables))
+    policy = compiled(policy)
     out = np.zeros((count, K.N_OUT), np.int32)
     params = np.ascontiguousarray(params, np.float64)
     for lo in range(0, count, chunk):
@@ -65,7 +73,8 @@ def play_one(
     forced: np.ndarray | None = None, trace_events: int = 4000,
 ) -> X.Battle:
     """Replay one battle with its trace; ``forced`` dice values are used first (tests)."""
-    _, one = _entries(_tables_type(tables))
+    one = _one_entry(_tables_type(tables))
+    policy = compiled(policy)
     b = X.new_battle(tables.steps.shape[0], params, forced, trace_events)
     one(tables, b, policy, seed, stream, index)
     return b
@@ -77,7 +86,8 @@ def play_from(
 ) -> X.Battle:
     """Play on from a hand-placed state (:class:`dsim.games.dstbg.position.Position`) instead of a
     random setup; ``forced`` dice values are used first. The rule tests' entry point."""
-    _, one = _entries(_tables_type(tables))
+    one = _one_entry(_tables_type(tables))
+    policy = compiled(policy)
     b = X.new_battle(tables.steps.shape[0], params, forced, trace_events)
     b.st[:] = state
     b.cursor[K.PRESET] = 1
