@@ -93,9 +93,42 @@ def _peak_rss_mb() -> float:
     return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
 
 
-def measure(game_name: str, game_module: str | None, settings: Mapping[str, Any], battles: int, batch: int, seed: int = SEED) -> dict[str, Any]:
+PROBE_DRAWS = 64  # hash draws per probe item: about as much work per item as a short battle's dice
+
+
+def _probe_kernel() -> Any:
+    """The probe loop: items in parallel, each ``PROBE_DRAWS`` SplitMix64 hashes summed. No memory, no
+    branches, no calls: the ceiling of this machine for embarrassingly parallel Numba work."""
+    import numba
+    import numpy as np
+
+    from dsim.rng import mix64
+
+    @numba.njit(parallel=True, cache=True)
+    def probe(n: int) -> np.uint64:
+        total = np.uint64(0)
+        for i in numba.prange(n):
+            x = np.uint64(i)
+            for _ in range(PROBE_DRAWS):
+                x = mix64(x)
+            total += x
+        return total
+
+    return probe
+
+
+def _timed(play: Callable[[], Any]) -> float:
+    """Seconds of one call."""
+    t0 = time.perf_counter()
+    play()
+    return time.perf_counter() - t0
+
+
+def measure(game_name: str, game_module: str | None, settings: Mapping[str, Any], battles: int, batch: int,
+            seed: int = SEED, scaling: bool = False) -> dict[str, Any]:
     """In this process: time the first battle (kernel compile or cache load), then ``battles``
-    battles in batches of ``batch`` through the game's chunk entry, summing only, so memory is O(batch)."""
+    battles in batches of ``batch`` through the game's chunk entry, summing only, so memory is O(batch).
+    With ``scaling``, also the same battles on one thread, and the probe loop on all threads and on one."""
     import numba
 
     from dsim.games import load_game
@@ -104,31 +137,45 @@ def measure(game_name: str, game_module: str | None, settings: Mapping[str, Any]
     game = load_game(game_name, game_module)
     stream = stream_key(json.dumps(settings, sort_keys=True))  # as `dsim run`, so the battles are the same
     game.check_settings(settings)
-    t0 = time.perf_counter()
-    game.play(settings, seed, stream, 0, 1)
-    compile_s = time.perf_counter() - t0
-    rounds = wins = 0
-    t0 = time.perf_counter()
-    for lo in range(0, battles, batch):
-        cols = game.play(settings, seed, stream, lo, min(batch, battles - lo))
-        rounds += int(cols[game.outcome.rounds].sum())
-        wins += int(cols[game.outcome.success].sum()) if game.outcome.success else 0
-    seconds = time.perf_counter() - t0
-    return {"battles": battles, "batch": min(batch, battles), "threads": numba.get_num_threads(), "seconds": seconds,
-            "rounds": rounds, "wins": wins, "compile_s": compile_s, "peak_rss_mb": _peak_rss_mb()}
+    compile_s = _timed(lambda: game.play(settings, seed, stream, 0, 1))
+    sums = {"rounds": 0, "wins": 0}
+
+    def play_all() -> None:
+        sums["rounds"] = sums["wins"] = 0
+        for lo in range(0, battles, batch):
+            cols = game.play(settings, seed, stream, lo, min(batch, battles - lo))
+            sums["rounds"] += int(cols[game.outcome.rounds].sum())
+            sums["wins"] += int(cols[game.outcome.success].sum()) if game.outcome.success else 0
+
+    threads = numba.get_num_threads()
+    seconds = _timed(play_all)
+    out = {"battles": battles, "batch": min(batch, battles), "threads": threads, "seconds": seconds, **sums,
+           "compile_s": compile_s}
+    if scaling:
+        probe, items = _probe_kernel(), max(battles, 1) * 4
+        probe(threads)  # compile or load
+        out["probe_items_per_s"] = items / min(_timed(lambda: probe(items)) for _ in range(3))
+        numba.set_num_threads(1)
+        out["seconds_1_thread"] = _timed(play_all)
+        out["probe_items_per_s_1_thread"] = items / min(_timed(lambda: probe(items)) for _ in range(3))
+        numba.set_num_threads(threads)
+    return out | {"peak_rss_mb": _peak_rss_mb()}
 
 
 def _measure_in_subprocess(workload: Workload, battles: int, batch: int, env: Mapping[str, str],
-                           python_flags: Sequence[str] = ()) -> dict[str, Any]:
-    """Run :func:`measure` in a fresh Python with extra environment ``env``; its JSON result."""
-    request = json.dumps({"game": workload.game, "module": workload.game_module, "settings": workload.settings, "battles": battles, "batch": batch})
+                           python_flags: Sequence[str] = (), scaling: bool = False) -> dict[str, Any]:
+    """Run :func:`measure` in a fresh Python with extra environment ``env``; its JSON result, with the
+    subprocess's whole wall time as ``process_s`` (start, imports, kernel load and the battles)."""
+    request = json.dumps({"game": workload.game, "module": workload.game_module, "settings": workload.settings,
+                          "battles": battles, "batch": batch, "scaling": scaling})
+    t0 = time.perf_counter()
     done = subprocess.run([sys.executable, *python_flags, "-m", "dsim.bench", request],
                           env={**os.environ, **env}, capture_output=True, text=True)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         where = ", ".join(f"{k}={v}" for k, v in env.items()) or "default environment"
         raise BenchError(f"measuring subprocess failed ({where}): {last}")
-    return json.loads(done.stdout.splitlines()[-1])
+    return json.loads(done.stdout.splitlines()[-1]) | {"process_s": time.perf_counter() - t0}
 
 
 # --------------------------------------------------------------------------- a benchmark run
@@ -150,10 +197,17 @@ class BenchOptions:
 
 
 def _result(workload: Workload, jit: Mapping[str, Any], nojit: Mapping[str, Any],
-            cold_s: float | None) -> dict[str, Any]:
+            cold_s: float | None, start_s: float) -> dict[str, Any]:
     """One workload's JSON object; per-thread rates divide by the Numba threads of the JIT run,
-    and the JIT speed-up compares that per-thread rate with the (single-threaded) no-JIT rate."""
+    the JIT speed-up compares that per-thread rate with the (single-threaded) no-JIT rate, and the
+    thread speed-ups (all threads over one) of the game and of the probe loop sit side by side."""
     rate = jit["battles"] / jit["seconds"]
+    probe = jit.get("probe_items_per_s")
+    scaling = {} if probe is None else {
+        "thread_speedup": jit["seconds_1_thread"] / jit["seconds"],
+        "probe_items_per_s": probe, "probe_thread_speedup": probe / jit["probe_items_per_s_1_thread"],
+        "probe_items_per_battle": probe / rate,  # a battle's cost in probe items (the same threads)
+    }
     rounds_rate = jit["rounds"] / jit["seconds"]
     nojit_rate = nojit["battles"] / nojit["seconds"]
     return {
@@ -164,7 +218,8 @@ def _result(workload: Workload, jit: Mapping[str, Any], nojit: Mapping[str, Any]
         "mean_rounds": jit["rounds"] / jit["battles"], "win_rate": jit["wins"] / jit["battles"],
         "nojit_battles": nojit["battles"], "nojit_battles_per_s": nojit_rate,
         "jit_speedup": rate / jit["threads"] / nojit_rate,
-        "compile_s_cold": cold_s, "compile_s_cached": jit["compile_s"], "peak_rss_mb": jit["peak_rss_mb"],
+        "compile_s_cold": cold_s, "compile_s_cached": jit["compile_s"], "start_s": start_s,
+        "peak_rss_mb": jit["peak_rss_mb"], **scaling,
     }
 
 
@@ -190,12 +245,14 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
             cold_s = _measure_in_subprocess(playable[0], 1, 1, env | {"NUMBA_CACHE_DIR": cache})["compile_s"]
     out = []
     for workload in playable:
-        on_step(f"{workload.name}: {options.battles:,} battles")
-        jit = _measure_in_subprocess(workload, options.battles, options.batch, env)
+        on_step(f"{workload.name}: a fresh process playing one battle (cached start)")
+        start_s = _measure_in_subprocess(workload, 1, 1, env)["process_s"]
+        on_step(f"{workload.name}: {options.battles:,} battles on all threads and on one, and the probe loop")
+        jit = _measure_in_subprocess(workload, options.battles, options.batch, env, scaling=True)
         on_step(f"{workload.name}: {options.nojit_battles:,} battles with NUMBA_DISABLE_JIT=1")
         nojit = _measure_in_subprocess(workload, options.nojit_battles, options.batch,
                                        env | {"NUMBA_DISABLE_JIT": "1"}, ("-W", "ignore::RuntimeWarning"))
-        out.append(_result(workload, jit, nojit, cold_s))
+        out.append(_result(workload, jit, nojit, cold_s, start_s))
     return out
 
 
@@ -247,8 +304,8 @@ def record(results: Sequence[Mapping[str, Any]], options: BenchOptions, folder: 
     return folder / RESULTS_FILE
 
 
-COLUMNS = ("workload", "battles", "batch", "threads", "battles/s", "/thread", "rounds/s", "JIT ×", "cold s",
-           "cached s", "peak MiB")
+COLUMNS = ("workload", "battles", "threads", "battles/s", "/thread", "rounds/s", "× threads", "probe × threads",
+           "probe/battle", "JIT ×", "cold s", "cached s", "start s", "peak MiB")
 
 
 def _fmt(value: float | None, spec: str) -> str:
@@ -259,9 +316,11 @@ def _fmt(value: float | None, spec: str) -> str:
 def table_row(result: Mapping[str, Any]) -> list[str]:
     """One workload's result as the cells of :data:`COLUMNS` (terminal and Markdown tables)."""
     r = result
-    return [r["workload"], f"{r['battles']:,}", f"{r['batch']:,}", str(r["threads"]), f"{r['battles_per_s']:,.0f}",
-            f"{r['battles_per_s_per_thread']:,.0f}", f"{r['rounds_per_s']:,.0f}", _fmt(r["jit_speedup"], ",.0f"),
-            _fmt(r["compile_s_cold"], ".1f"), _fmt(r["compile_s_cached"], ".2f"), _fmt(r["peak_rss_mb"], ",.0f")]
+    return [r["workload"], f"{r['battles']:,}", str(r["threads"]), f"{r['battles_per_s']:,.0f}",
+            f"{r['battles_per_s_per_thread']:,.0f}", f"{r['rounds_per_s']:,.0f}", _fmt(r.get("thread_speedup"), ".2f"),
+            _fmt(r.get("probe_thread_speedup"), ".2f"), _fmt(r.get("probe_items_per_battle"), ",.0f"),
+            _fmt(r["jit_speedup"], ",.0f"), _fmt(r["compile_s_cold"], ".1f"), _fmt(r["compile_s_cached"], ".2f"),
+            _fmt(r.get("start_s"), ".2f"), _fmt(r["peak_rss_mb"], ",.0f")]
 
 
 def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
@@ -274,6 +333,11 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
         "results). Rates are per second of battle time after the kernel is loaded; */thread* divides by",
         "the Numba threads; *JIT ×* is the per-thread rate over the same code under `NUMBA_DISABLE_JIT=1`;",
         "*cold s* / *cached s* are the compile times (first battle with an empty / a warm Numba cache);",
+        "*start s* is the wall time of a fresh process that imports dsim, loads the cached kernel and plays",
+        "one battle. *× threads* is the rate on all threads over the rate on one; the *probe* is a trivial",
+        f"parallel Numba loop ({PROBE_DRAWS} hashes per item) measured in the same process, so *probe × threads*",
+        "is the machine's ceiling for that speed-up and *probe/battle* is a battle's cost in probe items",
+        "(a ratio that holds across hosts).",
         "*peak MiB* is the peak RSS of the measuring process. *load* is the machine's 1-minute load average",
         "when the run was recorded (other work on the machine slows every number down). Hosts differ: the",
         "same kernel ran l1-2p at 163k battles/s on the host of 2026-12-02 and at about 340k/s on the",
@@ -297,4 +361,5 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
 
 if __name__ == "__main__":
     _request = json.loads(sys.argv[1])
-    print(json.dumps(measure(_request["game"], _request["module"], _request["settings"], _request["battles"], _request["batch"])))
+    print(json.dumps(measure(_request["game"], _request["module"], _request["settings"], _request["battles"],
+                             _request["batch"], scaling=_request["scaling"])))

@@ -14,7 +14,8 @@ from dsim.bench import BenchError, Workload, all_workloads, select_workloads, un
 from dsim.cli import app
 
 KEYS = {"workload", "battles", "threads", "batch", "battles_per_s", "battles_per_s_per_thread", "rounds_per_s",
-        "rounds_per_s_per_thread", "jit_speedup", "compile_s_cold", "compile_s_cached", "peak_rss_mb"}
+        "rounds_per_s_per_thread", "jit_speedup", "compile_s_cold", "compile_s_cached", "peak_rss_mb", "start_s",
+        "thread_speedup", "probe_items_per_s", "probe_thread_speedup", "probe_items_per_battle"}
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +42,9 @@ def test_bench_json_is_one_object_per_measured_workload(tiny_bench):
         assert r["battles_per_s"] > 0 and r["jit_speedup"] > 0 and r["peak_rss_mb"] > 0
         assert r["compile_s_cold"] is None and r["compile_s_cached"] > 0  # --quick skips the cold compile
         assert r["battles_per_s_per_thread"] == pytest.approx(r["battles_per_s"] / r["threads"])
+        # every record carries its own ceiling: the probe loop's rate and thread speed-up, same process
+        assert r["start_s"] > r["compile_s_cached"] and r["thread_speedup"] > 0 and r["probe_thread_speedup"] > 0
+        assert r["probe_items_per_battle"] == pytest.approx(r["probe_items_per_s"] / r["battles_per_s"])
 
 
 def test_bench_record_appends_machine_info_and_writes_the_readme_table(tiny_bench):
