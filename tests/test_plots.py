@@ -80,3 +80,21 @@ def test_survival_starts_at_one_and_ends_at_the_win_rate(finished):
         alive = line.get_ydata()
         assert alive[0] <= 1 and alive[-1] == pytest.approx(rate)
         assert all(a >= b for a, b in itertools.pairwise(alive))
+
+
+@pytest.mark.parametrize("kind", ["rounds", "survival"])
+def test_line_plots_keep_the_legend_off_the_data_and_facet_many_cells(finished, kind):
+    """Up to MAX_LINES cells: one panel set, the legend under it (a figure legend, no axes legend);
+    more: one panel per cell, titled by the cell, so no legend has to name 45 lines."""
+    import pandas as pd
+
+    cells = results.load(finished)
+    few = plots.make_plot(kind, cells)
+    assert few.legends and not any(ax.get_legend() for ax in few.axes)
+    many = pd.concat([cells.assign(settings=[{**s, "p": s["p"] + k} for s in cells["settings"]]) for k in range(6)],
+                     ignore_index=True)
+    assert len(many) > plots.MAX_LINES
+    fig = plots.make_plot(kind, many)
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(panels) == len(many) and not any(ax.get_legend() for ax in panels)
+    assert all(ax.get_title() for ax in panels)
