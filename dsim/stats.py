@@ -9,12 +9,11 @@ battle (common random numbers), where only discordant battles carry information.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from statistics import NormalDist
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy import stats as _st
-from statsmodels.stats.multitest import multipletests
 
 FloatArray = NDArray[np.float64]
 
@@ -27,8 +26,16 @@ def _alpha(level: float) -> float:
 
 
 def _z(level: float) -> float:
-    """Two-sided standard-normal quantile for a confidence ``level``."""
-    return float(_st.norm.isf(_alpha(level) / 2.0))
+    """Two-sided standard-normal quantile for a confidence ``level`` (the standard library's, so that
+    a Wilson interval, all that ``dsim run`` needs, does not import scipy: a second at start-up)."""
+    return NormalDist().inv_cdf(1.0 - _alpha(level) / 2.0)
+
+
+def _scipy() -> Any:
+    """``scipy.stats``, imported when a test or exact interval first needs it."""
+    from scipy import stats
+
+    return stats
 
 
 def _out(a: np.ndarray) -> np.ndarray | float:
@@ -63,8 +70,8 @@ def clopper_pearson_interval(
     n = np.asarray(n, dtype=np.float64)
     alpha = _alpha(level)
     with np.errstate(divide="ignore", invalid="ignore"):
-        low = np.where(x > 0, _st.beta.ppf(alpha / 2, x, n - x + 1), 0.0)
-        high = np.where(x < n, _st.beta.ppf(1 - alpha / 2, x + 1, n - x), 1.0)
+        low = np.where(x > 0, _scipy().beta.ppf(alpha / 2, x, n - x + 1), 0.0)
+        high = np.where(x < n, _scipy().beta.ppf(1 - alpha / 2, x + 1, n - x), 1.0)
     bad = n <= 0
     return _out(np.where(bad, np.nan, low)), _out(np.where(bad, np.nan, high))
 
@@ -95,7 +102,7 @@ def two_proportion_test(
     diff = p1 - p2
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.copysign(np.inf, diff)))
-    p_value = 2.0 * _st.norm.sf(np.abs(z))
+    p_value = 2.0 * _scipy().norm.sf(np.abs(z))
     l1, u1 = wilson_interval(w1, n1, level)
     l2, u2 = wilson_interval(w2, n2, level)
     low = diff - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
@@ -126,9 +133,9 @@ def mcnemar_test(b: int, c: int, exact: bool | None = None) -> McNemarResult:
     if m == 0:
         return McNemarResult(0.0, 1.0, exact)
     if exact:
-        return McNemarResult(float(min(b, c)), float(_st.binomtest(b, m, 0.5).pvalue), True)
+        return McNemarResult(float(min(b, c)), float(_scipy().binomtest(b, m, 0.5).pvalue), True)
     stat = (abs(b - c) - 1.0) ** 2 / m
-    return McNemarResult(stat, float(_st.chi2.sf(stat, 1)), False)
+    return McNemarResult(stat, float(_scipy().chi2.sf(stat, 1)), False)
 
 
 def paired_difference_interval(
@@ -156,6 +163,8 @@ def adjust_pvalues(p: ArrayLike, method: Literal["holm", "bh"] = "holm") -> Floa
     p = np.asarray(p, dtype=np.float64)
     if p.size == 0:
         return p.copy()
+    from statsmodels.stats.multitest import multipletests
+
     return multipletests(p, method=_ADJUST[method])[1]
 
 
