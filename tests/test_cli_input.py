@@ -103,3 +103,10 @@ def test_a_short_run_says_nothing(monkeypatch):
     notice(10, 1_000)
     notice(20, 1_000)
     assert said == []
+
+
+@pytest.mark.parametrize("game", ["dstbg", "bloodborne", "dark_maiden"])
+def test_a_data_file_that_is_a_folder_is_named_not_ignored(tmp_path, game):
+    (tmp_path / "enemies.yaml").mkdir()
+    out = runner.invoke(app, ["data", "--game", game, "validate", "--data", str(tmp_path)])
+    _clean_error(out, "enemies.yaml: a folder, not a data file")

@@ -54,6 +54,8 @@ class FolderLoader:
         if overlay is not None:
             if overlay.is_dir():
                 self.load_folder(overlay, shipped=False)
+                self.problems.extend(Problem(display_path(path), message="a folder, not a data file (expected a YAML file)")
+                                     for path in sorted(overlay.rglob("*.y*ml")) if path.is_dir())
             else:
                 self.problems.append(Problem(display_path(overlay), message="overlay folder not found"))
 
