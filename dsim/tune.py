@@ -9,7 +9,7 @@ tolerance, and the fractional value where the bracketing win rates cross the tar
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,12 +33,14 @@ class TuneResult:
     hit: bool
     interpolated: float | None
     evaluations: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    searched: tuple[int, int] | None = None  # the smallest and largest value tried
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
             "rule": self.rule, "target": self.target, "tolerance": self.tolerance, "value": self.value,
             "win_rate": self.win_rate, "ci95": list(self.ci95), "hit": self.hit, "interpolated": self.interpolated,
+            "searched": list(self.searched) if self.searched else None,
             "evaluations": [{"value": v, "win_rate": w, "ci95": [lo, hi]} for v, (w, lo, hi) in sorted(self.evaluations.items())],
         }
 
@@ -54,11 +56,15 @@ def tune(
     battles: int,
     seed: int,
     tolerance: float = 0.02,
+    bounds: tuple[int, int] | None = None,
+    widen: int = 6,
 ) -> TuneResult:
     """Find the value of ``rule`` (in settings table ``table``) in ``[low, high]`` whose win rate is nearest ``target``.
 
-    Assumes the win rate is monotone in the value (either direction); if the target lies outside
-    the win rates at the two ends, the nearer end is returned with ``hit`` false unless within tolerance.
+    Assumes the win rate is monotone in the value (either direction). If the target lies outside the
+    win rates at the two ends, the range widens toward it (``widen`` times at most, inside ``bounds``);
+    if it still does, the nearest value is returned with ``hit`` false unless within tolerance, and
+    ``searched`` says the range tried.
     """
     if low >= high:
         raise ValueError(f"the search range must have low < high, got {low}..{high}")
@@ -75,9 +81,9 @@ def tune(
             seen[value] = (wins / battles, float(lo), float(hi))
         return seen[value][0]
 
-    lo, hi = low, high
-    side_lo = rate(lo) - target
-    if side_lo * (rate(hi) - target) < 0:
+    lo, hi = _bracket(rate, target, low, high, bounds or (-(2**31), 2**31 - 1), widen)
+    if (rate(lo) - target) * (rate(hi) - target) < 0:
+        side_lo = rate(lo) - target
         while hi - lo > 1:  # invariant: the target lies between rate(lo) and rate(hi)
             mid = (lo + hi) // 2
             side_mid = rate(mid) - target
@@ -96,4 +102,26 @@ def tune(
     elif lo == hi:
         interpolated = float(lo)
     w, ci_lo, ci_hi = seen[best]
-    return TuneResult(rule, target, tolerance, best, w, (ci_lo, ci_hi), abs(w - target) <= tolerance, interpolated, seen)
+    return TuneResult(rule, target, tolerance, best, w, (ci_lo, ci_hi), abs(w - target) <= tolerance, interpolated, seen,
+                      (min(seen), max(seen)))
+
+
+def _bracket(rate: Callable[[int], float], target: float, low: int, high: int, bounds: tuple[int, int],
+             widen: int) -> tuple[int, int]:
+    """``[low, high]`` widened until its win rates lie on both sides of ``target``: the end on the
+    target's side moves out by twice the span each time (both ends while the rate is flat), at most
+    ``widen`` times and never past ``bounds`` (the values the rule takes)."""
+    low, high = max(low, bounds[0]), min(high, bounds[1])
+    for _ in range(widen):
+        r_lo, r_hi = rate(low), rate(high)
+        if (r_lo - target) * (r_hi - target) <= 0:
+            break
+        span, below = 2 * (high - low), r_lo < target  # both ends lie on the same side of the target
+        up = r_hi == r_lo or (r_hi > r_lo) == below  # the rate heads for the target upwards
+        down = r_hi == r_lo or (r_hi > r_lo) != below
+        new_low = max(bounds[0], low - span) if down else low
+        new_high = min(bounds[1], high + span) if up else high
+        if (new_low, new_high) == (low, high):
+            break  # at the rule's bounds
+        low, high = new_low, new_high
+    return low, high

@@ -43,8 +43,9 @@ class Variant:
     def switch(self) -> RuleSwitch:
         """The variant as ``dsim variants`` lists it."""
         readings = tuple(zip(self.readings or ("<whole number>",), self.reading_docs, strict=True))
+        numeric = self.numeric_default is not None
         return RuleSwitch(self.id, "variant", self.ref, self.doc, self.default, readings, self.seed,
-                          numeric=self.numeric_default is not None)
+                          numeric=numeric, bounds=(self.low, self.high) if numeric else None)
 
 
 def reading(vid: str, ref: str, doc: str, seed: str, **readings: str) -> Variant:

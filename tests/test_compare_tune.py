@@ -106,7 +106,21 @@ def test_tune_cli_reports_an_unreachable_target():
                               "--target", "1.0", "--low", "0", "--high", "2", "--battles", "400", "--tolerance", "0.001", "--json"])
     assert out.exit_code == 0, out.stdout
     res = json.loads(out.stdout)
-    assert res["value"] == 0 and not res["hit"]  # the easiest end is closest to a 100% target
+    # the range widens toward easier enemies until the rule's bound or the widening limit, then says so
+    assert not res["hit"] and res["searched"][0] < 0 and res["searched"][1] == 2
+    assert res["value"] == res["searched"][0]  # the easiest value tried is closest to a 100% target
+
+
+def test_tune_widens_its_range_until_it_brackets_the_target():
+    """The Gargoyle at starting gear is out of reach of the default -3..6: the search widens
+    downward until the win rates lie on both sides of 50%, then bisects."""
+    game = DSTBG()
+    cell = {"party": ["knight", "warrior"], "boss": "gargoyle", "policy": "baseline"}
+    result = tune(game, cell, "boss_health_delta", "house_rules", 0.5, -3, 6, 600, 3, bounds=(-10_000, 10_000))
+    assert result.searched[0] < -3
+    rates = sorted(result.evaluations.items())
+    assert rates[0][1][0] > 0.5 > rates[-1][1][0]  # bracketed: easier below, harder above
+    assert result.interpolated is not None and result.searched[0] <= result.interpolated <= result.searched[1]
 
 
 def test_tune_rejects_non_numeric_rules():

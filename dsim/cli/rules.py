@@ -93,8 +93,8 @@ def compare(
 def tune(
     rule: Annotated[str, typer.Option("--rule", help="Whole-number house rule or variant to tune, e.g. enemy_health_delta.")],
     target: Annotated[float, typer.Option("--target", min=0.0, max=1.0, help="Target win rate, e.g. 0.5.")] = 0.5,
-    low: Annotated[int, typer.Option("--low", min=-(2**31), max=2**31 - 1, help="Smallest value to try.")] = -3,
-    high: Annotated[int, typer.Option("--high", min=-(2**31), max=2**31 - 1, help="Largest value to try.")] = 6,
+    low: Annotated[int, typer.Option("--low", min=-(2**31), max=2**31 - 1, help="Smallest value to try first (the range widens if the target lies outside).")] = -3,
+    high: Annotated[int, typer.Option("--high", min=-(2**31), max=2**31 - 1, help="Largest value to try first (the range widens if the target lies outside).")] = 6,
     tolerance: Annotated[float, typer.Option("--tolerance", min=0.0, help="Accept a win rate this close to the target.")] = 0.02,
     battles: Battles = 20_000,
     policy: PolicyOpt = None,
@@ -113,7 +113,8 @@ def tune(
     with exit_on_data_error():
         cells = [cell.one(policy)[1]]
         try:
-            result = run_tune(the_game, cells[0], rule, table, target, low, high, battles, seed, tolerance)
+            result = run_tune(the_game, cells[0], rule, table, target, low, high, battles, seed, tolerance,
+                              numeric[rule].bounds)
         except ValueError as exc:
             fail(str(exc))
     rec = {"cell": cells[0], "battles": battles, "seed": seed, **result.as_dict()}
@@ -128,8 +129,9 @@ def tune(
     console.print(steps)
     status = "within" if result.hit else "NOT within"
     frac = f"; the win rate crosses {target:.2f} near {rule} = {result.interpolated:.2f}" if result.interpolated is not None else ""
+    searched = "" if result.hit else f" Searched {rule} from {result.searched[0]} to {result.searched[1]}."
     console.print(f"{rule} = {result.value}: win rate {result.win_rate:.4f} (95% CI {result.ci95[0]:.4f} – "
-                  f"{result.ci95[1]:.4f}), {status} ±{tolerance} of the target {target:.2f}{frac}.", markup=False)
+                  f"{result.ci95[1]:.4f}), {status} ±{tolerance} of the target {target:.2f}{frac}.{searched}", markup=False)
 
 
 compare_command = with_game_options(compare, repeatable=True)

@@ -111,6 +111,7 @@ class RuleSwitch:
     seed: str = ""
     example: str | None = None
     numeric: bool = False  # takes any whole number (``dsim tune`` can search it)
+    bounds: tuple[int, int] | None = None  # numeric switches: the values the kernel accepts (``dsim tune`` stays inside)
 
     def record(self) -> dict[str, Any]:
         """JSON-ready form (the keys of ``dsim variants list --json``)."""

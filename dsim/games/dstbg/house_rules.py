@@ -49,7 +49,8 @@ class HouseRule:
         """The house rule as ``dsim variants`` lists it."""
         return RuleSwitch(self.id, "house_rule", "house", self.doc, self.default,
                           (("<whole number>" if self.numeric else "<text>", self.doc),),
-                          "House rule (not in the rules).", self.example, self.numeric)
+                          "House rule (not in the rules).", self.example, self.numeric,
+                          (-LIMIT if self.minimum is None else max(-LIMIT, self.minimum), LIMIT) if self.numeric else None)
 
 
 def _enemy_health(tables: X.Tables, delta: int, bosses: bool) -> X.Tables:
