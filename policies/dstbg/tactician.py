@@ -73,7 +73,7 @@ def _party_distance(st, node, dist):
     return best
 
 
-@policy_function
+@policy_function(refcount=True)  # focus_steps builds a new option array
 def decide(hook, st, opts, n, params, dist):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
     reserve = params[P_RESERVE]

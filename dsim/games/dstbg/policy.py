@@ -27,17 +27,23 @@ PolicyFunctionType = types.FunctionType(POLICY_SIG)
 COMMON = Path(__file__).resolve().parents[3] / "policies" / "dstbg" / "common.py"
 
 
-def policy_function(decide: Any) -> Deferred:
+def policy_function(decide: Any = None, *, refcount: bool = False) -> Any:
     """Decorator for a policy's ``decide``: compiled for :data:`POLICY_SIG` when first used, and cached
-    under a folder named by a hash of its module, the shared helpers (``policies/dstbg/common.py``)
-    and this file (which holds the compile flags), so an edit to any of them recompiles the policy
-    (:mod:`dsim.numba_cache`)."""
+    under a folder named by the compile flag and a hash of its module, the shared helpers
+    (``policies/dstbg/common.py``) and this file, so an edit to any of them, or another flag,
+    recompiles the policy and the helpers it calls (:mod:`dsim.numba_cache`; Numba's own cache key
+    ignores flags). Policies compile without reference counting (calls cost a quarter and the
+    threads stop contending for the shared ``params``), which forbids making arrays: a policy that
+    does (or calls a helper that does) asks ``@policy_function(refcount=True)``."""
+    if decide is None:
+        return lambda function: policy_function(function, refcount=refcount)
     module = Path(inspect.getfile(decide)).resolve()
     sources = [module, Path(__file__).resolve()] + ([COMMON] if COMMON.exists() else [])
+    name = f"policy-{module.stem}-{'rc' if refcount else 'norc'}"
 
     def build() -> Any:
-        with cache_under(cache_folder(f"policy-{module.stem}", sources, module.parent / "__pycache__")):
-            return njit(POLICY_SIG, cache=True, _nrt=False)(decide)  # no reference counting: 4x cheaper calls
+        with cache_under(cache_folder(name, sources, module.parent / "__pycache__")):
+            return njit(POLICY_SIG, cache=True, _nrt=refcount)(decide)
 
     return Deferred(build, decide.__name__)
 
