@@ -105,8 +105,10 @@ def test_a_short_run_says_nothing(monkeypatch):
     assert said == []
 
 
-@pytest.mark.parametrize("game", ["dstbg", "bloodborne", "dark_maiden"])
-def test_a_data_file_that_is_a_folder_is_named_not_ignored(tmp_path, game):
-    (tmp_path / "enemies.yaml").mkdir()
+@pytest.mark.parametrize("game, name", [("dstbg", "enemies.yaml"), ("bloodborne", "monsters.yaml"),
+                                        ("dark_maiden", "enemies.yaml")])
+def test_a_data_file_that_is_a_folder_is_named_once_not_ignored(tmp_path, game, name):
+    (tmp_path / name).mkdir()
     out = runner.invoke(app, ["data", "--game", game, "validate", "--data", str(tmp_path)])
-    _clean_error(out, "enemies.yaml: a folder, not a data file")
+    _clean_error(out, f"{name}: ")
+    assert out.output.count("directory") == 1  # one line, whichever loader said it
