@@ -112,3 +112,26 @@ def test_a_data_file_that_is_a_folder_is_named_once_not_ignored(tmp_path, game, 
     out = runner.invoke(app, ["data", "--game", game, "validate", "--data", str(tmp_path)])
     _clean_error(out, f"{name}: ")
     assert out.output.count("directory") == 1  # one line, whichever loader said it
+
+
+def test_a_data_file_that_is_not_utf8_names_the_file(tmp_path):
+    (tmp_path / "encounters.yaml").write_bytes(b"\x89PNG\xff\xfe\x00garbage")
+    out = runner.invoke(app, [*BASE, "--data", str(tmp_path)])
+    _clean_error(out, "encounters.yaml: not UTF-8 text: byte 0x89 at offset 0")
+
+
+def test_a_results_folder_with_a_deleted_chunk_names_the_unfinished_cell(tmp_path):
+    import json
+
+    folder = tmp_path / "out"
+    exp = tmp_path / "exp.toml"
+    exp.write_text('game = "dstbg"\nname = "x"\nseed = 1\nbattles = 20\nchunk = 10\n[fixed]\npolicy = "baseline"\n'
+                   'encounter = "the_forgotten"\nparty = ["knight"]\n', "utf-8")
+    assert runner.invoke(app, ["sweep", str(exp), "--out", str(folder)]).exit_code == 0
+    chunk = sorted(folder.glob("*.parquet"))[0]
+    cell = chunk.name.split("-")[0]
+    chunk.unlink()
+    out = runner.invoke(app, ["report", str(folder)])
+    assert out.exit_code == 0 and f"not finished ({cell})" in " ".join(out.output.split()), out.output
+    rows = json.loads(runner.invoke(app, ["report", str(folder), "--json"]).output)
+    assert [(r["battles"], r["complete"]) for r in rows] == [(10, False)]
