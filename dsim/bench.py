@@ -7,7 +7,10 @@ peak memory (``resource.getrusage`` in that process) belong to it alone:
   battles played in batches (throughput, rounds, peak RSS);
 * *cold* — a fresh temporary ``NUMBA_CACHE_DIR``: time of the first battle is the full compile
   (once per run; every workload shares the kernel, which is compiled per table *type*);
-* *no JIT* — ``NUMBA_DISABLE_JIT=1``: the same code as plain Python on a few dozen battles.
+* *no JIT* — ``NUMBA_DISABLE_JIT=1``: the same code as plain Python on a few dozen battles;
+* *scaling* — in the cached process, the same battles on one thread, and a trivial parallel probe
+  loop on all threads and on one: every record carries its machine's own ceiling;
+* *start* — the wall time of a fresh process that loads the cached kernel and plays one battle.
 
 The subprocess entry is ``python -m dsim.bench '<json>'``; it prints one JSON object.
 """
