@@ -8,7 +8,7 @@ shared between battles, so results are identical whatever the thread count or ch
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -38,9 +38,11 @@ def next_u64(rng: np.ndarray) -> np.uint64:
     return mix64(rng[0] + rng[1] * _GAMMA)
 
 
-@njit(cache=True)
+@njit(types.int64(types.uint64[::1], types.int64), cache=True)
 def randint(rng: np.ndarray, n: int) -> int:
-    """Uniform integer in ``[0, n)`` by the multiply-shift method on the high 32 bits."""
+    """Uniform integer in ``[0, n)`` by the multiply-shift method on the high 32 bits. One explicit
+    signature: callers passing literals, int32 or int64 share one compiled function (they each
+    compiled their own before)."""
     x = next_u64(rng) >> np.uint64(32)
     return np.int64((x * np.uint64(n)) >> np.uint64(32))
 
