@@ -19,8 +19,7 @@ from dsim.games.base import RuleSwitch
 from dsim.games.dstbg.compile import Compiled, _line_stats
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
-
-LIMIT = 10_000  # largest offset a numeric house rule takes (table figures stay far inside int32)
+from dsim.games.dstbg.schema import LIMIT  # a house rule's offset is bounded like a data figure
 COLOURS = {"black": 0, "blue": 1, "orange": 2}
 POOLS = {
     "block": ("items", L.IT_BLOCK_K),

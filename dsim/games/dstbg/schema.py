@@ -49,7 +49,7 @@ Range = Annotated[
     Field(ge=0, le=INF_RANGE, description='Distance in nodes (R-2.5); "inf" = any distance.'),
     PlainSerializer(_dump_range, return_type=int | str),
 ]
-LIMIT = 10_000  # the largest figure a data file may hold: sums of them stay well inside the kernel's int32
+LIMIT = 10_000  # the largest figure a data file (or a house-rule offset) may hold: sums stay well inside int32
 Count = Annotated[int, Field(ge=0, le=LIMIT)]
 _DICE_RE = re.compile(r"[KUO]*")
 
