@@ -54,10 +54,6 @@ class FolderLoader:
         if overlay is not None:
             if overlay.is_dir():
                 self.load_folder(overlay, shipped=False)
-                named = {problem.file for problem in self.problems}  # a game's loader may have said it already
-                self.problems.extend(Problem(display_path(path), message="is a directory, expected a YAML file")
-                                     for path in sorted(overlay.rglob("*.y*ml"))
-                                     if path.is_dir() and display_path(path) not in named)
             else:
                 self.problems.append(Problem(display_path(overlay), message="overlay folder not found"))
 

@@ -87,7 +87,7 @@ class _Loader(FolderLoader):
         seen: dict[tuple[str, str], str] = {}
         for kind, model in LIST_FILES.items():
             path = root / f"{kind}.yaml"
-            if path.is_file():
+            if path.exists():  # a folder in a file's place is read, and named as unreadable
                 self._load_list_file(path, kind, model, shipped, seen)
             elif shipped:
                 self.problems.append(Problem(display_path(path), message="file not found"))
