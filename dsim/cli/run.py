@@ -41,13 +41,12 @@ def run(
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
                   TimeRemainingColumn(), console=err, disable=as_json or battles <= CHUNK, transient=True) as bar:
         task = bar.add_task(unit, total=battles)
-        notice, done = LongRunNotice(unit), [0]
+        notice = LongRunNotice(unit)
 
         def on_chunk(n: int) -> None:
-            done[0] += n
             bar.update(task, advance=n)
             if not as_json:
-                notice(done[0], battles)
+                notice(int(bar.tasks[task].completed), battles)
 
         with _user_values():
             summary = run_cell(chosen, settings, battles, seed, on_chunk)
