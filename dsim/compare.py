@@ -83,28 +83,44 @@ def compare(
     seed: int,
     level: float = 0.95,
     adjust: Literal["holm", "bh"] = "holm",
+    measure: str | None = None,
 ) -> list[dict[str, Any]]:
     """Each cell under each rule setting (the first is A, each other is a B) on the same battles.
 
-    Returns one record per (cell, B) with :func:`paired_summary`'s fields plus the cell, both
-    settings and ``p_adjusted`` (over every record, ``adjust`` method).
+    ``measure`` is the yes/no outcome column compared (default: the game's success column; a
+    competitive game names one, e.g. ``first_player_won``). Returns one record per (cell, B) with
+    :func:`paired_summary`'s fields plus the cell, both settings, the measure and ``p_adjusted``
+    (over every record, ``adjust`` method).
     """
     if len(rule_settings) < 2:
         raise ValueError("compare needs at least two rule settings")
-    if game.outcome.success is None:
-        raise ValueError(f"{game.name} has no co-operative success measure to compare")
+    measure = measure_column(game, measure)
     records = []
     for base in cells:
         stream = crn_stream(base, game.rule_tables)
         outcomes = [game.play(with_rules(base, rules), seed, stream, 0, battles) for rules in rule_settings]
         for k in range(1, len(rule_settings)):
-            rec = paired_summary(outcomes[0], outcomes[k], level, game.outcome.success,
-                                 game.outcome.means or ("rounds",))
-            records.append({"cell": dict(base), "a": dict(rule_settings[0]), "b": dict(rule_settings[k]), **rec})
+            if outcomes[0][measure].dtype != bool:
+                raise ValueError(f"--measure {measure!r} is a number, not a yes/no outcome (its mean is in the effects)")
+            rec = paired_summary(outcomes[0], outcomes[k], level, measure, game.outcome.means or ("rounds",))
+            records.append({"cell": dict(base), "a": dict(rule_settings[0]), "b": dict(rule_settings[k]),
+                            "measure": measure, **rec})
     adjusted = adjust_pvalues([r["p_value"] for r in records], adjust)
     for rec, p in zip(records, adjusted, strict=True):
         rec["p_adjusted"] = float(p)
     return records
+
+
+def measure_column(game: Game, measure: str | None) -> str:
+    """The outcome column ``compare``/``tune`` measure: ``measure``, else the game's success column (a
+    competitive game has none and must name one)."""
+    column = measure or game.outcome.success
+    if column is None:
+        seats = game.outcome.seat_columns()[:1]
+        raise ValueError(f"{game.name} is competitive: name the outcome to measure with --measure (a yes/no "
+                         f"outcome such as {', '.join(seats) or 'a win column'}, or a number such as "
+                         f"{game.outcome.rounds} for tune)")
+    return column
 
 
 def describe_rules(rules: Mapping[str, Mapping[str, Any]]) -> str:
@@ -119,12 +135,13 @@ def verdict(game: Game, rec: Mapping[str, Any], alpha: float = 0.05) -> str:
     p = rec.get("p_adjusted", rec["p_value"])
     where = game.label(rec["cell"])
     change = f"{describe_rules(rec['a'])} → {describe_rules(rec['b'])}"
-    numbers = (f"win rate {100 * rec['win_rate_a']:.1f}% → {100 * rec['win_rate_b']:.1f}%, "
+    name = "win rate" if rec.get("measure", game.outcome.success) == game.outcome.success else rec["measure"]
+    numbers = (f"{name} {100 * rec['win_rate_a']:.1f}% → {100 * rec['win_rate_b']:.1f}%, "
                f"difference {100 * rec['diff']:+.2f} points (95% CI {low:+.2f} to {high:+.2f}), "
-               f"McNemar p {'< 1e-300' if p < 1e-300 else f'= {p:.3g}'}, {rec['battles']:,} paired battles")
+               f"McNemar p {'< 1e-300' if p < 1e-300 else f'= {p:.3g}'}, {rec['battles']:,} paired {game.outcome.unit}s")
     if rec["won_only_a"] + rec["won_only_b"] == 0:
-        return f"{where}: {change} changes no battle's result ({numbers})."
+        return f"{where}: {change} changes no {game.outcome.unit}'s result ({numbers})."
     if p < alpha:
         direction = "raises" if rec["diff"] > 0 else "lowers"
-        return f"{where}: {change} {direction} the win rate significantly ({numbers})."
+        return f"{where}: {change} {direction} the {name} significantly ({numbers})."
     return f"{where}: {change} makes no significant difference ({numbers})."

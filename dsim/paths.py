@@ -9,3 +9,16 @@ DATA_ROOT = REPO_ROOT / "data"
 def game_data_dir(game: str) -> Path:
     """The shipped data folder of one game, e.g. ``data/dstbg``."""
     return DATA_ROOT / game
+
+
+def data_digest(game: str, overlay: str | None = None) -> str:
+    """SHA-256 (16 hex digits) over a game's shipped YAML files and an overlay folder's, names and bytes:
+    a resumed sweep compares it to refuse changed data."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for folder in [game_data_dir(game)] + ([Path(overlay)] if overlay else []):
+        for path in sorted(folder.rglob("*.yaml")):
+            digest.update(path.relative_to(folder).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]

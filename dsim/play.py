@@ -54,8 +54,8 @@ def summarise(game: Game, settings: Mapping[str, Any], totals: Mapping[str, floa
         wins = int(totals[out.success])
         low, high = wilson_interval(wins, count)
         summary |= {"wins": wins, "win_rate": wins / count, "ci95": [float(low), float(high)]}
-    for seat, column in enumerate(out.seat_columns()):
-        wins = int(totals.get(column, 0))
+    for seat, column in enumerate(out.seat_columns()[: game.seats(settings)]):  # the seats taken
+        wins = int(totals[column])
         low, high = wilson_interval(wins, count)
         summary.setdefault("win_share", []).append({"seat": seat, "wins": wins, "share": wins / count,
                                                     "ci95": [float(low), float(high)]})

@@ -312,16 +312,17 @@ def load(folder: str | Path) -> pd.DataFrame:
         seed=manifest["seed"],
         stream=[manifest["cells"][c]["stream"] for c in ids],
     )
+    stats: dict[str, Any] = {}  # every outcome column at once (a competitive game has dozens)
     for name in _outcome_names(summed):
         mean = sums[f"{name}_sum"].to_numpy() / battles
-        out[f"{name}_mean"] = mean
+        stats[f"{name}_mean"] = mean
         if f"{name}_sumsq" in sums:
             var = (sums[f"{name}_sumsq"].to_numpy() - battles * mean**2) / np.maximum(battles - 1, 1)
-            out[f"{name}_std"] = np.sqrt(np.maximum(var, 0.0))
+            stats[f"{name}_std"] = np.sqrt(np.maximum(var, 0.0))
         else:  # a boolean outcome (e.g. a seat's win): its rate gets a Wilson interval too
-            out[f"{name}_ci_low"], out[f"{name}_ci_high"] = wilson_interval(sums[f"{name}_sum"].to_numpy(), battles)
+            stats[f"{name}_ci_low"], stats[f"{name}_ci_high"] = wilson_interval(sums[f"{name}_sum"].to_numpy(), battles)
     for name in table.column_names:
         if pa.types.is_list(table.schema.field(name).type):
             matrix = table.column(name).combine_chunks().flatten().to_numpy().reshape(table.num_rows, -1)
-            out[name] = list(pd.DataFrame(matrix).groupby(cells, sort=False).sum().loc[ids].to_numpy())
-    return out
+            stats[name] = list(pd.DataFrame(matrix).groupby(cells, sort=False).sum().loc[ids].to_numpy())
+    return pd.concat([out, pd.DataFrame(stats, index=out.index)], axis=1)

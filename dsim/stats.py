@@ -62,6 +62,14 @@ def wilson_interval(
     return _out(np.clip(center - half, 0.0, 1.0)), _out(np.clip(center + half, 0.0, 1.0))
 
 
+def mean_interval(values: ArrayLike, level: float = 0.95) -> tuple[float, float, float]:
+    """The mean of ``values`` and its normal-approximation interval (mean, low, high)."""
+    x = np.asarray(values, np.float64)
+    mean = float(x.mean())
+    half = _z(level) * float(x.std(ddof=1)) / np.sqrt(x.size) if x.size > 1 else float("nan")
+    return mean, mean - half, mean + half
+
+
 def clopper_pearson_interval(
     wins: ArrayLike, n: ArrayLike, level: float = 0.95
 ) -> tuple[FloatArray | float, FloatArray | float]:

@@ -1,10 +1,13 @@
-"""Tune a whole-number house rule so a cell's win rate reaches a target: bisection with CRN.
+"""Tune a whole-number house rule so a cell's win rate (or another outcome's mean) reaches a target:
+bisection with CRN.
 
 Every value plays the same battles (same seed, the cell's common stream, see
 :func:`dsim.compare.crn_stream`), so the win rate as a function of the value is smooth enough
 for bisection on the integers: a value's effect is never hidden by fresh dice. The result is the
 value whose win rate is closest to the target, its Wilson interval, whether it is within the
-tolerance, and the fractional value where the bracketing win rates cross the target.
+tolerance, and the fractional value where the bracketing win rates cross the target. A numeric
+measure (e.g. a competitive game's ``rounds``) is tuned the same way on its mean, with a normal
+interval.
 """
 
 from __future__ import annotations
@@ -15,14 +18,15 @@ from typing import Any
 
 import numpy as np
 
-from dsim.compare import crn_stream, with_rules
+from dsim.compare import crn_stream, measure_column, with_rules
 from dsim.games.base import Game
-from dsim.stats import wilson_interval
+from dsim.stats import mean_interval, wilson_interval
 
 
 @dataclass
 class TuneResult:
-    """Outcome of :func:`tune`; ``evaluations`` maps each tried value to (win rate, CI low, CI high)."""
+    """Outcome of :func:`tune`; ``evaluations`` maps each tried value to (win rate, CI low, CI high).
+    ``win_rate`` is the measured rate or mean of ``measure`` (the success column by default)."""
 
     rule: str
     target: float
@@ -34,11 +38,13 @@ class TuneResult:
     interpolated: float | None
     evaluations: dict[int, tuple[float, float, float]] = field(default_factory=dict)
     searched: tuple[int, int] | None = None  # the smallest and largest value tried
+    measure: str = "win"
+    rate: bool = True  # the measure is a yes/no outcome (a rate); False: a number (its mean)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
-            "rule": self.rule, "target": self.target, "tolerance": self.tolerance, "value": self.value,
+            "rule": self.rule, "measure": self.measure, "rate": self.rate, "target": self.target, "tolerance": self.tolerance, "value": self.value,
             "win_rate": self.win_rate, "ci95": list(self.ci95), "hit": self.hit, "interpolated": self.interpolated,
             "searched": list(self.searched) if self.searched else None,
             "evaluations": [{"value": v, "win_rate": w, "ci95": [lo, hi]} for v, (w, lo, hi) in sorted(self.evaluations.items())],
@@ -58,6 +64,7 @@ def tune(
     tolerance: float = 0.02,
     bounds: tuple[int, int] | None = None,
     widen: int = 6,
+    measure: str | None = None,
 ) -> TuneResult:
     """Find the value of ``rule`` (in settings table ``table``) in ``[low, high]`` whose win rate is nearest ``target``.
 
@@ -68,17 +75,26 @@ def tune(
     """
     if low >= high:
         raise ValueError(f"the search range must have low < high, got {low}..{high}")
-    if not 0.0 <= target <= 1.0:
-        raise ValueError(f"the target win rate must be in [0, 1], got {target}")
+    column = measure_column(game, measure)
     stream = crn_stream(base, game.rule_tables)
     seen: dict[int, tuple[float, float, float]] = {}
+    kinds: set[bool] = set()
 
     def rate(value: int) -> float:
         if value not in seen:
             cols = game.play(with_rules(base, {table: {rule: value}}), seed, stream, 0, battles)
-            wins = int(np.count_nonzero(cols[game.outcome.success]))
-            lo, hi = wilson_interval(wins, battles)
-            seen[value] = (wins / battles, float(lo), float(hi))
+            if column not in cols:
+                raise ValueError(f"{game.name} has no outcome {column!r} (outcomes: {', '.join(sorted(cols))})")
+            values = np.asarray(cols[column])
+            kinds.add(values.dtype == bool)
+            if values.dtype == bool:
+                if not 0.0 <= target <= 1.0:
+                    raise ValueError(f"the target of the rate {column!r} must be in [0, 1], got {target}")
+                wins = int(np.count_nonzero(values))
+                lo, hi = wilson_interval(wins, battles)
+                seen[value] = (wins / battles, float(lo), float(hi))
+            else:
+                seen[value] = mean_interval(values)
         return seen[value][0]
 
     lo, hi = _bracket(rate, target, low, high, bounds or (-(2**31), 2**31 - 1), widen)
@@ -103,7 +119,7 @@ def tune(
         interpolated = float(lo)
     w, ci_lo, ci_hi = seen[best]
     return TuneResult(rule, target, tolerance, best, w, (ci_lo, ci_hi), abs(w - target) <= tolerance, interpolated, seen,
-                      (min(seen), max(seen)))
+                      (min(seen), max(seen)), column, kinds == {True})
 
 
 def _bracket(rate: Callable[[int], float], target: float, low: int, high: int, bounds: tuple[int, int],

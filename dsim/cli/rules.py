@@ -18,6 +18,9 @@ err = Console(stderr=True, highlight=False)
 Battles = Annotated[int, typer.Option("--battles", "--games", min=1, max=10**10,
                                       help="Plays per cell and setting (the same plays under every setting).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
+Measure = Annotated[str | None, typer.Option(
+    "--measure", help="Outcome column to measure (default: the game's win; a competitive game names one, "
+                      "e.g. win_seat_0, or rounds for tune).")]
 
 
 def rule_settings(game: Game, variant: str | None, settings: list[str] | None) -> list[dict[str, dict[str, str]]]:
@@ -43,6 +46,7 @@ def compare(
     battles: Battles = 20_000,
     policy: PolicyOpt = None,
     adjust: Annotated[str, typer.Option("--adjust", help="Multiple-testing adjustment over the grid: holm or bh.")] = "holm",
+    measure: Measure = None,
     as_json: AsJson = False,
     cell: CellArgs | None = None,
 ) -> None:
@@ -58,7 +62,8 @@ def compare(
         seed = cell.seed
         rules = rule_settings(the_game, variant, setting)
         try:
-            records = run_compare(the_game, cells, rules, battles, seed, adjust=adjust)  # type: ignore[arg-type]
+            records = run_compare(the_game, cells, rules, battles, seed, adjust=adjust,  # type: ignore[arg-type]
+                                  measure=measure)
         except ValueError as exc:
             fail(str(exc))
     for rec in records:
@@ -70,7 +75,8 @@ def compare(
         typer.echo(json.dumps(out))
         return
     table = Table(title=f"Paired comparison (A = {describe_rules(rules[0])}), {battles:,} battles per cell, seed {seed}")
-    for col in ("cell", "B", "win A → B", "B − A (95% CI)", "p", f"p {adjust}"):
+    name = "win" if records[0]["measure"] == the_game.outcome.success else records[0]["measure"]
+    for col in ("cell", "B", f"{name} A → B", "B − A (95% CI)", "p", f"p {adjust}"):
         table.add_column(col, justify="left" if col in ("cell", "B") else "right", overflow="fold")
     for rec in records:
         low, high = rec["ci95"]
@@ -92,16 +98,19 @@ def compare(
 
 def tune(
     rule: Annotated[str, typer.Option("--rule", help="Whole-number house rule or variant to tune, e.g. enemy_health_delta.")],
-    target: Annotated[float, typer.Option("--target", min=0.0, max=1.0, help="Target win rate, e.g. 0.5.")] = 0.5,
+    target: Annotated[float, typer.Option("--target", help="Target win rate, e.g. 0.5 (or the --measure's mean, "
+                                                           "e.g. 15 rounds).")] = 0.5,
     low: Annotated[int, typer.Option("--low", min=-(2**31), max=2**31 - 1, help="Smallest value to try first (the range widens if the target lies outside).")] = -3,
     high: Annotated[int, typer.Option("--high", min=-(2**31), max=2**31 - 1, help="Largest value to try first (the range widens if the target lies outside).")] = 6,
     tolerance: Annotated[float, typer.Option("--tolerance", min=0.0, help="Accept a win rate this close to the target.")] = 0.02,
     battles: Battles = 20_000,
     policy: PolicyOpt = None,
+    measure: Measure = None,
     as_json: AsJson = False,
     cell: CellArgs | None = None,
 ) -> None:
-    """Find the value of a whole-number house rule that brings a cell's win rate to TARGET (bisection with CRN)."""
+    """Find the value of a whole-number house rule that brings a cell's win rate (or a --measure's mean) to
+    TARGET (bisection with CRN)."""
     from dsim.tune import tune as run_tune
     from dsim.validation import exit_on_data_error
 
@@ -114,23 +123,26 @@ def tune(
         cells = [cell.one(policy)[1]]
         try:
             result = run_tune(the_game, cells[0], rule, table, target, low, high, battles, seed, tolerance,
-                              numeric[rule].bounds)
+                              numeric[rule].bounds, measure=measure)
         except ValueError as exc:
             fail(str(exc))
     rec = {"cell": cells[0], "battles": battles, "seed": seed, **result.as_dict()}
     if as_json:
         typer.echo(json.dumps(rec))
         return
-    steps = Table(title=f"{rule}: win rate per value ({battles:,} common battles each)")
-    for col in ("value", "win rate", "95% CI"):
+    name = ("win rate" if result.measure == the_game.outcome.success else
+            f"{result.measure} rate" if result.rate else f"mean {result.measure}")
+    unit = f"{the_game.outcome.unit}s"
+    steps = Table(title=f"{rule}: {name} per value ({battles:,} common {unit} each)")
+    for col in ("value", name, "95% CI"):
         steps.add_column(col, justify="right")
     for ev in rec["evaluations"]:
         steps.add_row(str(ev["value"]), f"{ev['win_rate']:.4f}", f"{ev['ci95'][0]:.4f} – {ev['ci95'][1]:.4f}")
     console.print(steps)
     status = "within" if result.hit else "NOT within"
-    frac = f"; the win rate crosses {target:.2f} near {rule} = {result.interpolated:.2f}" if result.interpolated is not None else ""
+    frac = f"; the {name} crosses {target:.2f} near {rule} = {result.interpolated:.2f}" if result.interpolated is not None else ""
     searched = "" if result.hit else f" Searched {rule} from {result.searched[0]} to {result.searched[1]}."
-    console.print(f"{rule} = {result.value}: win rate {result.win_rate:.4f} (95% CI {result.ci95[0]:.4f} – "
+    console.print(f"{rule} = {result.value}: {name} {result.win_rate:.4f} (95% CI {result.ci95[0]:.4f} – "
                   f"{result.ci95[1]:.4f}), {status} ±{tolerance} of the target {target:.2f}{frac}.{searched}", markup=False)
 
 

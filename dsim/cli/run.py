@@ -62,7 +62,12 @@ def run(
     for share in summary.get("win_share", []):
         low, high = share["ci95"]
         table.add_row(f"seat {share['seat']} wins", f"{share['share']:.4f}  (95% CI {low:.4f} – {high:.4f})")
-    shown = {"game", "settings", unit, "wins", "win_rate", "ci95", "win_share", "seed", f"{unit}_per_s"}
+    for share in summary.get("policy_share", []):  # a table of several policies: each one's share per seat held
+        low, high = share["ci95"]
+        table.add_row(f"{share['policy']} wins per seat ({share['seats']} seat{'s' * (share['seats'] > 1)})",
+                      f"{share['share']:.4f}  (95% CI {low:.4f} – {high:.4f})")
+    shown = {"game", "settings", unit, "wins", "win_rate", "ci95", "win_share", "policy_share", "seed",
+             f"{unit}_per_s"}
     for key, value in summary.items():  # the game's own figures: numbers only (text is in the heading)
         if key not in shown and (value is None or isinstance(value, int | float)):
             table.add_row(key.replace("_", " "), _format(value))

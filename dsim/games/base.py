@@ -177,6 +177,10 @@ class Game:
         """A hash of the data the cell reads, so a resumed sweep refuses changed data."""
         return f"{self.name}-no-data"
 
+    def seats(self, settings: Mapping[str, Any]) -> int:
+        """Seats taken in this cell (a competitive game's table may be smaller than :attr:`Outcome.seats`)."""
+        return self.outcome.seats
+
     def label(self, settings: Mapping[str, Any]) -> str:
         """A short human label of a cell (tables, verdicts)."""
         return ", ".join(f"{k}={v}" for k, v in settings.items() if k not in self.rule_tables)

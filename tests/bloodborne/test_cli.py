@@ -1,4 +1,4 @@
-"""Bloodborne through the generic commands: `dsim data`, `dsim dice roll`, and a clear refusal to play."""
+"""Bloodborne through the generic data commands: `dsim data` and `dsim dice roll` (play: test_game.py)."""
 
 from __future__ import annotations
 
@@ -28,8 +28,3 @@ def test_BB_8_2_dice_roll_prints_the_exact_combo_distribution():
     assert 1 - 1e-11 < mass <= 1 and abs(res["mean"] - sum(v * p for v, p in res["pmf"])) < 1e-9
     bad = runner.invoke(app, ["dice", "roll", "--game", "bloodborne", "purple"])
     assert bad.exit_code == 1 and "purple" in bad.stderr and "Traceback" not in bad.stderr
-
-
-def test_run_refuses_bloodborne_cells_until_the_kernel_exists():
-    out = runner.invoke(app, ["run", "--game", "bloodborne", "--games", "10"])
-    assert out.exit_code == 1 and "not simulated yet" in out.stderr

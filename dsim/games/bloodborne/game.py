@@ -1,18 +1,128 @@
-"""Bloodborne: The Card Game on the game contract: its data and its combo dice so far.
+"""Bloodborne: The Card Game on the game contract: settings → compiled cell → per-seat outcome columns.
 
-The kernel (setup, the eight steps of a round, scoring) is not built yet, so ``check_settings``
-refuses every cell with a one-line reason; ``dsim data --game bloodborne …`` and
-``dsim dice roll --game bloodborne red`` work.
+Settings of one cell: ``hunters`` (3–5, default 4), ``policy`` (one name for every seat, or one per
+seat: ``"greedy,banker,greedy,spoiler"``; a name may be ``path.py:name``), ``opponents`` (with one
+``policy``: the policies of the other seats), ``policy_params`` (parameters of the first listed
+policy), ``seating`` (``rotate``, the default: game ``i`` seats the listed policies from seat
+``i % hunters`` on, so each plays every seat equally often; ``fixed``: as listed), ``variants``
+(``dsim variants list --game bloodborne``) and ``data`` (an overlay folder).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from dsim.games.base import Game, Outcome
+from dsim.games.base import Game, Option, Outcome, RuleSwitch, Workload
+from dsim.paths import data_digest
+
+if TYPE_CHECKING:
+    from dsim.games.bloodborne.compile import Compiled
+    from dsim.policy import Policy
+
+KNOWN_KEYS = {"hunters", "policy", "opponents", "policy_params", "seating", "variants", "data"}
+SEATINGS = ("rotate", "fixed")
+MIN_HUNTERS, MAX_HUNTERS = 3, 5  # BB-1.3
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A cell ready to play: tables, the listed policies (one per seat) and their parameter rows."""
+
+    compiled: Compiled
+    hunters: int
+    policies: tuple[Policy, ...]
+    params: np.ndarray  # float64[hunters, longest parameter vector]
+    variants: np.ndarray
+    rotate: bool
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The listed policies' names, seat order."""
+        return tuple(p.name for p in self.policies)
+
+    def functions(self) -> tuple[Any, ...]:
+        """The compiled policy functions, one per listed seat."""
+        from dsim.policy import compiled
+
+        return tuple(compiled(p.decide) for p in self.policies)
+
+
+@lru_cache(maxsize=16)
+def compiled_data(overlay: str | None) -> Compiled:
+    """The shipped data (with the overlay's edits) as kernel tables, once per process."""
+    from dsim.games.bloodborne.compile import compile_tables
+    from dsim.games.bloodborne.loader import load_data
+
+    return compile_tables(load_data(overlay=Path(overlay) if overlay else None))
+
+
+def _names(value: Any, key: str) -> list[str]:
+    """A policy list setting: ``"a,b"`` or ``["a", "b"]``."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not all(isinstance(i, str) and i.strip() for i in items):
+        raise ValueError(f"setting {key!r} must be policy names, e.g. \"greedy,banker,greedy\" or a list of names")
+    return [i.strip() for i in items]
+
+
+def seat_policies(settings: Mapping[str, Any], hunters: int) -> list[str]:
+    """The policy name of every listed seat: one ``policy`` for all, one per seat, or one plus ``opponents``."""
+    listed = _names(settings.get("policy", Bloodborne.default_policy), "policy")
+    if "opponents" in settings:
+        others = _names(settings["opponents"], "opponents")
+        if len(listed) != 1:
+            raise ValueError("with 'opponents', 'policy' names one policy (the first seat's)")
+        if len(others) not in (1, hunters - 1):
+            raise ValueError(f"'opponents' names one policy or {hunters - 1} (one per other seat), got {len(others)}")
+        listed = listed + (others * (hunters - 1) if len(others) == 1 else others)
+    if len(listed) == 1:
+        listed = listed * hunters
+    if len(listed) != hunters:
+        raise ValueError(f"'policy' names one policy or {hunters} (one per seat), got {len(listed)}")
+    return listed
+
+
+@lru_cache(maxsize=128)
+def _cell(key: str) -> Cell:
+    from dsim.games.bloodborne.policy import REGISTRY
+    from dsim.games.bloodborne.variants import VARIANTS
+
+    settings = json.loads(key)
+    unknown = set(settings) - KNOWN_KEYS
+    if unknown:
+        raise ValueError(f"unknown setting(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN_KEYS))})")
+    hunters = settings.get("hunters", 4)
+    if not isinstance(hunters, int) or isinstance(hunters, bool) or not MIN_HUNTERS <= hunters <= MAX_HUNTERS:
+        raise ValueError(f"hunters must be {MIN_HUNTERS}, 4 or {MAX_HUNTERS} (BB-1.3), got {hunters!r}")
+    seating = settings.get("seating", "rotate")
+    if seating not in SEATINGS:
+        raise ValueError(f"seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
+    policies = tuple(REGISTRY.get(name) for name in seat_policies(settings, hunters))
+    vectors = [p.vector(settings.get("policy_params") if k == 0 else None) for k, p in enumerate(policies)]
+    params = np.zeros((hunters, max(1, *(len(v) for v in vectors))), np.float64)
+    for k, vector in enumerate(vectors):
+        params[k, : len(vector)] = vector
+    variants = VARIANTS.vector(settings.get("variants"))
+    return Cell(compiled_data(settings.get("data")), hunters, policies, params, variants, seating == "rotate")
+
+
+def prepare(settings: Mapping[str, Any]) -> Cell:
+    """Validate and compile one cell (``ValueError`` with a one-line message)."""
+    return _cell(json.dumps(settings, sort_keys=True, default=str))
+
+
+def _parse_seating(value: str) -> str:
+    from dsim.games.base import SettingsError
+
+    if value not in SEATINGS:
+        raise SettingsError(f"--seating: expected one of {', '.join(SEATINGS)}, got {value!r}")
+    return value
 
 
 class Bloodborne(Game):
@@ -20,18 +130,124 @@ class Bloodborne(Game):
 
     name = "bloodborne"
     title = "Bloodborne: The Card Game"
-    outcome = Outcome(success=None, seats=5, unit="game")
+    default_policy = "random_legal"
     rule_tables = ("variants",)
+    options = (
+        Option("hunters", "Hunters at the table, 3 to 5 (BB-1.3; default 4).", int, minimum=MIN_HUNTERS),
+        Option("opponents", "With one --policy: the other seats' policies (one name for all, or one per seat).",
+               "list"),
+        Option("seating", "rotate (default: each listed policy plays every seat equally often) or fixed.",
+               parse=_parse_seating),
+    )
+    outcome = Outcome(
+        success=None, seats=MAX_HUNTERS, unit="game", rounds="rounds",
+        means=("rounds", "killed", "escaped", "deaths", "banked", "collected", "trophies"),
+        internal=("winner", "first_player", "timeout", *(f"win_listed_{k}" for k in range(MAX_HUNTERS))),
+    )
+    workloads = (
+        Workload("bb-4p-random", "4 hunters, random_legal in every seat", {"hunters": 4, "policy": "random_legal"}),
+        Workload("bb-4p-mixed", "4 hunters: greedy, banker, aggressor, spoiler (rotating seats)",
+                 {"hunters": 4, "policy": "greedy,banker,aggressor,spoiler"}),
+    )
+
+    # ------------------------------------------------------------------ cells
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
-        """No cell can be played yet: the game's kernel is still to be written."""
-        raise ValueError("Bloodborne games are not simulated yet (data and dice only: "
-                         "`dsim data --game bloodborne validate`, `dsim dice roll --game bloodborne red`)")
+        """Raise ``ValueError`` if the cell cannot be played."""
+        prepare(settings)
 
     def play(self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int) -> dict[str, np.ndarray]:
-        """Refused like :meth:`check_settings`."""
-        self.check_settings(settings)
-        return {}
+        """Games ``start .. start+count-1`` of the cell as outcome columns (per seat and per listed policy)."""
+        from dsim.games.bloodborne import engine
+
+        cell = prepare(settings)
+        rows = engine.play_batch(cell.compiled.tables, cell.functions(), cell.params, cell.variants, cell.hunters,
+                                 seed, stream, start, count, cell.rotate)
+        return engine.outcome_columns(rows, cell.hunters)
+
+    def seats(self, settings: Mapping[str, Any]) -> int:
+        """The hunters at the table."""
+        return prepare(settings).hunters
+
+    def data_hash(self, settings: Mapping[str, Any]) -> str:
+        """A digest of the data files and the overlay, so a resumed sweep refuses changed data."""
+        return data_digest(self.name, settings.get("data"))
+
+    def label(self, settings: Mapping[str, Any]) -> str:
+        """``4 hunters: greedy, banker, banker, banker``."""
+        hunters = settings.get("hunters", 4)
+        try:
+            names = seat_policies(settings, hunters)
+        except ValueError:
+            names = [str(settings.get("policy"))]
+        names = names[:1] if len(set(names)) == 1 else names
+        return f"{hunters} hunters: {', '.join(names)}"
+
+    def heading(self, settings: Mapping[str, Any]) -> str:
+        """The run table's heading: the table and its seating."""
+        return f"{self.label(settings)} ({settings.get('seating', 'rotate')} seating)"
+
+    def derive(self, columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Timeouts (a game still running at ``max_rounds``) for the run summary."""
+        return {"timeouts": columns["timeout"]}
+
+    def summary(self, totals: Mapping[str, float], count: int, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """Means per game, the first player's win share, and each policy's win share per seat it held
+        (``policy_share``: wins over games × seats, a Wilson interval on that count)."""
+        from dsim.stats import wilson_interval
+
+        cell = prepare(settings)
+        out: dict[str, Any] = {key: totals[key] / count for key in ("killed", "escaped", "deaths", "banked", "trophies")}
+        out["first_player_won"] = totals["first_player_won"] / count
+        out["timeouts"] = int(totals["timeouts"])
+        shares = []
+        for name in dict.fromkeys(cell.names):
+            seats = [k for k, n in enumerate(cell.names) if n == name]
+            wins = int(sum(totals[f"win_listed_{k}"] for k in seats))
+            low, high = wilson_interval(wins, count * len(seats))
+            shares.append({"policy": name, "seats": len(seats), "wins": wins, "share": wins / (count * len(seats)),
+                           "ci95": [float(low), float(high)]})
+        if len(shares) > 1:
+            out["policy_share"] = shares
+        return out
+
+    # ------------------------------------------------------------------ rules
+
+    def rules(self) -> list[RuleSwitch]:
+        """Every [AMBIG] reading and §14 switch of the digest, and the house rules ``final_boss_health``,
+        ``max_rounds``."""
+        from dsim.games.bloodborne.variants import VARIANTS
+
+        return [v.switch() for v in VARIANTS.listed()]
+
+    # ------------------------------------------------------------------ capabilities
+
+    def policies(self) -> Any:
+        """The Bloodborne policy registry (``policies/bloodborne``)."""
+        from dsim.games.bloodborne.policy import REGISTRY
+
+        return REGISTRY
+
+    def evaluator(self, settings: Mapping[str, Any], seed: int) -> tuple[Policy, Any]:
+        """The first listed policy and an evaluator of its wins under a parameter vector, the other seats
+        playing their defaults, on games whose stream ignores every policy setting (common random numbers)."""
+        from dsim.games.bloodborne import engine
+        from dsim.rng import stream_key
+
+        cell = prepare(settings)
+        games_id = {k: v for k, v in settings.items() if k not in (*self.policy_keys, "opponents")}
+        stream = stream_key(json.dumps(games_id, sort_keys=True, default=str))
+        functions, tables = cell.functions(), cell.compiled.tables
+
+        def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
+            params = cell.params.copy()
+            params[0, :] = 0
+            params[0, : len(vector)] = vector
+            rows = engine.play_batch(tables, functions, params, cell.variants, cell.hunters, seed, stream, start,
+                                     count, cell.rotate)
+            return engine.outcome_columns(rows, cell.hunters)["win_listed_0"]
+
+        return cell.policies[0], evaluate
 
     def data(self) -> Any:
         """Dice, starters, monsters, bosses, Final Bosses, upgrades and trophy tracks (``data/bloodborne``)."""
@@ -44,3 +260,37 @@ class Bloodborne(Game):
         from dsim.games.bloodborne.dice import BloodborneDice
 
         return BloodborneDice()
+
+    def explain_header(self, settings: Mapping[str, Any]) -> list[str]:
+        """Who sits where (before the seating rotates)."""
+        cell = prepare(settings)
+        return [f"listed policies: {', '.join(f'{k}={n}' for k, n in enumerate(cell.names))}"
+                + (" (game i seats them from seat i % hunters on)" if cell.rotate else "")]
+
+    def explain(self, settings: Mapping[str, Any], seed: int, stream: int, index: int) -> list[dict[str, Any]]:
+        """Every event of game ``index``, each naming its rule."""
+        from dsim.games.bloodborne import engine
+        from dsim.games.bloodborne.kernel import layout as L
+        from dsim.games.bloodborne.trace import events
+
+        cell = prepare(settings)
+        s, _ = engine.play_one(cell.compiled.tables, cell.functions(), cell.params, cell.variants, cell.hunters,
+                               seed, stream, index, cell.rotate)
+        return events(s.trace[: s.table[L.T_NEV]], cell.compiled)
+
+    def describe_event(self, event: Mapping[str, Any], settings: Mapping[str, Any]) -> str:
+        """One readable line of a game event."""
+        from dsim.games.bloodborne.trace import describe
+
+        return describe(dict(event), prepare(settings).compiled)
+
+    def is_decision(self, event: Mapping[str, Any]) -> bool:
+        """Policy decisions are shown by ``explain --decisions`` only."""
+        return event.get("event") == "decision"
+
+    def match_columns(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """``seat_k_won``, ``first_player_won``, ``shared`` (no single winner) and ``timeout`` for ``--where``."""
+        extra = {f"seat_{k}_won": columns[f"win_seat_{k}"] for k in range(MAX_HUNTERS) if f"win_seat_{k}" in columns}
+        extra |= {"first_player_won": columns["first_player_won"], "shared": columns["winner"] < 0,
+                  "timeout": columns["timeout"]}
+        return extra

@@ -10,7 +10,6 @@ cells are cached per settings within a process.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload
-from dsim.paths import game_data_dir
+from dsim.paths import data_digest
 
 if TYPE_CHECKING:
     from dsim.games.dstbg.compile import Compiled
@@ -226,13 +225,7 @@ class DSTBG(Game):
 
     def data_hash(self, settings: Mapping[str, Any]) -> str:
         """SHA-256 over the shipped data files and the overlay, so resumed sweeps refuse changed data."""
-        digest = hashlib.sha256()
-        folders = [game_data_dir("dstbg")] + ([Path(settings["data"])] if settings.get("data") else [])
-        for folder in folders:
-            for path in sorted(folder.rglob("*.yaml")):
-                digest.update(path.relative_to(folder).as_posix().encode())
-                digest.update(path.read_bytes())
-        return digest.hexdigest()[:16]
+        return data_digest(self.name, settings.get("data"))
 
     def label(self, settings: Mapping[str, Any]) -> str:
         """``knight+warrior vs gargoyle``."""

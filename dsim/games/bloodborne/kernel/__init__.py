@@ -1,0 +1,1 @@
+"""The Bloodborne kernel: layout (named columns), rules (one small step function per rule), batch entry."""

@@ -1,0 +1,49 @@
+"""The batch entry (parallel over games, one stream per game) and the one-game replay entry."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from dsim.games.bloodborne.kernel import layout as L
+from dsim.games.bloodborne.kernel.rules import finish, play_game, play_round, setup
+from dsim.games.bloodborne.kernel.state import new_state
+from dsim.rng import battle_key
+
+BLOCK = 256
+"""Games per parallel block; each block reuses one state."""
+
+
+def play_batch_impl(t, pols, params, variants, hunters, rotate, seed, stream, start, out):
+    """Games ``start .. start+len(out)-1``: game ``i`` draws only from ``battle_key(seed, stream, i)``; with
+    ``rotate`` its listed policies sit from seat ``i % hunters`` on, so each plays every seat equally often."""
+    count = out.shape[0]
+    blocks = (count + BLOCK - 1) // BLOCK
+    empty = np.zeros(0, np.int32)
+    for b in prange(blocks):
+        s = new_state(t.cards.shape[0], t.bonus.shape[0], t.upgrades.shape[0],
+                      max(t.sizes[L.Z_MONSTERS], t.sizes[L.Z_BOSSES]), variants, empty, 0)
+        lo = b * BLOCK
+        hi = min(count, lo + BLOCK)
+        for i in range(lo, hi):
+            shift = (start + i) % hunters if rotate else 0
+            play_game(s, t, pols, params, hunters, shift, battle_key(seed, stream, start + i), out[i])
+
+
+def play_one_impl(t, s, pols, params, hunters, rotate, seed, stream, index, out):
+    """One game on a prepared state (trace rows, forced faces) — ``dsim explain`` and the tests."""
+    shift = index % hunters if rotate else 0
+    play_game(s, t, pols, params, hunters, shift, battle_key(seed, stream, index), out)
+
+
+
+def setup_impl(t, s, pols, params, hunters, seed, stream, index):
+    """BB-2 only: the set-up table of game ``index`` on a prepared state (a test places cards on it next)."""
+    setup(s, t, pols, params, hunters, 0, battle_key(seed, stream, index))
+
+
+def round_impl(t, s, pols, params, out):
+    """One round (BB-4.1) on a hand-set state; at the game's end, the outcome row (BB-13)."""
+    play_round(s, t, pols, params)
+    if s.table[L.T_OVER] != L.OVER_RUNNING:
+        finish(s, t, out)

@@ -1,0 +1,45 @@
+"""The state of one Bloodborne game, by entity (named columns in :mod:`.layout`)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from dsim.games.bloodborne.kernel import layout as L
+from dsim.games.bloodborne.kernel.jit import allocating
+
+
+class State(NamedTuple):
+    """Hunters, their cards, the shared table, decks, display, scratch rows, dice and trace."""
+
+    hunters: np.ndarray   # int32[MAX_HUNTERS, H_FIELDS]
+    hand: np.ndarray      # int32[MAX_HUNTERS, cards]: copies of each card kind in hand (BB-2.10)
+    used: np.ndarray      # int32[MAX_HUNTERS, cards]: the face-up used pile
+    trophies: np.ndarray  # int32[MAX_HUNTERS, tracks] (BB-2.4)
+    table: np.ndarray     # int32[T_FIELDS]
+    deck: np.ndarray      # int32[DECK_SIZE]: dungeon indices, top first (BB-2.2)
+    updeck: np.ndarray    # int32[upgrade copies]: card kinds, top first (BB-2.3)
+    display: np.ndarray   # int32[MAX_HUNTERS]: Available Upgrades (-1: empty slot)
+    opts: np.ndarray      # int32[option rows, OPT_FIELDS]: the rows offered to a policy
+    scratch: np.ndarray   # int32[pool]: shuffles and per-hunter counts
+    variants: np.ndarray  # int32[variants]
+    rng: np.ndarray       # uint64[2]: the game's dice and shuffles (battle_key)
+    prng: np.ndarray      # uint64[2]: the policies' own random numbers (T_NONCE)
+    forced: np.ndarray    # int32[k]: die faces used before random ones (tests)
+    trace: np.ndarray     # int32[events, EV_FIELDS]; 0 rows in batch play
+
+
+@allocating
+def new_state(n_cards: int, n_tracks: int, n_upgrades: int, pool: int, variants: np.ndarray,
+              forced: np.ndarray, trace_events: int) -> State:
+    """Zeroed arrays for one game (reused game after game within a block)."""
+    rows = max(n_cards, L.MAX_HUNTERS) + 1
+    return State(
+        np.zeros((L.MAX_HUNTERS, L.H_FIELDS), np.int32), np.zeros((L.MAX_HUNTERS, n_cards), np.int32),
+        np.zeros((L.MAX_HUNTERS, n_cards), np.int32), np.zeros((L.MAX_HUNTERS, n_tracks), np.int32),
+        np.zeros(L.T_FIELDS, np.int32), np.zeros(L.DECK_SIZE, np.int32), np.zeros(n_upgrades, np.int32),
+        np.zeros(L.MAX_HUNTERS, np.int32), np.zeros((rows, L.OPT_FIELDS), np.int32),
+        np.zeros(max(pool, L.MAX_HUNTERS * 2), np.int32), variants.copy(), np.zeros(2, np.uint64),
+        np.zeros(2, np.uint64), forced.copy(), np.zeros((trace_events, L.EV_FIELDS), np.int32),
+    )

@@ -1,0 +1,1 @@
+"""Bloodborne policies: one module per policy, registered in ``dsim.games.bloodborne.policy.REGISTRY``."""
