@@ -111,6 +111,71 @@ def forest(cells: pd.DataFrame) -> Figure:
     return fig
 
 
+def seat_forest(cells: pd.DataFrame, unit: str = "game") -> Figure:
+    """A competitive game's win share of every seat in play, per cell, with 95 % intervals; the tick on each
+    row is the fair share (one over the seats)."""
+    labels = cell_labels(cells)
+    seats = sorted(int(c[len("win_seat_"):-len("_mean")]) for c in cells.columns
+                   if c.startswith("win_seat_") and c.endswith("_mean"))
+    taken = cells["seats_taken"].to_numpy() if "seats_taken" in cells else np.full(len(cells), len(seats))
+    fig = Figure(figsize=(max(7.5, _row_plot_width(labels)), 1.8 + 0.45 * len(cells) + 0.22 * -(-len(seats) // 5)),
+                 layout="constrained")
+    ax = fig.add_subplot()
+    offsets = np.linspace(-0.3, 0.3, len(seats)) if len(seats) > 1 else np.zeros(1)
+    for k, color, dy in zip(seats, _colors(len(seats)), offsets):
+        rows = np.flatnonzero((taken == 0) | (taken > k))  # the cells with somebody in seat k
+        share = cells[f"win_seat_{k}_mean"].to_numpy()[rows]
+        err = np.vstack([share - cells[f"win_seat_{k}_ci_low"].to_numpy()[rows],
+                         cells[f"win_seat_{k}_ci_high"].to_numpy()[rows] - share])
+        ax.errorbar(share, rows + dy, xerr=err, fmt="o", ms=4, color=color, capsize=2, label=f"seat {k}")
+    fair = [1 / t for t in np.where(taken > 0, taken, len(seats))]
+    ax.scatter(fair, range(len(cells)), marker="|", s=400, color="grey", label="fair share", zorder=0)
+    ax.set_yticks(range(len(cells)), labels)
+    ax.set_ylim(-0.6, len(cells) - 0.4)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel(textwrap.fill(f"share of {unit}s won by the seat (95% Wilson interval; ties credit every "
+                                "tied seat)", 70))
+    ax.set_title("Win share per seat")
+    ax.grid(axis="x", alpha=0.3)
+    fig.legend(loc="outside lower center", ncols=min(len(seats) + 1, 6), fontsize=8, frameon=False)
+    return fig
+
+
+def game_lengths(cells: pd.DataFrame, unit: str = "game") -> Figure:
+    """A competitive game's rounds: the distribution of the round each play ends in (no won/lost split),
+    a line per cell or (more than :data:`MAX_LINES` cells) a panel per cell."""
+    hists = [w + lost for w, lost in zip(cells["rounds_hist_win"], cells["rounds_hist_loss"])]
+    keep, labels = _round_range(hists), cell_labels(cells)
+    title = f"Rounds a {unit} lasts (share of each cell's {unit}s)"
+    if len(cells) > MAX_LINES:
+        fig, axes = _panels(len(cells), title)
+        pairs = [(ax, hist, label, OKABE_ITO[0]) for ax, hist, label in zip(axes, hists, labels)]
+    else:
+        fig = Figure(figsize=(7, 4.5 + 0.22 * -(-len(cells) // 3)), layout="constrained")
+        ax = fig.add_subplot()
+        pairs = [(ax, hist, label, color) for hist, label, color in zip(hists, labels, _colors(len(cells)))]
+        ax.set_title(title)
+        ax.set_ylabel(f"fraction of {unit}s")
+    for ax, hist, label, color in pairs:
+        ax.step(HIST_VALUES[keep], hist[keep] / max(hist.sum(), 1), where="mid", color=color, label=label)
+        if len(cells) > MAX_LINES:
+            _panel_title(ax, label)
+    for ax in {id(p[0]): p[0] for p in pairs}.values():
+        ax.set_ylim(bottom=0)  # after every line: fixing a limit ends autoscaling
+    if len(cells) > MAX_LINES:
+        fig.supxlabel(f"round the {unit} ended")
+    else:
+        ax.set_xlabel(f"round the {unit} ended")
+        _legend_below(fig, len(cells))
+    return fig
+
+
+def still_running(cells: pd.DataFrame, unit: str = "game") -> Figure:
+    """A competitive game's survival curve: the share of plays still running after each round."""
+    hists = [w + lost for w, lost in zip(cells["rounds_hist_win"], cells["rounds_hist_loss"])]
+    return _survival_curves(cells, hists, f"share of {unit}s still running", f"{unit.title()}s still running by round")
+
+
 def _row_plot_width(labels) -> float:
     """Inches for a plot with one labelled row per cell: a 4.5-inch plot area beside the longest label."""
     return 4.5 + 0.075 * max((len(str(label)) for label in labels), default=10)
@@ -183,12 +248,18 @@ def rounds(cells: pd.DataFrame) -> Figure:
 def survival(cells: pd.DataFrame) -> Figure:
     """Fraction of battles not yet lost by the end of each round: a line per cell, or (more than
     :data:`MAX_LINES` cells) one panel per cell."""
-    hists = list(cells["rounds_hist_loss"])
-    keep = _round_range(hists + list(cells["rounds_hist_win"]))
+    return _survival_curves(cells, list(cells["rounds_hist_loss"]), "share not yet lost", "Survival by round",
+                            list(cells["rounds_hist_win"]))
+
+
+def _survival_curves(cells: pd.DataFrame, hists: list[np.ndarray], ylabel: str, title: str,
+                     others: list[np.ndarray] | None = None) -> Figure:
+    """One minus the cumulative share of ``hists`` (ended plays per round) per cell: lines, or panels."""
+    keep = _round_range(hists + (others or []))
     curves = [1.0 - np.cumsum(hist) / battles for hist, battles in zip(hists, cells["battles"])]
     labels = cell_labels(cells)
     if len(cells) > MAX_LINES:
-        fig, axes = _panels(len(cells), "Survival by round (share of battles not yet lost)")
+        fig, axes = _panels(len(cells), f"{title} ({ylabel})")
         for ax, alive, label in zip(axes, curves, labels):
             ax.step(HIST_VALUES[keep], alive[keep], where="post", color=OKABE_ITO[0])
             ax.set_ylim(0, 1.02)
@@ -201,8 +272,8 @@ def survival(cells: pd.DataFrame) -> Figure:
         ax.step(HIST_VALUES[keep], alive[keep], where="post", label=label, color=color)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("round")
-    ax.set_ylabel("share not yet lost")
-    ax.set_title("Survival by round")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     _legend_below(fig, len(cells))
     return fig
 
@@ -239,10 +310,21 @@ PLOTS: dict[str, Callable[..., Figure]] = {
 }
 
 
+COMPETITIVE: dict[str, Callable[..., Figure]] = {"forest": seat_forest, "rounds": game_lengths,
+                                                "survival": still_running}
+
+
 def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | None = None,
-              axes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())) -> Figure:
+              axes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()), competitive: bool = False,
+              unit: str = "battle") -> Figure:
     """The figure ``kind`` (a key of :data:`PLOTS`); ``x``/``y`` choose settings where it uses them,
-    ``axes`` are the game's preferred heat-map rows and columns."""
+    ``axes`` are the game's preferred heat-map rows and columns. A ``competitive`` game (no group win)
+    gets its seats' win shares and its game lengths instead."""
+    if competitive:
+        if kind not in COMPETITIVE:
+            raise PlotError(f"--kind {kind} draws a co-operative win rate; this game is competitive "
+                            f"(kinds: {', '.join(COMPETITIVE)})")
+        return COMPETITIVE[kind](cells, unit)
     if kind == "heatmap":
         return heatmap(cells, x, y, axes)
     if kind == "variant":

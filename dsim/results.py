@@ -297,7 +297,7 @@ def load(folder: str | Path) -> pd.DataFrame:
     out = pd.DataFrame({"cell": ids})
     flat = pd.DataFrame([flatten_settings(s) for s in settings])
     reserved = {"cell", "settings", "battles", "wins", "win_rate", "ci_low", "ci_high", "chunks",
-                "complete", "seed", "stream"}
+                "complete", "seed", "stream", "seats_taken"}
     for key in flat.columns:
         out[f"setting.{key}" if key in reserved else key] = flat[key]
     out = out.assign(
@@ -311,6 +311,7 @@ def load(folder: str | Path) -> pd.DataFrame:
         complete=battles == manifest["battles"],
         seed=manifest["seed"],
         stream=[manifest["cells"][c]["stream"] for c in ids],
+        seats_taken=[manifest["cells"][c].get("seats", 0) for c in ids],  # a competitive game's seats in play
     )
     stats: dict[str, Any] = {}  # every outcome column at once (a competitive game has dozens)
     for name in _outcome_names(summed):

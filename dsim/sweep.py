@@ -312,8 +312,9 @@ def _run_record(executor: Executor) -> dict[str, Any]:
 
 
 def _new_manifest(source: ExperimentFile, cells: list[Cell], battles: int, chunk: int,
-                  data_hashes: Mapping[str, str | None]) -> dict[str, Any]:
-    """The manifest of a fresh results folder (runs are appended as they happen)."""
+                  data_hashes: Mapping[str, str | None], seats: Mapping[str, int]) -> dict[str, Any]:
+    """The manifest of a fresh results folder (runs are appended as they happen); ``seats`` are the seats
+    each cell of a competitive game fills."""
     exp = source.experiment
     return {
         "format": results.MANIFEST_FORMAT,
@@ -325,7 +326,8 @@ def _new_manifest(source: ExperimentFile, cells: list[Cell], battles: int, chunk
         "battles": battles,
         "chunk": chunk,
         "experiment": {"path": str(source.path.resolve()), "sha256": source.sha256, "text": source.text},
-        "cells": {c.id: {"settings": c.settings, "stream": c.stream, "data_hash": data_hashes[c.id]} for c in cells},
+        "cells": {c.id: {"settings": c.settings, "stream": c.stream, "data_hash": data_hashes[c.id],
+                         "seats": seats[c.id]} for c in cells},
         "runs": [],
     }
 
@@ -407,7 +409,8 @@ def run_sweep(
     game = _load_game(source)
     cells = expand(exp)
     check_cells(game, cells, source.path)
-    manifest = _new_manifest(source, cells, battles, chunk, {c.id: game.data_hash(c.settings) for c in cells})
+    manifest = _new_manifest(source, cells, battles, chunk, {c.id: game.data_hash(c.settings) for c in cells},
+                             {c.id: game.seats(c.settings) for c in cells})
     manifest["outcome"] = dataclasses.asdict(game.outcome)
     out = _results_folder(Path(out))
     with _locked(out):

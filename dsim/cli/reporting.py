@@ -86,6 +86,13 @@ def _rate(row: pd.Series, name: str | None) -> str:
     return f"{_percent(row[mean])} ({_percent(row[low])}–{_percent(row[high])})"
 
 
+def _seat_rate(row: pd.Series, name: str | None) -> str:
+    """:func:`_rate`, or ``—`` for a seat nobody sat in (a table smaller than the game's largest)."""
+    if name is not None and 0 < row.get("seats_taken", 0) <= int(name.rsplit("_", 1)[1]):
+        return "—"
+    return _rate(row, name)
+
+
 def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, title: str,
                 outcome: Mapping[str, Any] | None = None, everything: bool = False) -> None:
     """Print one row per cell: the settings that vary, the plays, the success rate (or each seat's win
@@ -121,7 +128,7 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
         flat = results.flatten_settings(row["settings"])
         table.add_row(
             *(analysis.format_value(flat.get(k)) for k in keys), f"{row['battles']:,}",
-            *(_rate(row, r) for r in rates), *(f"{row[f'{o}_mean']:.2f}" for o in means),
+            *(_seat_rate(row, r) for r in rates), *(f"{row[f'{o}_mean']:.2f}" for o in means),
             *([f"{row['battles_needed']:,}"] if battles_needed is not None else []),
             *([row["cell"]] if everything or not keys else []),
         )

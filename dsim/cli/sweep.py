@@ -159,8 +159,9 @@ def plot(
     folder: FolderArgument,
     kind: Annotated[
         PlotKind,
-        typer.Option("--kind", help="heatmap: win rate per x × y; forest: win rates with intervals; "
-                     "rounds: rounds to win and to lose; survival: battles not yet lost by round; "
+        typer.Option("--kind", help="heatmap: win rate per x × y; forest: win rates with intervals (a competitive "
+                     "game: each seat's win share); rounds: rounds to win and to lose (competitive: game lengths); "
+                     "survival: battles not yet lost by round (competitive: games still running); "
                      "variant: win-rate change made by a rule variant."),
     ],
     out: Annotated[
@@ -179,8 +180,9 @@ def plot(
 
     out = out or Path(folder) / f"{kind.value}.png"
     try:
-        axes = _game_of(folder).heatmap_axes
-        plots.save(plots.make_plot(kind.value, results.load(folder), x, y, axes), out)
+        game = _game_of(folder)
+        plots.save(plots.make_plot(kind.value, results.load(folder), x, y, game.heatmap_axes,
+                                   game.outcome.success is None, game.outcome.unit), out)
     except (results.ResultsError, plots.PlotError) as exc:
         _fail(str(exc))
     err_console.print(f"wrote {out}", highlight=False)

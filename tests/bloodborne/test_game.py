@@ -95,15 +95,18 @@ def test_sweep_report_and_plot_a_bloodborne_experiment(tmp_path: Path):
     cells = results.load(out)
     five = cells[cells["hunters"] == 5].iloc[0]
     three = cells[cells["hunters"] == 3].iloc[0]
-    assert "win_seat_4_mean" in cells and np.isnan(three["win_seat_4_mean"]) or three["win_seat_4_mean"] == 0
+    assert three["seats_taken"] == 3 and three["win_seat_4_mean"] == 0 and five["seats_taken"] == 5
     assert five["win_seat_4_ci_low"] <= five["win_seat_4_mean"] <= five["win_seat_4_ci_high"]
     table = runner.invoke(app, ["report", str(out)], env={"COLUMNS": "200"})
     assert table.exit_code == 0 and "seat 4 wins" in table.stdout, table.output
-    for kind in ("forest", "rounds", "survival"):
+    assert "—" in table.stdout  # the 3-hunter cell's empty seats
+    for kind in ("forest", "rounds", "survival"):  # the seats' win shares; game lengths (no won/lost split)
         png = tmp_path / f"{kind}.png"
         plotted = runner.invoke(app, ["plot", str(out), "--kind", kind, "--out", str(png)])
         assert plotted.exit_code == 0, plotted.output
         assert png.stat().st_size > 1000
+    refused = runner.invoke(app, ["plot", str(out), "--kind", "heatmap", "--out", str(tmp_path / "h.png")])
+    assert refused.exit_code == 1 and "competitive" in refused.output
 
 
 def test_compare_a_variant_on_a_named_measure():
