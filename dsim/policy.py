@@ -10,6 +10,7 @@ kernel passes to the policy, and a registry (:class:`PolicyRegistry`) that finds
 from __future__ import annotations
 
 import importlib
+import inspect
 import importlib.util
 import pkgutil
 from dataclasses import dataclass, field
@@ -37,6 +38,34 @@ class Deferred:
 
     def __call__(self, *args: Any) -> Any:
         return self.function(*args)
+
+
+def policy_decorator(signature: Any, prefix: str, sources: list[Path]) -> Callable[..., Any]:
+    """A game's ``@policy_function`` decorator: ``decide`` compiled for ``signature`` when first used,
+    cached under a folder named by ``prefix``, the module and the compile flag, and hashed over the
+    module, this file (the flags) and ``sources`` (the game's policy interface and shared helpers), so an edit to any of them,
+    or another flag, recompiles (:mod:`dsim.numba_cache`; Numba's own cache key ignores flags). Policies
+    compile without reference counting (calls cost a quarter, and threads stop contending for the
+    reference count of the shared parameter array), which forbids making arrays: a policy that does (or
+    calls a helper that does) asks ``@policy_function(refcount=True)``."""
+    from numba import njit
+
+    from dsim.numba_cache import cache_folder, cache_under
+
+    def policy_function(decide: Any = None, *, refcount: bool = False) -> Any:
+        if decide is None:
+            return lambda function: policy_function(function, refcount=refcount)
+        module = Path(inspect.getfile(decide)).resolve()
+        files = [module, Path(__file__).resolve()] + [path for path in sources if path.exists() and path != module]
+        name = f"{prefix}-{module.stem}-{'rc' if refcount else 'norc'}"
+
+        def build() -> Any:
+            with cache_under(cache_folder(name, files, module.parent / "__pycache__")):
+                return njit(signature, cache=True, _nrt=refcount)(decide)
+
+        return Deferred(build, decide.__name__)
+
+    return policy_function
 
 
 def compiled(decide: Any) -> Any:

@@ -12,14 +12,11 @@ policy never edits it. Hooks and columns: ``policies/bloodborne/README.md``.
 
 from __future__ import annotations
 
-import inspect
 from pathlib import Path
-from typing import Any
 
-from numba import njit, types
+from numba import types
 
-from dsim.numba_cache import cache_folder, cache_under
-from dsim.policy import Param, Policy, PolicyRegistry
+from dsim.policy import Param, Policy, PolicyRegistry, policy_decorator
 
 __all__ = ["POLICY_SIG", "PolicyFunctionType", "Param", "Policy", "REGISTRY", "policy_function", "register"]
 
@@ -31,13 +28,9 @@ COMMON = Path(__file__).resolve().parents[3] / "policies" / "bloodborne" / "comm
 LAYOUT = Path(__file__).resolve().parent / "kernel" / "layout.py"
 
 
-def policy_function(decide: Any) -> Any:
-    """Decorator: ``decide`` compiled for :data:`POLICY_SIG`, cached under a folder hashed over its module,
-    the shared helpers and the layout (an edit to either recompiles the policies)."""
-    module = Path(inspect.getfile(decide)).resolve()
-    sources = [module, LAYOUT] + ([COMMON] if COMMON.exists() and COMMON != module else [])
-    with cache_under(cache_folder(f"bb-policy-{module.stem}", sources, module.parent / "__pycache__")):
-        return njit(POLICY_SIG, cache=True)(decide)
+policy_function = policy_decorator(POLICY_SIG, "bb-policy", [Path(__file__).resolve(), LAYOUT, COMMON])
+"""Decorator for a Bloodborne policy's ``decide`` (:func:`dsim.policy.policy_decorator`): no reference
+counting unless ``refcount=True``."""
 
 
 REGISTRY = PolicyRegistry("policies.bloodborne")

@@ -9,14 +9,11 @@ distance matrix, it returns the index of the chosen option. It is compiled again
 
 from __future__ import annotations
 
-import inspect
 from pathlib import Path
-from typing import Any
 
-from numba import njit, types
+from numba import types
 
-from dsim.numba_cache import cache_folder, cache_under
-from dsim.policy import Deferred, Param, Policy, PolicyRegistry
+from dsim.policy import Param, Policy, PolicyRegistry, policy_decorator
 
 __all__ = ["POLICY_SIG", "Param", "Policy", "REGISTRY", "all_policies", "get_policy", "policy_function", "register"]
 
@@ -27,25 +24,8 @@ PolicyFunctionType = types.FunctionType(POLICY_SIG)
 COMMON = Path(__file__).resolve().parents[3] / "policies" / "dstbg" / "common.py"
 
 
-def policy_function(decide: Any = None, *, refcount: bool = False) -> Any:
-    """Decorator for a policy's ``decide``: compiled for :data:`POLICY_SIG` when first used, and cached
-    under a folder named by the compile flag and a hash of its module, the shared helpers
-    (``policies/dstbg/common.py``) and this file, so an edit to any of them, or another flag,
-    recompiles the policy and the helpers it calls (:mod:`dsim.numba_cache`; Numba's own cache key
-    ignores flags). Policies compile without reference counting (calls cost a quarter and the
-    threads stop contending for the shared ``params``), which forbids making arrays: a policy that
-    does (or calls a helper that does) asks ``@policy_function(refcount=True)``."""
-    if decide is None:
-        return lambda function: policy_function(function, refcount=refcount)
-    module = Path(inspect.getfile(decide)).resolve()
-    sources = [module, Path(__file__).resolve()] + ([COMMON] if COMMON.exists() else [])
-    name = f"policy-{module.stem}-{'rc' if refcount else 'norc'}"
-
-    def build() -> Any:
-        with cache_under(cache_folder(name, sources, module.parent / "__pycache__")):
-            return njit(POLICY_SIG, cache=True, _nrt=refcount)(decide)
-
-    return Deferred(build, decide.__name__)
+policy_function = policy_decorator(POLICY_SIG, "policy", [Path(__file__).resolve(), COMMON])
+"""Decorator for a DS:TBG policy's ``decide`` (:func:`dsim.policy.policy_decorator`)."""
 
 
 REGISTRY = PolicyRegistry("policies.dstbg")
