@@ -62,7 +62,8 @@ def run(
     for share in summary.get("win_share", []):
         low, high = share["ci95"]
         table.add_row(f"seat {share['seat']} wins", f"{share['share']:.4f}  (95% CI {low:.4f} – {high:.4f})")
-    for share in summary.get("policy_share", []):  # a table of several policies: each one's share per seat held
+    shares = summary.get("policy_share", [])
+    for share in shares if len(shares) > 1 else []:  # a table of several policies: each one's share per seat held
         low, high = share["ci95"]
         table.add_row(f"{share['policy']} wins per seat ({share['seats']} seat{'s' * (share['seats'] > 1)})",
                       f"{share['share']:.4f}  (95% CI {low:.4f} – {high:.4f})")

@@ -34,7 +34,8 @@ def test_run_reports_the_win_share_of_each_seat_at_the_table():
     for s in shares:
         assert s["ci95"][0] <= s["share"] <= s["ci95"][1] and 0.2 < s["share"] < 0.3
     assert res["timeouts"] == 0 and 10 < res["mean_rounds"] < 40
-    assert "policy_share" not in res  # one policy in every seat
+    (alone,) = res["policy_share"]  # one policy in every seat: its share per seat is the mean of the seats
+    assert alone["seats"] == 4 and abs(alone["share"] - sum(s["share"] for s in shares) / 4) < 1e-12
 
 
 def test_play_is_the_same_whatever_the_chunking():
@@ -52,6 +53,22 @@ def test_rotating_seating_seats_the_listed_policies_from_seat_i_mod_hunters():
     seats = np.stack([rot[f"win_seat_{k}"] for k in range(4)], axis=1)
     assert np.array_equal(rot["win_listed_0"], seats[np.arange(400), np.arange(400) % 4])
     assert np.array_equal(fixed["win_listed_0"], fixed["win_seat_0"])
+
+
+def test_permuted_seating_plays_every_order_of_the_seats_in_turn():
+    """``permute``: game i takes the (i mod 4!)-th seat order, so in 24 games each listed policy sits in each
+    seat 6 times and beside each neighbour equally often; its wins are read from the seat it held."""
+    from dsim.games.bloodborne import engine
+
+    orders = engine.seatings(4, "permute")[:, :4]
+    assert len({tuple(o) for o in orders}) == 24 and all((orders == p).sum(axis=0).tolist() == [6] * 4 for p in range(4))
+    cols = GAME.play({"hunters": 4, "policy": "greedy,greedy,random_legal,random_legal", "seating": "permute"},
+                     3, 1, 0, 2400)
+    seats = np.stack([cols[f"win_seat_{k}"] for k in range(4)], axis=1)
+    at = np.argmax(orders[np.arange(2400) % 24] == 0, axis=1)  # the seat of the first-listed greedy
+    assert np.array_equal(cols["win_listed_0"], seats[np.arange(2400), at])
+    greedy = cols["win_listed_0"].mean() + cols["win_listed_1"].mean()
+    assert greedy > 0.9  # two greedy hunters against two random ones
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -21,6 +21,7 @@ from dsim.games.bloodborne.kernel.state import State, new_state
 from dsim.games.bloodborne.policy import PolicyFunctionType
 
 CHUNK = 1 << 16
+
 warnings.filterwarnings("ignore", "First-class function type feature is experimental",
                         numba.NumbaExperimentalFeatureWarning)  # the per-seat policy tuple is such a type
 POLICIES_TYPE = numba.types.UniTuple(PolicyFunctionType, L.MAX_HUNTERS)
@@ -30,7 +31,7 @@ POLICIES_TYPE = numba.types.UniTuple(PolicyFunctionType, L.MAX_HUNTERS)
 def _batch(tables_type: Any) -> Any:
     i64 = numba.types.int64
     sig = numba.types.void(tables_type, POLICIES_TYPE, numba.types.float64[:, ::1], numba.types.int32[::1],
-                           i64, numba.types.boolean, i64, i64, i64, numba.types.int32[:, ::1])
+                           i64, numba.types.int32[:, ::1], i64, i64, i64, numba.types.int32[:, ::1])
     with kernel_cache():
         return numba.njit(sig, cache=True, parallel=True)(B.play_batch_impl)
 
@@ -56,19 +57,38 @@ def _params(params: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(rows)
 
 
+@lru_cache(maxsize=None)
+def seatings(hunters: int, seating: str) -> np.ndarray:
+    """The seat → listed-position rows game ``i`` takes in turn (:data:`layout.SEATINGS`), int32[k, MAX_HUNTERS]."""
+    import itertools
+
+    if seating == "fixed":
+        orders = [tuple(range(hunters))]
+    elif seating == "rotate":
+        orders = [tuple((h - k) % hunters for h in range(hunters)) for k in range(hunters)]
+    elif seating == "permute":
+        orders = list(itertools.permutations(range(hunters)))
+    else:
+        raise ValueError(f"seating must be one of {', '.join(L.SEATINGS)}, got {seating!r}")
+    rows = np.zeros((len(orders), L.MAX_HUNTERS), np.int32)
+    rows[:, :hunters] = orders
+    return rows
+
+
 def play_batch(tables: Tables, policies: tuple, params: np.ndarray, variants: np.ndarray, hunters: int,
-               seed: int, stream: int, start: int, count: int, rotate: bool = False) -> np.ndarray:
-    """Outcome rows (``count`` × ``N_OUT`` int32) of games ``start .. start+count-1``; ``rotate`` seats game
-    ``i``'s listed policies from seat ``i % hunters`` on (every policy plays every seat equally often)."""
+               seed: int, stream: int, start: int, count: int, seating: str = "fixed") -> np.ndarray:
+    """Outcome rows (``count`` × ``N_OUT`` int32) of games ``start .. start+count-1``, the listed policies
+    seated by ``seating`` (:data:`layout.SEATINGS`)."""
     out = np.zeros((count, L.N_OUT), np.int32)
     pols, rows, vec = _pols(policies), _params(params), np.ascontiguousarray(variants, np.int32)
+    seats = seatings(hunters, seating)
     if numba.config.DISABLE_JIT:
-        B.play_batch_impl(tables, pols, rows, vec, hunters, rotate, seed, stream, start, out)
+        B.play_batch_impl(tables, pols, rows, vec, hunters, seats, seed, stream, start, out)
         return out
     batch = _batch(numba.typeof(tables))
     for lo in range(0, count, CHUNK):
         hi = min(count, lo + CHUNK)
-        batch(tables, pols, rows, vec, hunters, rotate, seed, stream, start + lo, out[lo:hi])
+        batch(tables, pols, rows, vec, hunters, seats, seed, stream, start + lo, out[lo:hi])
     return out
 
 
@@ -84,12 +104,13 @@ def prepared_state(tables: Tables, variants: np.ndarray, forced: np.ndarray | No
 
 
 def play_one(tables: Tables, policies: tuple, params: np.ndarray, variants: np.ndarray, hunters: int,
-             seed: int, stream: int, index: int, rotate: bool = False,
+             seed: int, stream: int, index: int, seating: str = "fixed",
              trace_events: int = 20_000) -> tuple[State, np.ndarray]:
     """Replay game ``index`` with its trace: the final state and the outcome row."""
     s = prepared_state(tables, variants, None, trace_events)
     out = np.zeros(L.N_OUT, np.int32)
-    _entry("play_one")(tables, s, _pols(policies), _params(params), hunters, rotate, seed, stream, index, out)
+    _entry("play_one")(tables, s, _pols(policies), _params(params), hunters, seatings(hunters, seating), seed,
+                       stream, index, out)
     return s, out
 
 
@@ -97,7 +118,8 @@ def setup_game(tables: Tables, policies: tuple, params: np.ndarray, variants: np
                seed: int = 0, index: int = 0, forced: np.ndarray | None = None, trace_events: int = 2_000) -> State:
     """The state after BB-2's setup of game ``index`` — the start of a hand-set test scenario."""
     s = prepared_state(tables, variants, forced, trace_events)
-    _entry("setup")(tables, s, _pols(policies), _params(params), hunters, seed, 0, index)
+    _entry("setup")(tables, s, _pols(policies), _params(params), hunters, seatings(hunters, "fixed")[0], seed, 0,
+                    index)
     return s
 
 
@@ -117,17 +139,15 @@ def outcome_columns(rows: np.ndarray, hunters: int) -> dict[str, np.ndarray]:
                                    "killed": rows[:, L.OUT_KILLED].astype(np.int64),
                                    "escaped": rows[:, L.OUT_ESCAPED].astype(np.int64),
                                    "first_player": rows[:, L.OUT_FIRST].astype(np.int64)}
-    for field, name in enumerate(L.S_NAMES):
-        block = rows[:, L.OUT_SEAT + field * L.MAX_HUNTERS: L.OUT_SEAT + (field + 1) * L.MAX_HUNTERS]
+    block = {name: rows[:, L.OUT_SEAT + f * L.MAX_HUNTERS: L.OUT_SEAT + (f + 1) * L.MAX_HUNTERS]
+             for f, name in enumerate(L.S_NAMES)}
+    for name in L.S_NAMES[: L.S_LISTED]:
         for k in range(L.MAX_HUNTERS):  # every seat, so results of 3- and 5-hunter cells share one schema
-            cols[f"{name}_seat_{k}"] = block[:, k] == 1 if name == "win" else block[:, k].astype(np.int64)
+            cols[f"{name}_seat_{k}"] = block[name][:, k] == 1 if name == "win" else block[name][:, k].astype(np.int64)
         if name != "win" and name != "score":
-            cols[name] = block[:, :hunters].sum(axis=1).astype(np.int64)
-    first = rows[:, L.OUT_FIRST]
-    cols["first_player_won"] = rows[:, L.OUT_WINNER] == first
-    shift = rows[:, L.OUT_SHIFT].astype(np.int64)
-    wins = rows[:, L.OUT_SEAT + L.S_WIN * L.MAX_HUNTERS: L.OUT_SEAT + (L.S_WIN + 1) * L.MAX_HUNTERS] == 1
-    games = np.arange(rows.shape[0])
-    for p in range(L.MAX_HUNTERS):  # the listed policy p sat at seat (p + shift) % hunters
-        cols[f"win_listed_{p}"] = wins[games, (p + shift) % hunters] if p < hunters else np.zeros(len(games), bool)
+            cols[name] = block[name][:, :hunters].sum(axis=1).astype(np.int64)
+    cols["first_player_won"] = rows[:, L.OUT_WINNER] == rows[:, L.OUT_FIRST]
+    wins, seated = block["win"] == 1, np.arange(L.MAX_HUNTERS) < hunters
+    for p in range(L.MAX_HUNTERS):  # did the policy listed p-th win, wherever the seating put it
+        cols[f"win_listed_{p}"] = (wins & (block["listed"] == p) & seated).any(axis=1)
     return cols

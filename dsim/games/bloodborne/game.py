@@ -4,7 +4,8 @@ Settings of one cell: ``hunters`` (3–5, default 4), ``policy`` (one name for e
 seat: ``"greedy,banker,greedy,spoiler"``; a name may be ``path.py:name``), ``opponents`` (with one
 ``policy``: the policies of the other seats), ``policy_params`` (parameters of the first listed
 policy), ``seating`` (``rotate``, the default: game ``i`` seats the listed policies from seat
-``i % hunters`` on, so each plays every seat equally often; ``fixed``: as listed), ``variants``
+``i % hunters`` on, so each plays every seat equally often; ``permute``: every order of the seats in
+turn, so each also sits beside every neighbour equally often; ``fixed``: as listed), ``variants``
 (``dsim variants list --game bloodborne``) and ``data`` (an overlay folder).
 """
 
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dsim.games.base import Game, Option, Outcome, RuleSwitch, Workload
+from dsim.games.bloodborne.kernel.layout import SEATINGS
 from dsim.paths import data_digest
 
 if TYPE_CHECKING:
@@ -27,7 +29,6 @@ if TYPE_CHECKING:
     from dsim.policy import Policy
 
 KNOWN_KEYS = {"hunters", "policy", "opponents", "policy_params", "seating", "variants", "data"}
-SEATINGS = ("rotate", "fixed")
 MIN_HUNTERS, MAX_HUNTERS = 3, 5  # BB-1.3
 
 
@@ -40,7 +41,7 @@ class Cell:
     policies: tuple[Policy, ...]
     params: np.ndarray  # float64[hunters, longest parameter vector]
     variants: np.ndarray
-    rotate: bool
+    seating: str
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -109,7 +110,7 @@ def _cell(key: str) -> Cell:
     for k, vector in enumerate(vectors):
         params[k, : len(vector)] = vector
     variants = VARIANTS.vector(settings.get("variants"))
-    return Cell(compiled_data(settings.get("data")), hunters, policies, params, variants, seating == "rotate")
+    return Cell(compiled_data(settings.get("data")), hunters, policies, params, variants, seating)
 
 
 def prepare(settings: Mapping[str, Any]) -> Cell:
@@ -136,7 +137,8 @@ class Bloodborne(Game):
         Option("hunters", "Hunters at the table, 3 to 5 (BB-1.3; default 4).", int, minimum=MIN_HUNTERS),
         Option("opponents", "With one --policy: the other seats' policies (one name for all, or one per seat).",
                "list"),
-        Option("seating", "rotate (default: each listed policy plays every seat equally often) or fixed.",
+        Option("seating", "rotate (default: each listed policy plays every seat equally often), permute (every "
+                          "seat order in turn: also every neighbour; for tables of several policies) or fixed.",
                parse=_parse_seating),
     )
     outcome = Outcome(
@@ -162,7 +164,7 @@ class Bloodborne(Game):
 
         cell = prepare(settings)
         rows = engine.play_batch(cell.compiled.tables, cell.functions(), cell.params, cell.variants, cell.hunters,
-                                 seed, stream, start, count, cell.rotate)
+                                 seed, stream, start, count, cell.seating)
         return engine.outcome_columns(rows, cell.hunters)
 
     def seats(self, settings: Mapping[str, Any]) -> int:
@@ -207,8 +209,7 @@ class Bloodborne(Game):
             low, high = wilson_interval(wins, count * len(seats))
             shares.append({"policy": name, "seats": len(seats), "wins": wins, "share": wins / (count * len(seats)),
                            "ci95": [float(low), float(high)]})
-        if len(shares) > 1:
-            out["policy_share"] = shares
+        out["policy_share"] = shares
         return out
 
     # ------------------------------------------------------------------ rules
@@ -244,7 +245,7 @@ class Bloodborne(Game):
             params[0, :] = 0
             params[0, : len(vector)] = vector
             rows = engine.play_batch(tables, functions, params, cell.variants, cell.hunters, seed, stream, start,
-                                     count, cell.rotate)
+                                     count, cell.seating)
             return engine.outcome_columns(rows, cell.hunters)["win_listed_0"]
 
         return cell.policies[0], evaluate
@@ -262,10 +263,9 @@ class Bloodborne(Game):
         return BloodborneDice()
 
     def explain_header(self, settings: Mapping[str, Any]) -> list[str]:
-        """Who sits where (before the seating rotates)."""
+        """The listed policies and how games seat them."""
         cell = prepare(settings)
-        return [f"listed policies: {', '.join(f'{k}={n}' for k, n in enumerate(cell.names))}"
-                + (" (game i seats them from seat i % hunters on)" if cell.rotate else "")]
+        return [f"listed policies: {', '.join(f'{k}={n}' for k, n in enumerate(cell.names))} ({cell.seating} seating)"]
 
     def explain(self, settings: Mapping[str, Any], seed: int, stream: int, index: int) -> list[dict[str, Any]]:
         """Every event of game ``index``, each naming its rule."""
@@ -275,7 +275,7 @@ class Bloodborne(Game):
 
         cell = prepare(settings)
         s, _ = engine.play_one(cell.compiled.tables, cell.functions(), cell.params, cell.variants, cell.hunters,
-                               seed, stream, index, cell.rotate)
+                               seed, stream, index, cell.seating)
         return events(s.trace[: s.table[L.T_NEV]], cell.compiled)
 
     def describe_event(self, event: Mapping[str, Any], settings: Mapping[str, Any]) -> str:

@@ -14,9 +14,9 @@ BLOCK = 256
 """Games per parallel block; each block reuses one state."""
 
 
-def play_batch_impl(t, pols, params, variants, hunters, rotate, seed, stream, start, out):
-    """Games ``start .. start+len(out)-1``: game ``i`` draws only from ``battle_key(seed, stream, i)``; with
-    ``rotate`` its listed policies sit from seat ``i % hunters`` on, so each plays every seat equally often."""
+def play_batch_impl(t, pols, params, variants, hunters, seatings, seed, stream, start, out):
+    """Games ``start .. start+len(out)-1``: game ``i`` draws only from ``battle_key(seed, stream, i)`` and seats
+    the listed policies as ``seatings[i % len(seatings)]`` (seat → listed position)."""
     count = out.shape[0]
     blocks = (count + BLOCK - 1) // BLOCK
     empty = np.zeros(0, np.int32)
@@ -26,20 +26,20 @@ def play_batch_impl(t, pols, params, variants, hunters, rotate, seed, stream, st
         lo = b * BLOCK
         hi = min(count, lo + BLOCK)
         for i in range(lo, hi):
-            shift = (start + i) % hunters if rotate else 0
-            play_game(s, t, pols, params, hunters, shift, battle_key(seed, stream, start + i), out[i])
+            seating = seatings[(start + i) % seatings.shape[0]]
+            play_game(s, t, pols, params, hunters, seating, battle_key(seed, stream, start + i), out[i])
 
 
-def play_one_impl(t, s, pols, params, hunters, rotate, seed, stream, index, out):
+def play_one_impl(t, s, pols, params, hunters, seatings, seed, stream, index, out):
     """One game on a prepared state (trace rows, forced faces) — ``dsim explain`` and the tests."""
-    shift = index % hunters if rotate else 0
-    play_game(s, t, pols, params, hunters, shift, battle_key(seed, stream, index), out)
+    seating = seatings[index % seatings.shape[0]]
+    play_game(s, t, pols, params, hunters, seating, battle_key(seed, stream, index), out)
 
 
 
-def setup_impl(t, s, pols, params, hunters, seed, stream, index):
+def setup_impl(t, s, pols, params, hunters, seating, seed, stream, index):
     """BB-2 only: the set-up table of game ``index`` on a prepared state (a test places cards on it next)."""
-    setup(s, t, pols, params, hunters, 0, battle_key(seed, stream, index))
+    setup(s, t, pols, params, hunters, seating, battle_key(seed, stream, index))
 
 
 def round_impl(t, s, pols, params, out):

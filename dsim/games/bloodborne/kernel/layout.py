@@ -8,6 +8,10 @@ from __future__ import annotations
 
 MAX_HUNTERS = 5
 """3-5 hunters (BB-1.3); arrays always hold five rows."""
+SEATINGS = ("rotate", "fixed", "permute")
+"""How game ``i`` seats the listed policies: ``rotate`` from seat ``i % hunters`` on (each plays every seat
+equally often), ``fixed`` as listed, ``permute`` in the ``i % hunters!``-th order (each plays every seat next
+to every neighbour order equally often: mixed tables of several policies)."""
 START_HEALTH = 8
 """Health at setup and its maximum (BB-2.7)."""
 MONSTERS_DRAWN = 7
@@ -120,8 +124,8 @@ T_FORCED_NEXT = 20      # next forced die face
 T_FORCED_N = 21         # forced faces loaded
 T_DISPLAY = 22          # upgrades on display
 T_HAND_LIMIT = 23
-T_SHIFT = 24            # seating: the policy listed at position p sits at seat (p + T_SHIFT) % hunters
-T_FIELDS = 25
+T_LISTED = 24           # T_LISTED + seat: the listed position of the policy in that seat (the seating)
+T_FIELDS = T_LISTED + MAX_HUNTERS
 
 OVER_RUNNING, OVER_FINAL_BOSS_DEAD, OVER_TIMEOUT = 0, 1, 2
 
@@ -169,8 +173,7 @@ OUT_KILLED = 3
 OUT_ESCAPED = 4
 OUT_FIRST = 5
 OUT_FINAL = 6
-OUT_SHIFT = 7           # the game's seating (T_SHIFT): listed policy p sat at seat (p + shift) % hunters
-OUT_SEAT = 8            # per-seat blocks start here: OUT_SEAT + S_* * MAX_HUNTERS + seat
-S_SCORE, S_WIN, S_BANKED, S_COLLECTED, S_TROPHIES, S_DEATHS = range(6)
-S_NAMES = ("score", "win", "banked", "collected", "trophies", "deaths")
+OUT_SEAT = 7            # per-seat blocks start here: OUT_SEAT + S_* * MAX_HUNTERS + seat
+S_SCORE, S_WIN, S_BANKED, S_COLLECTED, S_TROPHIES, S_DEATHS, S_LISTED = range(7)
+S_NAMES = ("score", "win", "banked", "collected", "trophies", "deaths", "listed")  # listed: the seat's policy
 N_OUT = OUT_SEAT + len(S_NAMES) * MAX_HUNTERS

@@ -31,7 +31,7 @@ def ask(s, pols, params, hook, seat, n):
     if n <= 1:
         return 0
     s.table[L.T_NONCE] = np.int32(next_u64(s.prng) >> np.uint64(33))
-    p = (seat - s.table[L.T_SHIFT] + s.table[L.T_HUNTERS]) % s.table[L.T_HUNTERS]  # its listed position
+    p = s.table[L.T_LISTED + seat]  # the listed position of the policy in this seat
     k = pols[p](hook, np.int64(seat), s.hunters, s.hand, s.used, s.table, s.opts, np.int64(n), params[p])
     if k < 0 or k >= n:
         k = 0
@@ -91,9 +91,9 @@ def shuffle_take(s, lo, n, k):
 
 
 @jit
-def setup(s, t, pols, params, hunters, shift, key):
-    """BB-2: a fresh game for ``hunters`` hunters on the stream ``key``, the listed policies seated from
-    seat ``shift`` on."""
+def setup(s, t, pols, params, hunters, seating, key):
+    """BB-2: a fresh game for ``hunters`` hunters on the stream ``key``; ``seating[h]`` is the listed position
+    of the policy in seat ``h``."""
     s.rng[0], s.rng[1] = key, 0
     s.prng[0], s.prng[1] = key ^ np.uint64(0x5DEECE66D), 0
     s.hunters[:] = 0
@@ -104,7 +104,8 @@ def setup(s, t, pols, params, hunters, shift, key):
     s.table[:] = 0
     s.table[L.T_FORCED_N] = forced_n
     s.table[L.T_HUNTERS] = hunters
-    s.table[L.T_SHIFT] = shift
+    for h in range(hunters):
+        s.table[L.T_LISTED + h] = seating[h]
     s.table[L.T_HAND_LIMIT] = s.variants[V.V_HAND_LIMIT]
     s.table[L.T_RESERVE] = L.FINITE_POOL if s.variants[V.V_ECHO_POOL] == 1 else L.UNLIMITED_POOL  # BB-1.2, BB-2.6
     nm, nb, nf = t.sizes[L.Z_MONSTERS], t.sizes[L.Z_BOSSES], t.sizes[L.Z_FINALS]
@@ -171,7 +172,7 @@ def reveal(s, t, pols, params, card):
             wound(s, h, amount)
         for k in range(n):  # GAP: a hunter killed on reveal revives at once with an upgrade (BB-8.7, BB-8.8)
             h = seat_at(s, k)
-            if s.hunters[h, L.H_DEAD] == 1:
+            if s.hunters[h, L.H_DEAD] == 1 and s.hunters[h, L.H_HEALTH] <= 0:  # killed by this reveal only
                 s.hunters[h, L.H_DEAD] = 0
                 s.hunters[h, L.H_HEALTH] = L.START_HEALTH
                 event(s, L.E_REVIVE, h, 0, 0, 0)
@@ -200,8 +201,10 @@ def next_monster(s, t, pols, params):
 @jit
 def wound(s, h, amount):
     """Hunter ``h`` loses ``amount`` health; at 0 or less the hunter dies (BB-8.5) and loses every
-    Collected echo to the reserve (BB-8.6). Health never goes below 0."""
-    if amount <= 0 or s.hunters[h, L.H_DEAD] == 1:
+    Collected echo to the reserve (BB-8.6). Health never goes below 0. A hunter who is dead right now takes
+    no more damage; one who died earlier this round and is back at 8 (step 7, BB-11.6) is wounded again
+    (H_DEAD still says "died this round", so it alone does not mean "dead now")."""
+    if amount <= 0 or (s.hunters[h, L.H_DEAD] == 1 and s.hunters[h, L.H_HEALTH] <= 0):
         return
     health = s.hunters[h, L.H_HEALTH] - amount
     s.hunters[h, L.H_HEALTH] = max(health, 0)
@@ -337,7 +340,10 @@ def cancel_melee(s, t, pols, params, h, amount):
 @jit
 def resolve_instants(s, t, pols, params):
     """BB-7.1: Instant cards one hunter at a time from the first player clockwise. Returns True if the
-    monster died (BB-7.5: it is removed at once and steps 4-6 are skipped)."""
+    monster died (BB-7.5: it is removed and steps 4-6 are skipped). The instants after the killing one still
+    resolve (BB-4.3 and BB-7.5 skip steps 4-6, not the rest of step 3): a Blood Vial still heals, a bank still
+    banks, a damaging instant takes 0 echoes (BB-9.2 "with none left the hunter gets 0"); the kill and its
+    trophies follow once every instant has resolved, so BB-9.4's zero-damage variant sees them all."""
     n = s.table[L.T_HUNTERS]
     for k in range(n):
         h = seat_at(s, k)
@@ -361,9 +367,9 @@ def resolve_instants(s, t, pols, params):
         if c[L.C_INSTANT_LOSE] > 0:
             event(s, L.E_LOSE_HEALTH, h, c[L.C_INSTANT_LOSE], 0, 0)
             wound(s, h, c[L.C_INSTANT_LOSE])
-        if s.table[L.T_ECHOES] == 0:
-            kill(s, t, s.variants[V.V_INSTANT_KILL_TROPHIES] == 0)  # BB-7.5
-            return True
+    if s.table[L.T_ECHOES] == 0:  # it had echoes at the start of the round (next_monster), so a hunter took them
+        kill(s, t, s.variants[V.V_INSTANT_KILL_TROPHIES] == 0)  # BB-7.5
+        return True
     return False
 
 
@@ -411,7 +417,9 @@ def monster_attack(s, t, rolled):
 def hunters_attack(s, t):
     """BB-9.1: from the first player clockwise, each living hunter with a weapon that resolves in step 5,
     not cancelled and not already damaging with an Instant (BB-7.3), takes echoes = its damage (BB-9.2).
-    Returns True on a kill (BB-9.3)."""
+    Returns True on a kill (BB-9.3). Hunters after the one who took the last echo still attack and get 0
+    (BB-9.2 "with none left the hunter gets 0"; a card's attack cost is paid); the kill and its trophies
+    follow the last attack, so BB-9.4's zero-damage variant can see who attacked for nothing."""
     n = s.table[L.T_HUNTERS]
     for k in range(n):
         h = seat_at(s, k)
@@ -427,9 +435,9 @@ def hunters_attack(s, t):
         if t.cards[card, L.C_ATTACK_LOSE] > 0:
             event(s, L.E_LOSE_HEALTH, h, t.cards[card, L.C_ATTACK_LOSE], 0, 0)
             wound(s, h, t.cards[card, L.C_ATTACK_LOSE])
-        if s.table[L.T_ECHOES] == 0:
-            kill(s, t, True)
-            return True
+    if s.table[L.T_ECHOES] == 0:
+        kill(s, t, True)
+        return True
     return False
 
 
@@ -536,14 +544,17 @@ def hand_limit(s, t, pols, params, h):
 @jit
 def dream(s, t, pols, params):
     """BB-11: Dream hunters bank (not if dead, BB-11.4), recover, heal, upgrade (order BB-11.2); the dead
-    heal to 8 (BB-11.6, BB-8.8) and take one upgrade (BB-11.5: one in all with a Dream, by default);
-    upgrades are picked from the first player clockwise; then the hand limit (BB-11.7)."""
+    heal to 8 (BB-11.6, BB-8.8) and take one upgrade (BB-11.5: one in all with a Hunter's Dream, by default;
+    the Dream is the card that recovers the used pile, BB-11.3 — another step-7 upgrade card, e.g. one giving
+    an "extra" upgrade, adds to the one for dying); upgrades are picked from the first player clockwise; then
+    the hand limit (BB-11.7)."""
     n = s.table[L.T_HUNTERS]
     for k in range(n):
         h = seat_at(s, k)
         card = acting_card(s, h)
         dead = s.hunters[h, L.H_DEAD] == 1
         ups = 0
+        hunters_dream = False
         if card >= 0 and t.cards[card, L.C_STEP] == L.STEP_DREAM:
             c = t.cards[card]
             if c[L.C_DREAM_BANK] > 0 and not dead:
@@ -554,12 +565,13 @@ def dream(s, t, pols, params):
                 s.hunters[h, L.H_HEALTH] = L.START_HEALTH
                 event(s, L.E_HEAL, h, 1, 0, 0)
             ups = c[L.C_DREAM_UPGRADES]
+            hunters_dream = c[L.C_DREAM_RECOVER] > 0
         if dead:
             if s.variants[V.V_DEAD_RECOVER_USED] == 1 and s.hunters[h, L.H_PLAYED] >= 0:
                 recover(s, h, False)
             s.hunters[h, L.H_HEALTH] = L.START_HEALTH
             event(s, L.E_REVIVE, h, 0, 0, 0)
-            if ups == 0 or s.variants[V.V_DEAD_DREAM_UPGRADES] == 1:
+            if not hunters_dream or s.variants[V.V_DEAD_DREAM_UPGRADES] == 1:  # BB-11.5
                 ups += 1
         s.scratch[h] = ups
     for k in range(n):
@@ -658,19 +670,19 @@ def finish(s, t, out):
         out[base + L.S_COLLECTED * L.MAX_HUNTERS] = s.hunters[h, L.H_COLLECTED]
         out[base + L.S_TROPHIES * L.MAX_HUNTERS] = s.trophies[h].sum()
         out[base + L.S_DEATHS * L.MAX_HUNTERS] = s.hunters[h, L.H_DEATHS]
+        out[base + L.S_LISTED * L.MAX_HUNTERS] = s.table[L.T_LISTED + h]
         event(s, L.E_SCORE, h, s.scratch[h], s.hunters[h, L.H_BANKED], win)
     out[L.OUT_WINNER] = winner if winners == 1 else -1
     out[L.OUT_ROUNDS], out[L.OUT_OVER] = s.table[L.T_ROUND], s.table[L.T_OVER]
     out[L.OUT_KILLED], out[L.OUT_ESCAPED] = s.table[L.T_KILLED], s.table[L.T_ESCAPED]
     out[L.OUT_FIRST], out[L.OUT_FINAL] = s.table[L.T_START_FIRST], s.table[L.T_FINAL]
-    out[L.OUT_SHIFT] = s.table[L.T_SHIFT]
     event(s, L.E_END, out[L.OUT_WINNER], s.table[L.T_OVER], 0, 0)
 
 
 @jit
-def play_game(s, t, pols, params, hunters, shift, key, out):
+def play_game(s, t, pols, params, hunters, seating, key, out):
     """One whole game (BB-2 setup, rounds until the Final Boss dies, BB-4.2, then BB-13)."""
-    setup(s, t, pols, params, hunters, shift, key)
+    setup(s, t, pols, params, hunters, seating, key)
     while s.table[L.T_OVER] == L.OVER_RUNNING:
         play_round(s, t, pols, params)
     finish(s, t, out)

@@ -1,0 +1,85 @@
+"""spoiler: denies the leader. While it is not ahead of the best other hunter (``margin`` points behind or
+more) it cancels the leader's melee card, fires its pistol when the leader may fire one (BB-7.4: they clash),
+and times its damage — through Transform once the step-1 cards are seen — so the kill comes before the
+leader's hit or not at all this round. Otherwise it plays the greedy card values."""
+
+from __future__ import annotations
+
+from dsim.games.bloodborne.kernel import layout as L
+from dsim.games.bloodborne.policy import Param, Policy, policy_function, register
+from policies.bloodborne.common import (
+    HITTER_CARDS,
+    cancel_target,
+    expected_damage,
+    lead,
+    leader,
+    pick_discard,
+    pick_upgrade,
+    pick_weapon,
+    play_value,
+    trophy_chance_of,
+)
+
+P_MARGIN, P_DENY, P_TROPHY, P_SPREAD, P_RISK, P_UPGRADE, P_UNKNOWN, P_TRANSFORM = range(8)
+LOSS, BANK, HEAL, RECOVER = 1.0, 0.15, 0.2, 0.4  # as greedy's defaults
+
+
+@policy_function
+def decide(hook, seat, hunters, hand, used, table, opts, n, params):
+    """Answer one hook (option columns: ``policies/bloodborne/README.md``)."""
+    target = leader(seat, hunters, table)
+    if lead(seat, hunters, table) > -params[P_MARGIN]:
+        target = -1  # nobody to deny: play for itself
+    unknown, spread, deny = params[P_UNKNOWN], params[P_SPREAD], params[P_DENY]
+    if hook == L.HOOK_PLAY:
+        w = (params[P_TROPHY], spread, params[P_RISK], LOSS, BANK, HEAL, RECOVER, params[P_UPGRADE], unknown, 1.0)
+        base = 0.0
+        if target >= 0:
+            base = trophy_chance_of(target, 0, False, seat, hunters, hand, table, opts, n, unknown, spread)
+        best, top = 0, -1e18
+        for i in range(n):
+            v = play_value(opts, i, seat, hunters, hand, used, table, n, w, params[P_TRANSFORM])
+            if target >= 0:
+                # its hit's timing: how much it raises the leader's trophy chance over not hitting (an early
+                # kill lowers it); a Transform is timed later, at its own hook
+                if opts[i, L.OPT_TYPE] != L.UTILITY:
+                    v -= deny * (trophy_chance_of(target, opts[i, L.OPT_DAMAGE], opts[i, L.OPT_STEP] == L.STEP_INSTANT,
+                                                  seat, hunters, hand, table, opts, n, unknown, spread) - base)
+                if opts[i, L.OPT_CANCEL] > 0:  # the leader's melee card is cancelled (if it plays one)
+                    v += 0.5 * deny * min(1.0, expected_damage(target, seat, hunters, hand, table, opts, n, unknown))
+                if opts[i, L.OPT_CLASH] > 0 and hand[target, opts[i, L.OPT_CARD]] > 0:
+                    kinds = 0  # the leader fires its own pistol with 1 / (its kinds in hand): both are void
+                    for c in range(hand.shape[1]):
+                        kinds += hand[target, c] > 0
+                    v += deny * opts[i, L.OPT_DAMAGE] / kinds
+            if v > top:
+                best, top = i, v
+        return best
+    if hook == L.HOOK_TRANSFORM:
+        return pick_weapon(seat, hunters, hand, table, opts, n, unknown, params[P_TROPHY], spread, target, deny)
+    if hook == L.HOOK_CANCEL:
+        return cancel_target(seat, hunters, table, opts, n, 10.0 if target >= 0 else 0.0)
+    if hook == L.HOOK_UPGRADE:
+        return pick_upgrade(opts, n, *HITTER_CARDS)
+    return pick_discard(opts, n, *HITTER_CARDS)
+
+
+register(Policy(
+    "spoiler",
+    "Denies the leader: while margin points or more behind the best other hunter (by default whenever not "
+    "ahead), each card's greedy value is lowered by deny x how much it raises the leader's chance of a trophy "
+    "(timing the kill before the leader's hit, or not this round), cancel cards and pistols gain what they "
+    "take from the leader, a Transform times the kill once the step-1 cards are seen, and cancels hit the "
+    "leader. Otherwise it plays like greedy.",
+    decide,
+    params=(
+        Param("margin", 0.0, 0.0, 30.0, "deny while this many points behind the best other hunter (0: not ahead)"),
+        Param("deny", 4.0, 0.0, 20.0, "worth (in echoes) of keeping the leader from a trophy"),
+        Param("trophy", 4.0, 0.0, 20.0, "a trophy's worth in echoes (its own)"),
+        Param("spread", 1.0, 0.1, 5.0, "uncertainty (in damage) of the kill estimate"),
+        Param("risk", 1.5, 0.2, 5.0, "scale of the roll-risk guess: P(die) = exp(-health / (risk x mean roll))"),
+        Param("upgrade", 1.0, 0.0, 6.0, "worth of an upgrade card"),
+        Param("unknown", 1.5, 0.0, 4.0, "damage guessed for a card kind no option row describes"),
+        Param("transform", 1.0, -5.0, 5.0, "bonus for playing Transform (times the kill once the picks are seen)"),
+    ),
+))
