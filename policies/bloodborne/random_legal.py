@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from dsim.games.bloodborne.kernel import layout as L
-from dsim.games.bloodborne.policy import Param, Policy, policy_function, register
+from dsim.games.bloodborne.policy import Policy, policy_function, register
 
 
 @policy_function
