@@ -36,10 +36,11 @@ def one_vs_three(games: int, seed: int) -> str:
 
 
 def mixed_table(games: int, seed: int) -> str:
-    """The four scripted styles at one table."""
+    """The four scripted styles at one table, every seat order in turn (who sits beside whom matters: the
+    earlier hunter in resolution order takes the echoes first)."""
     listed = ",".join(POLICIES[1:])
-    cmd, res = dsim(["run", "--game", "bloodborne", "--hunters", "4", "--policy", listed, "--games", str(games),
-                     "--seed", str(seed)])
+    cmd, res = dsim(["run", "--game", "bloodborne", "--hunters", "4", "--policy", listed, "--seating", "permute",
+                     "--games", str(games), "--seed", str(seed)])
     rows = ["| policy | win share per seat (95% CI) |", "|---|---|"]
     for share in sorted(res["policy_share"], key=lambda s: -s["share"]):
         rows.append(f"| {share['policy']} | {pct(share['share'])} ({interval(share['ci95'])}) |")
@@ -79,6 +80,8 @@ def main() -> None:
         "Rows: the policy in one seat; columns: the policy of the other three. A fair share is 25%.\n",
         one_vs_three(args.games, args.seed),
         "## The four styles at one table\n",
+        "Every order of the four seats in turn (`--seating permute`): rotating alone would keep each policy's "
+        "neighbours, and the hunter before you in resolution order takes the echoes first.\n",
         mixed_table(args.games, args.seed),
         "## Seat advantage\n",
         "Every seat plays the same policy, seats fixed (seat 0 first in order; the first player is drawn at "
