@@ -141,6 +141,32 @@ def seat_forest(cells: pd.DataFrame, unit: str = "game") -> Figure:
     return fig
 
 
+def scores(cells: pd.DataFrame, unit: str = "game") -> Figure:
+    """A competitive game's final scores (``score_seat_k``): one panel per cell, a line per seat in play."""
+    seats = sorted(int(c[len("score_seat_"):-len("_hist_loss")]) for c in cells.columns
+                   if c.startswith("score_seat_") and c.endswith("_hist_loss"))
+    if not seats:
+        raise PlotError("no score_seat_k outcomes in these results (the game reports no scores)")
+    taken = cells["seats_taken"].to_numpy() if "seats_taken" in cells else np.full(len(cells), len(seats))
+    hists = {k: [w + lost for w, lost in zip(cells[f"score_seat_{k}_hist_win"], cells[f"score_seat_{k}_hist_loss"])]
+             for k in seats}
+    keep = _round_range([h for k in seats for h in hists[k]])
+    fig, axes = _panels(len(cells), f"Final scores per seat (share of each cell's {unit}s)")
+    labelled: set[int] = set()
+    for n, (ax, label) in enumerate(zip(axes, cell_labels(cells))):
+        for k, color in zip(seats, _colors(len(seats))):
+            if taken[n] == 0 or k < taken[n]:
+                hist = hists[k][n]
+                ax.step(HIST_VALUES[keep], hist[keep] / max(hist.sum(), 1), where="mid", color=color,
+                        label=None if k in labelled else f"seat {k}")
+                labelled.add(k)
+        ax.set_ylim(bottom=0)
+        _panel_title(ax, label)
+    fig.supxlabel("final score")
+    fig.legend(loc="outside right upper", fontsize=8, frameon=False)  # one column beside the panels
+    return fig
+
+
 def game_lengths(cells: pd.DataFrame, unit: str = "game") -> Figure:
     """A competitive game's rounds: the distribution of the round each play ends in (no won/lost split),
     a line per cell or (more than :data:`MAX_LINES` cells) a panel per cell."""
@@ -311,7 +337,7 @@ PLOTS: dict[str, Callable[..., Figure]] = {
 
 
 COMPETITIVE: dict[str, Callable[..., Figure]] = {"forest": seat_forest, "rounds": game_lengths,
-                                                "survival": still_running}
+                                                "survival": still_running, "scores": scores}
 
 
 def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | None = None,
@@ -329,6 +355,8 @@ def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | Non
         return heatmap(cells, x, y, axes)
     if kind == "variant":
         return variant(cells, x)
+    if kind not in PLOTS:
+        raise PlotError(f"--kind {kind} is for competitive games (per-seat scores)")
     return PLOTS[kind](cells)
 
 

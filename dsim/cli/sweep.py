@@ -153,6 +153,7 @@ class PlotKind(str, Enum):
     rounds = "rounds"
     survival = "survival"
     variant = "variant"
+    scores = "scores"
 
 
 def plot(
@@ -162,7 +163,8 @@ def plot(
         typer.Option("--kind", help="heatmap: win rate per x × y; forest: win rates with intervals (a competitive "
                      "game: each seat's win share); rounds: rounds to win and to lose (competitive: game lengths); "
                      "survival: battles not yet lost by round (competitive: games still running); "
-                     "variant: win-rate change made by a rule variant."),
+                     "variant: win-rate change made by a rule variant; scores: a competitive game's final "
+                     "scores per seat."),
     ],
     out: Annotated[
         Path | None,

@@ -117,7 +117,7 @@ def test_sweep_report_and_plot_a_bloodborne_experiment(tmp_path: Path):
     table = runner.invoke(app, ["report", str(out)], env={"COLUMNS": "200"})
     assert table.exit_code == 0 and "seat 4 wins" in table.stdout, table.output
     assert "—" in table.stdout  # the 3-hunter cell's empty seats
-    for kind in ("forest", "rounds", "survival"):  # the seats' win shares; game lengths (no won/lost split)
+    for kind in ("forest", "rounds", "survival", "scores"):  # seats' win shares; game lengths; final scores
         png = tmp_path / f"{kind}.png"
         plotted = runner.invoke(app, ["plot", str(out), "--kind", kind, "--out", str(png)])
         assert plotted.exit_code == 0, plotted.output

@@ -200,6 +200,7 @@ class Bloodborne(Game):
 
         cell = prepare(settings)
         out: dict[str, Any] = {key: totals[key] / count for key in ("killed", "escaped", "deaths", "banked", "trophies")}
+        out |= {f"mean_score_seat_{k}": totals[f"score_seat_{k}"] / count for k in range(cell.hunters)}
         out["first_player_won"] = totals["first_player_won"] / count
         out["timeouts"] = int(totals["timeouts"])
         shares = []
