@@ -4,7 +4,7 @@ would likely kill it, or when no weapon is left in hand."""
 from __future__ import annotations
 
 from dsim.games.bloodborne.kernel import layout as L
-from dsim.games.bloodborne.policy import Param, Policy, policy_function, register
+from dsim.games.bloodborne.policy import Param, Policy, policy_function, public_views, register
 from policies.bloodborne.common import cancel_target, dream_row, p_die, pick_discard, pick_upgrade, strongest
 
 P_DIE_AT, P_RISK = range(2)
@@ -12,8 +12,9 @@ W_CARD = (1.0, 0.2, 0.2, 0.0, 0.0)
 
 
 @policy_function
-def decide(hook, seat, hunters, hand, used, table, opts, n, params):
+def decide(hook, seat, public, n, params):
     """Answer one hook (option columns: ``policies/bloodborne/README.md``)."""
+    table, hunters, hand, used, opts = public_views(public)
     if hook == L.HOOK_PLAY:
         weapon = strongest(opts, n)
         if weapon < 0 or p_die(hunters[seat, L.H_HEALTH], table, params[P_RISK], False) >= params[P_DIE_AT]:

@@ -5,15 +5,16 @@ healing and the used pile are worth more than a hit."""
 from __future__ import annotations
 
 from dsim.games.bloodborne.kernel import layout as L
-from dsim.games.bloodborne.policy import Param, Policy, policy_function, register
+from dsim.games.bloodborne.policy import Param, Policy, policy_function, public_views, register
 from policies.bloodborne.common import HITTER_CARDS, best_play, cancel_target, pick_discard, pick_upgrade, pick_weapon
 
 P_TROPHY, P_SPREAD, P_RISK, P_LOSS, P_BANK, P_HEAL, P_RECOVER, P_UPGRADE, P_UNKNOWN, P_TRANSFORM = range(10)
 
 
 @policy_function
-def decide(hook, seat, hunters, hand, used, table, opts, n, params):
+def decide(hook, seat, public, n, params):
     """Answer one hook (option columns: ``policies/bloodborne/README.md``)."""
+    table, hunters, hand, used, opts = public_views(public)
     if hook == L.HOOK_PLAY:
         w = (params[P_TROPHY], params[P_SPREAD], params[P_RISK], params[P_LOSS], params[P_BANK], params[P_HEAL],
              params[P_RECOVER], params[P_UPGRADE], params[P_UNKNOWN], 1.0)

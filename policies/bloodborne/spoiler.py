@@ -6,7 +6,7 @@ leader's hit or not at all this round. Otherwise it plays the greedy card values
 from __future__ import annotations
 
 from dsim.games.bloodborne.kernel import layout as L
-from dsim.games.bloodborne.policy import Param, Policy, policy_function, register
+from dsim.games.bloodborne.policy import Param, Policy, policy_function, public_views, register
 from policies.bloodborne.common import (
     HITTER_CARDS,
     cancel_target,
@@ -25,8 +25,9 @@ LOSS, BANK, HEAL, RECOVER = 1.0, 0.15, 0.2, 0.4  # as greedy's defaults
 
 
 @policy_function
-def decide(hook, seat, hunters, hand, used, table, opts, n, params):
+def decide(hook, seat, public, n, params):
     """Answer one hook (option columns: ``policies/bloodborne/README.md``)."""
+    table, hunters, hand, used, opts = public_views(public)
     target = leader(seat, hunters, table)
     if lead(seat, hunters, table) > -params[P_MARGIN]:
         target = -1  # nobody to deny: play for itself

@@ -21,7 +21,7 @@ from dsim.games.bloodborne import engine
 from dsim.games.bloodborne.compile import Compiled, compile_tables
 from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.loader import load_data
-from dsim.games.bloodborne.policy import policy_function
+from dsim.games.bloodborne.policy import policy_function, public_views
 from dsim.games.bloodborne.variants import VARIANTS
 from dsim.policy import compiled
 
@@ -36,9 +36,10 @@ _CACHE: dict[Any, Compiled] = {}
 
 
 @policy_function
-def scripted(hook, seat, hunters, hand, used, table, opts, n, params):
+def scripted(hook, seat, public, n, params):
     """The row the script names for this hook and round (by card kind, or by seat/slot for cancel and
     upgrade); option 0 when the script says nothing or names a row not offered."""
+    table, hunters, hand, used, opts = public_views(public)
     r = min(max(table[L.T_ROUND], 1), ROUNDS) - 1
     want = params[hook * ROUNDS + r]
     if want < 0:

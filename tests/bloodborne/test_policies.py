@@ -124,8 +124,8 @@ def checked(name: str):
     the answers outside ``0 .. n-1`` (column -1)."""
     inner = compiled(REGISTRY.get(name).decide)
 
-    def decide(hook, seat, hunters, hand, used, table, opts, n, params):
-        k = inner(hook, seat, hunters, hand, used, table, opts, n, params)
+    def decide(hook, seat, public, n, params):
+        k = inner(hook, seat, public, n, params)
         w = params.shape[0]
         params[w - 6 + hook] += 1.0
         if k < 0 or k >= n:
@@ -183,7 +183,6 @@ def test_every_hook_answers_a_legal_row_on_hand_made_options(name):
     weapons = [c for c in range(n_cards) if t.cards[c, L.C_TYPE] != L.UTILITY]
     melee = [c for c in weapons if t.cards[c, L.C_TYPE] == L.MELEE]
     transform = next(c for c in range(n_cards) if t.cards[c, L.C_CHOOSE_WEAPON] > 0)
-    opts = np.zeros((n_cards + L.MAX_HUNTERS + 1, L.OPT_FIELDS), np.int32)
     for index in range(40):
         s = engine.setup_game(t, floor, np.zeros((4, 1)), VARIANTS.vector({}), 4, seed=SEED, index=index)
         for _ in range(int(rng.integers(0, 12))):
@@ -210,9 +209,9 @@ def test_every_hook_answers_a_legal_row_on_hand_made_options(name):
             else:
                 rows = [(int(rng.integers(0, n_cards)), 1, slot) for slot in range(4)]
             for k, (card, count, target) in enumerate(rows):
-                option(t, opts, k, card, count, target)
+                option(t, s.opts, k, card, count, target)
             s.table[L.T_NONCE] = int(rng.integers(0, 2**31 - 1))
-            k = decide(hook, seat, s.hunters, s.hand, s.used, s.table, opts, len(rows), vector)
+            k = decide(hook, seat, s.public, len(rows), vector)
             assert 0 <= k < len(rows), (name, L.HOOK_NAMES[hook], k, len(rows))
 
 
@@ -248,11 +247,10 @@ def scene_state(hand: dict[str, int], echoes: int, collected: int = 0, health: i
 
 def answer(name: str, hook: int, s, rows: list[tuple[str, int]]) -> str:
     """``name``'s pick among ``rows`` (card id, target seat / slot) as the card id, or the seat for a cancel."""
-    opts = np.zeros((len(rows) + 1, L.OPT_FIELDS), np.int32)
     for k, (card_id, target) in enumerate(rows):
-        option(tables(), opts, k, kind(card_id), max(1, int(s.hand[0, kind(card_id)])), target)
+        option(tables(), s.opts, k, kind(card_id), max(1, int(s.hand[0, kind(card_id)])), target)
     policy = REGISTRY.get(name)
-    k = compiled(policy.decide)(hook, 0, s.hunters, s.hand, s.used, s.table, opts, len(rows), policy.vector())
+    k = compiled(policy.decide)(hook, 0, s.public, len(rows), policy.vector())
     return rows[k][1] if hook == L.HOOK_CANCEL else rows[k][0]
 
 

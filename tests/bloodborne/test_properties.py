@@ -23,7 +23,7 @@ from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.kernel import rules as R
 from dsim.games.bloodborne.kernel.jit import SOURCES
 from dsim.games.bloodborne.loader import load_data
-from dsim.games.bloodborne.policy import policy_function
+from dsim.games.bloodborne.policy import policy_function, public_views
 from dsim.numba_cache import cache_folder, cache_under
 from dsim.policy import compiled
 from dsim.rng import battle_key
@@ -40,10 +40,11 @@ CHECKS = ("echoes conserved", "health in 1..8 at round end", "health in 0..8", "
 
 
 @policy_function
-def checker(hook, seat, hunters, hand, used, table, opts, n, params):
+def checker(hook, seat, public, n, params):
     """A random legal row (as ``random_legal``); on the way, counts broken invariants in ``params[2]`` (echoes
     conserved against ``params[1]``; hand + used + played/weapon = owned; health 0..8) and decisions in
     ``params[3]``."""
+    table, hunters, hand, used, opts = public_views(public)
     total = table[L.T_ECHOES] + table[L.T_RESERVE]
     for h in range(table[L.T_HUNTERS]):
         total += hunters[h, L.H_COLLECTED] + hunters[h, L.H_BANKED]

@@ -12,7 +12,7 @@ import pytest
 
 from dsim.games.bloodborne import engine
 from dsim.games.bloodborne.kernel import layout as L
-from dsim.games.bloodborne.policy import policy_function
+from dsim.games.bloodborne.policy import policy_function, public_views
 from dsim.policy import compiled
 from tests.bloodborne import kit as K
 from tests.bloodborne.kit import card, dungeon, face, track
@@ -203,9 +203,10 @@ def test_BB_4_1_a_round_runs_its_eight_steps_in_order():
 
 
 @policy_function
-def peeker(hook, seat, hunters, hand, used, table, opts, n, params):
+def peeker(hook, seat, public, n, params):
     """Plays the card ``params[0]`` — unless it can see another hunter's choice of this step, then the last
     row. At Transform it expects to see every step-1 card but no other weapon pick."""
+    table, hunters, hand, used, opts = public_views(public)
     leak = False
     for h in range(table[0]):  # T_HUNTERS
         if h != seat:

@@ -20,12 +20,16 @@ def kernel_cache():
     return cache_under(KERNEL_CACHE_DIR)
 
 
-def jit(func):
+def jit(func=None, *, inline=False):
     """A cached kernel function that never allocates, so it runs without reference counting (passing the
     15-array state would otherwise cost 30 atomic counter updates per call); plain Python under
-    ``NUMBA_DISABLE_JIT=1``."""
+    ``NUMBA_DISABLE_JIT=1``. ``inline=True`` inlines it into its callers (Numba IR): a call passes the state
+    and tables as some 200 machine words, which costs more than a small hot step itself."""
+    if func is None:
+        return lambda f: jit(f, inline=inline)
     with kernel_cache():
-        return njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)(func)
+        return njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
+                    inline="always" if inline else "never")(func)
 
 
 def allocating(func):

@@ -99,6 +99,17 @@ H_TROPHIES = 13         # trophies on all tracks (public: trophy cards lie face 
 H_BONUS = 14            # the points those trophies are worth now (BB-13.3), so a policy can read the standings
 H_FIELDS = 15
 
+# --- s.public: one int32 matrix holding what a hunter may see, so a policy call passes one array -----
+# Row 0 is the header then the shared table; then MAX_HUNTERS rows each of hunters, hand and used pile,
+# then the option rows; every block a row slice (slicing costs nothing, unlike a reshape).
+P_CARDS = 0             # row 0: card kinds (the width of hand and used pile)
+P_ROWS = 1              # row 0: option rows
+P_HEADER = 2            # row 0: the table starts here
+R_HUNTERS = 1
+R_HAND = R_HUNTERS + MAX_HUNTERS
+R_USED = R_HAND + MAX_HUNTERS
+R_OPTS = R_USED + MAX_HUNTERS
+
 # --- s.table[T_*]: the shared table (everything a hunter may see) ----------------------------------
 T_HUNTERS = 0
 T_ROUND = 1

@@ -32,19 +32,18 @@ def ask(s, pols, params, hook, seat, n):
         return 0
     s.table[L.T_NONCE] = np.int32(next_u64(s.prng) >> np.uint64(33))
     p = s.table[L.T_LISTED + seat]  # the listed position of the policy in this seat
-    k = pols[p](hook, np.int64(seat), s.hunters, s.hand, s.used, s.table, s.opts, np.int64(n), params[p])
+    k = pols[p](hook, np.int64(seat), s.public, np.int64(n), params[p])
     if k < 0 or k >= n:
         k = 0
     event(s, L.E_DECISION, seat, hook, s.opts[k, L.OPT_CARD], s.opts[k, L.OPT_SEAT])
     return k
 
 
-@jit
+@jit(inline=True)
 def card_option(s, t, row, card, count):
     """Fill option row ``row`` with what a hunter can read off card ``card``."""
     c = t.cards[card]
-    o = s.opts[row]
-    o[:] = 0
+    o = s.opts[row]  # every column is written
     o[L.OPT_CARD], o[L.OPT_TYPE], o[L.OPT_STEP], o[L.OPT_DAMAGE] = card, c[L.C_TYPE], c[L.C_STEP], c[L.C_DAMAGE]
     o[L.OPT_COUNT], o[L.OPT_SEAT] = count, -1
     o[L.OPT_HALVE], o[L.OPT_PREVENT], o[L.OPT_CLASH] = c[L.C_HALVE], c[L.C_PREVENT], c[L.C_CLASH]
@@ -58,7 +57,7 @@ def card_option(s, t, row, card, count):
 def hand_options(s, t, h, weapons_only):
     """One row per card kind in hand (BB-5.1), or per melee/ranged weapon in hand (BB-6.1, BB-6.2)."""
     n = 0
-    for card in range(s.hand.shape[1]):
+    for card in range(t.cards.shape[0]):
         if s.hand[h, card] > 0 and (not weapons_only or t.cards[card, L.C_TYPE] != L.UTILITY):
             card_option(s, t, n, card, s.hand[h, card])
             n += 1
@@ -128,7 +127,7 @@ def setup(s, t, pols, params, hunters, seating, key):
     s.display[:] = -1
     refill_display(s)  # BB-2.3: one Available Upgrade per hunter
     for h in range(hunters):
-        for card in range(s.hand.shape[1]):  # BB-2.5: one of each starter card
+        for card in range(t.cards.shape[0]):  # BB-2.5: one of each starter card
             if t.cards[card, L.C_STARTER] == 1:
                 s.hand[h, card] = t.cards[card, L.C_COPIES]
                 s.hunters[h, L.H_OWNED] += t.cards[card, L.C_COPIES]
@@ -219,7 +218,7 @@ def wound(s, h, amount):
 
 
 # ---------------------------------------------------------------- step 1 and 2 (BB-5, BB-6)
-@jit
+@jit(inline=True)
 def choose_cards(s, t, pols, params):
     """BB-5.1: every hunter secretly picks one card; the picks are revealed together (BB-5.3: exactly one)."""
     n = s.table[L.T_HUNTERS]
@@ -234,7 +233,7 @@ def choose_cards(s, t, pols, params):
             event(s, L.E_PLAY, h, card, 0, 0)
 
 
-@jit
+@jit(inline=True)
 def transform(s, t, pols, params):
     """BB-6.1/6.2: each Transform hunter secretly picks a melee or ranged weapon from hand, revealed together;
     with none in hand the Transform does nothing (BB-6.4)."""
@@ -337,7 +336,7 @@ def cancel_melee(s, t, pols, params, h, amount):
         event(s, L.E_CANCEL, h, target, 0, 0)
 
 
-@jit
+@jit(inline=True)
 def resolve_instants(s, t, pols, params):
     """BB-7.1: Instant cards one hunter at a time from the first player clockwise. Returns True if the
     monster died (BB-7.5: it is removed and steps 4-6 are skipped). The instants after the killing one still
@@ -391,7 +390,7 @@ def roll_monster(s, t):
             return total + roll_die(t.die_values[die], t.die_combo[die], s.rng)
 
 
-@jit
+@jit(inline=True)
 def monster_attack(s, t, rolled):
     """BB-8.1: the one shared roll (plus attack bonuses, at least 0) hits every hunter; BB-8.3 a Dream hunter
     takes half rounded down; BB-8.4 a protecting card takes none; BB-8.5/8.6 death."""
@@ -413,7 +412,7 @@ def monster_attack(s, t, rolled):
 
 
 # ---------------------------------------------------------------- step 5 (BB-9)
-@jit
+@jit(inline=True)
 def hunters_attack(s, t):
     """BB-9.1: from the first player clockwise, each living hunter with a weapon that resolves in step 5,
     not cancelled and not already damaging with an Instant (BB-7.3), takes echoes = its damage (BB-9.2).
@@ -442,7 +441,7 @@ def hunters_attack(s, t):
 
 
 # ---------------------------------------------------------------- step 6 (BB-10)
-@jit
+@jit(inline=True)
 def escape(s, t):
     """BB-10.1: a surviving non-boss monster escapes, no trophies; BB-10.2 its on-escape ability (and the
     Final Boss's whole-game escape damage); BB-10.3 its echoes go back to the reserve; BB-10.4 bosses stay."""
@@ -485,7 +484,7 @@ def recover(s, h, with_played):
     event(s, L.E_RECOVER, h, cards, 0, 0)
 
 
-@jit
+@jit(inline=True)
 def take_upgrades(s, t, pols, params, h, count):
     """Take ``count`` Available Upgrades into hand, the policy choosing (BB-11.1 step 4); BB-11.8 variant:
     each costs ``upgrade_cost`` Banked echoes."""
@@ -512,24 +511,24 @@ def take_upgrades(s, t, pols, params, h, count):
         event(s, L.E_UPGRADE, h, card, 0, 0)
 
 
-@jit
+@jit(inline=True)
 def discard_options(s, t, h):
     """The cards hunter ``h`` may discard at the hand limit: any in hand but the last card that recovers the
     used pile (BB-5.3 [GAP]: "the hand can never be empty, because Hunter's Dream returns the used pile";
     discarding the only Dream would empty the hand for good)."""
     recovering = 0
-    for card in range(s.hand.shape[1]):
+    for card in range(t.cards.shape[0]):
         if t.cards[card, L.C_DREAM_RECOVER] > 0:
             recovering += s.hand[h, card] + s.used[h, card]
     n = 0
-    for card in range(s.hand.shape[1]):
+    for card in range(t.cards.shape[0]):
         if s.hand[h, card] > 0 and not (recovering == 1 and t.cards[card, L.C_DREAM_RECOVER] > 0):
             card_option(s, t, n, card, s.hand[h, card])
             n += 1
     return n
 
 
-@jit
+@jit(inline=True)
 def hand_limit(s, t, pols, params, h):
     """BB-11.7: above the hand limit, discard cards of the policy's choice down to it (removed from the game)."""
     while s.hand[h].sum() > s.table[L.T_HAND_LIMIT]:
@@ -541,7 +540,7 @@ def hand_limit(s, t, pols, params, h):
         event(s, L.E_DISCARD, h, card, 0, 0)
 
 
-@jit
+@jit(inline=True)
 def dream(s, t, pols, params):
     """BB-11: Dream hunters bank (not if dead, BB-11.4), recover, heal, upgrade (order BB-11.2); the dead
     heal to 8 (BB-11.6, BB-8.8) and take one upgrade (BB-11.5: one in all with a Hunter's Dream, by default;
@@ -582,7 +581,7 @@ def dream(s, t, pols, params):
 
 
 # ---------------------------------------------------------------- step 8 (BB-12)
-@jit
+@jit(inline=True)
 def end_round(s, t, pols, params):
     """BB-12.1 played cards to the used pile; BB-12.2 refill the display; BB-12.5 the game ends with the
     Final Boss; BB-12.3 next monster (a surviving boss stays, BB-9.5); BB-12.4 pass the First Player token."""

@@ -8,10 +8,12 @@ import numpy as np
 
 from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.kernel.jit import allocating
+from dsim.games.bloodborne.policy import public_shape, public_views
 
 
 class State(NamedTuple):
-    """Hunters, their cards, the shared table, decks, display, scratch rows, dice and trace."""
+    """Hunters, their cards, the shared table, decks, display, scratch rows, dice and trace. ``table``,
+    ``hunters``, ``hand``, ``used`` and ``opts`` are views into ``public``, the one buffer a policy gets."""
 
     hunters: np.ndarray   # int32[MAX_HUNTERS, H_FIELDS]
     hand: np.ndarray      # int32[MAX_HUNTERS, cards]: copies of each card kind in hand (BB-2.10)
@@ -28,6 +30,7 @@ class State(NamedTuple):
     prng: np.ndarray      # uint64[2]: the policies' own random numbers (T_NONCE)
     forced: np.ndarray    # int32[k]: die faces used before random ones (tests)
     trace: np.ndarray     # int32[events, EV_FIELDS]; 0 rows in batch play
+    public: np.ndarray    # int32[R_OPTS + rows, width]: header and table, hunters, hand, used, opts (layout.P_*, R_*)
 
 
 @allocating
@@ -35,11 +38,12 @@ def new_state(n_cards: int, n_tracks: int, n_upgrades: int, pool: int, variants:
               forced: np.ndarray, trace_events: int) -> State:
     """Zeroed arrays for one game (reused game after game within a block)."""
     rows = max(n_cards, L.MAX_HUNTERS) + 1
+    public = np.zeros(public_shape(n_cards, rows), np.int32)
+    public[0, L.P_CARDS], public[0, L.P_ROWS] = n_cards, rows
+    table, hunters, hand, used, opts = public_views(public)
     return State(
-        np.zeros((L.MAX_HUNTERS, L.H_FIELDS), np.int32), np.zeros((L.MAX_HUNTERS, n_cards), np.int32),
-        np.zeros((L.MAX_HUNTERS, n_cards), np.int32), np.zeros((L.MAX_HUNTERS, n_tracks), np.int32),
-        np.zeros(L.T_FIELDS, np.int32), np.zeros(L.DECK_SIZE, np.int32), np.zeros(n_upgrades, np.int32),
-        np.zeros(L.MAX_HUNTERS, np.int32), np.zeros((rows, L.OPT_FIELDS), np.int32),
+        hunters, hand, used, np.zeros((L.MAX_HUNTERS, n_tracks), np.int32), table, np.zeros(L.DECK_SIZE, np.int32),
+        np.zeros(n_upgrades, np.int32), np.zeros(L.MAX_HUNTERS, np.int32), opts,
         np.zeros(max(pool, L.MAX_HUNTERS * 2), np.int32), variants.copy(), np.zeros(2, np.uint64),
-        np.zeros(2, np.uint64), forced.copy(), np.zeros((trace_events, L.EV_FIELDS), np.int32),
+        np.zeros(2, np.uint64), forced.copy(), np.zeros((trace_events, L.EV_FIELDS), np.int32), public,
     )
