@@ -241,7 +241,7 @@ def hit_value(d, instant, before, after, table, w_trophy, spread):
 
 
 @njit(cache=True)
-def card_value(opts, i, seat, hunters, hand, used, table, n, w):
+def card_value(opts, i, seat, hunters, hand, used, table, n, w, before, after):
     """Expected worth of playing row ``i`` this round, from the row's columns alone (a Transform: see
     :func:`play_value`).
 
@@ -249,12 +249,12 @@ def card_value(opts, i, seat, hunters, hand, used, table, n, w):
     w_cancel): the trophy's worth in echoes, the kill-chance spread, the roll-risk scale
     (:func:`p_die`), the weight of echoes lost at death, of banking, of each health point healed,
     of each used card recovered, of an upgrade, the damage guessed for unknown cards, and the
-    worth of cancelling a melee card."""
+    worth of cancelling a melee card; ``before``, ``after``: :func:`others_damage` (the same for every row,
+    so the caller computes it once)."""
     w_trophy, spread, risk, w_loss, w_bank, w_heal, w_recover, w_upgrade, unknown, w_cancel = w
     health = hunters[seat, L.H_HEALTH]
     collected = hunters[seat, L.H_COLLECTED] * 1.0
     die_now = p_die(health, table, risk, False)
-    before, after = others_damage(seat, hunters, hand, table, opts, n, unknown)
     card_type, step = opts[i, L.OPT_TYPE], opts[i, L.OPT_STEP]
     if opts[i, L.OPT_RECOVER] > 0 or (card_type == L.UTILITY and step == L.STEP_DREAM):  # Dream / Insight
         if opts[i, L.OPT_HALVE] > 0:
@@ -305,24 +305,25 @@ def card_value(opts, i, seat, hunters, hand, used, table, n, w):
 
 
 @njit(cache=True)
-def play_value(opts, i, seat, hunters, hand, used, table, n, w, w_transform):
+def play_value(opts, i, seat, hunters, hand, used, table, n, w, w_transform, before, after):
     """:func:`card_value`; a Transform is worth the best weapon still in hand (chosen once the step-1 picks
     are seen, BB-6.1) plus ``w_transform`` (that knowledge, less the second card it spends)."""
     if opts[i, L.OPT_STEP] != L.STEP_TRANSFORM:
-        return card_value(opts, i, seat, hunters, hand, used, table, n, w)
+        return card_value(opts, i, seat, hunters, hand, used, table, n, w, before, after)
     best = -1e9
     for j in range(n):
         if j != i and is_weapon(opts, j):
-            best = max(best, card_value(opts, j, seat, hunters, hand, used, table, n, w))
+            best = max(best, card_value(opts, j, seat, hunters, hand, used, table, n, w, before, after))
     return best + w_transform
 
 
 @njit(cache=True)
 def best_play(opts, n, seat, hunters, hand, used, table, w, w_transform):
     """HOOK_PLAY: the row of highest :func:`play_value`."""
+    before, after = others_damage(seat, hunters, hand, table, opts, n, w[8])
     best, top = 0, -1e18
     for i in range(n):
-        v = play_value(opts, i, seat, hunters, hand, used, table, n, w, w_transform)
+        v = play_value(opts, i, seat, hunters, hand, used, table, n, w, w_transform, before, after)
         if v > top:
             best, top = i, v
     return best
@@ -330,10 +331,11 @@ def best_play(opts, n, seat, hunters, hand, used, table, w, w_transform):
 
 # ---------------------------------------------------------------- the other hooks
 @njit(cache=True)
-def trophy_chance_of(target, d, instant, seat, hunters, hand, table, opts, n, unknown, spread):
+def trophy_chance_of(target, d, instant, seat, hunters, hand, table, opts, n, unknown, spread, others):
     """P(hunter ``target`` damages the monster in the killing round, BB-9.4) if ``seat`` deals ``d``:
     echoes must be left when ``target`` resolves (an earlier kill leaves it nothing, BB-9.2) and the
-    round's damage must reach the echoes. 0 if ``target`` is not likely to deal damage."""
+    round's damage must reach the echoes. 0 if ``target`` is not likely to deal damage. ``others``: the sum of
+    :func:`others_damage` (computed once by the caller)."""
     dt = expected_damage(target, seat, hunters, hand, table, opts, n, unknown)
     if dt <= 0.0:
         return 0.0
@@ -341,9 +343,8 @@ def trophy_chance_of(target, d, instant, seat, hunters, hand, table, opts, n, un
     pre = hunter_damage_before(target, seat, hunters, hand, table, opts, n, unknown)
     if instant or order_of(table, seat) < order_of(table, target):
         pre += d
-    before, after = others_damage(seat, hunters, hand, table, opts, n, unknown)
     hits = 1.0 - kill_chance(pre - echoes, spread)
-    return hits * kill_chance(before + after + d - echoes, spread)
+    return hits * kill_chance(others + d - echoes, spread)
 
 
 @njit(cache=True)
@@ -359,7 +360,8 @@ def pick_weapon(seat, hunters, hand, table, opts, n, unknown, w_trophy, spread, 
         gain, trophy = hit_value(d, instant, before, after, table, w_trophy, spread)
         v = gain + trophy - 0.5 * opts[i, L.OPT_LOSE]
         if deny >= 0:
-            v -= w_deny * trophy_chance_of(deny, d, instant, seat, hunters, hand, table, opts, n, unknown, spread)
+            v -= w_deny * trophy_chance_of(deny, d, instant, seat, hunters, hand, table, opts, n, unknown, spread,
+                                           before + after)
         if v > top:
             best, top = i, v
     return best

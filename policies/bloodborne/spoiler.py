@@ -11,6 +11,7 @@ from policies.bloodborne.common import (
     HITTER_CARDS,
     cancel_target,
     expected_damage,
+    others_damage,
     lead,
     leader,
     pick_discard,
@@ -34,18 +35,21 @@ def decide(hook, seat, public, n, params):
     unknown, spread, deny = params[P_UNKNOWN], params[P_SPREAD], params[P_DENY]
     if hook == L.HOOK_PLAY:
         w = (params[P_TROPHY], spread, params[P_RISK], LOSS, BANK, HEAL, RECOVER, params[P_UPGRADE], unknown, 1.0)
+        before, after = others_damage(seat, hunters, hand, table, opts, n, unknown)
         base = 0.0
         if target >= 0:
-            base = trophy_chance_of(target, 0, False, seat, hunters, hand, table, opts, n, unknown, spread)
+            base = trophy_chance_of(target, 0, False, seat, hunters, hand, table, opts, n, unknown, spread,
+                                    before + after)
         best, top = 0, -1e18
         for i in range(n):
-            v = play_value(opts, i, seat, hunters, hand, used, table, n, w, params[P_TRANSFORM])
+            v = play_value(opts, i, seat, hunters, hand, used, table, n, w, params[P_TRANSFORM], before, after)
             if target >= 0:
                 # its hit's timing: how much it raises the leader's trophy chance over not hitting (an early
                 # kill lowers it); a Transform is timed later, at its own hook
                 if opts[i, L.OPT_TYPE] != L.UTILITY:
                     v -= deny * (trophy_chance_of(target, opts[i, L.OPT_DAMAGE], opts[i, L.OPT_STEP] == L.STEP_INSTANT,
-                                                  seat, hunters, hand, table, opts, n, unknown, spread) - base)
+                                                  seat, hunters, hand, table, opts, n, unknown, spread, before + after)
+                                 - base)
                 if opts[i, L.OPT_CANCEL] > 0:  # the leader's melee card is cancelled (if it plays one)
                     v += 0.5 * deny * min(1.0, expected_damage(target, seat, hunters, hand, table, opts, n, unknown))
                 if opts[i, L.OPT_CLASH] > 0 and hand[target, opts[i, L.OPT_CARD]] > 0:
