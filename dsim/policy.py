@@ -13,6 +13,7 @@ import importlib
 import inspect
 import importlib.util
 import pkgutil
+import sys
 from dataclasses import dataclass, field
 from collections.abc import Callable
 from pathlib import Path
@@ -152,6 +153,7 @@ class PolicyRegistry:
         if module_spec is None or module_spec.loader is None:
             raise ValueError(f"{path}: not a Python module")
         module = importlib.util.module_from_spec(module_spec)
+        sys.modules[module_spec.name] = module  # importable by name, as Numba's cache needs when it loads the policy
         module_spec.loader.exec_module(module)
         if name not in self._policies:
             raise ValueError(f"{path} did not register a policy named {name!r}")

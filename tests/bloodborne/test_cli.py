@@ -28,3 +28,38 @@ def test_BB_8_2_dice_roll_prints_the_exact_combo_distribution():
     assert 1 - 1e-11 < mass <= 1 and abs(res["mean"] - sum(v * p for v, p in res["pmf"])) < 1e-9
     bad = runner.invoke(app, ["dice", "roll", "--game", "bloodborne", "purple"])
     assert bad.exit_code == 1 and "purple" in bad.stderr and "Traceback" not in bad.stderr
+
+
+EXTERNAL = '''
+"""A policy from outside the package: always the first option."""
+from dsim.games.bloodborne.policy import Policy, policy_function, register
+
+
+@policy_function
+def decide(hook, seat, public, n, params):
+    """Row 0."""
+    return 0
+
+
+register(Policy("first_row", "Always the first option.", decide))
+'''
+
+
+def test_an_external_policy_file_plays_from_its_own_cache_in_a_second_process(tmp_path):
+    """`--policy path.py:name` compiles the policy into the file's own cache on the first run; a second process
+    loads it from there (it used to fail: the module was not importable by name when Numba unpickled it)."""
+    import subprocess
+    import sys
+
+    module = tmp_path / "mine.py"
+    module.write_text(EXTERNAL)
+    command = [sys.executable, "-m", "dsim", "run", "--game", "bloodborne", "--hunters", "4", "--games", "400",
+               "--policy", f"{module}:first_row,random_legal,random_legal,random_legal", "--json"]
+    runs = [subprocess.run(command, capture_output=True, text=True, timeout=600) for _ in range(2)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr[-2000:]
+    assert any(tmp_path.joinpath("__pycache__").iterdir()), "the first run cached the policy beside its file"
+    first, second = (json.loads(run.stdout) for run in runs)
+    assert first["win_share"] == second["win_share"]  # the same games, from the compiled and the cached policy
+    shares = {p["policy"]: p["seats"] for p in first["policy_share"]}
+    assert shares == {"first_row": 1, "random_legal": 3}
