@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.policy import Param, Policy, policy_function, public_views, register
-from policies.bloodborne.common import cancel_target, dream_row, p_die, pick_discard, pick_upgrade, strongest
+from policies.bloodborne.common import RISK, dream_row, p_die, plain_hook, strongest
 
 P_DIE_AT, P_RISK = range(2)
 W_CARD = (1.0, 0.2, 0.2, 0.0, 0.0)
@@ -28,13 +28,7 @@ def decide(hook, seat, public, n, params):
             if dream >= 0:
                 return dream
         return max(weapon, 0)
-    if hook == L.HOOK_TRANSFORM:
-        return strongest(opts, n)
-    if hook == L.HOOK_CANCEL:
-        return cancel_target(seat, hunters, table, opts, n, 0.0)
-    if hook == L.HOOK_UPGRADE:
-        return pick_upgrade(opts, n, *W_CARD)
-    return pick_discard(opts, n, *W_CARD)
+    return plain_hook(hook, seat, hunters, table, opts, n, *W_CARD)
 
 
 register(Policy(
@@ -45,6 +39,6 @@ register(Policy(
     decide,
     params=(
         Param("die_at", 0.25, 0.0, 1.0, "Dream when the guessed P(die this round) reaches this"),
-        Param("risk", 1.5, 0.2, 5.0, "scale of the roll-risk guess: P(die) = exp(-health / (risk x mean roll))"),
+        RISK,
     ),
 ))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.policy import Param, Policy, policy_function, public_views, register
-from policies.bloodborne.common import cancel_target, dream_row, p_die, pick_discard, pick_upgrade, strongest
+from policies.bloodborne.common import RISK, dream_row, p_die, plain_hook, strongest
 
 P_BANK_AT, P_RISK_AT, P_RISK, P_GUARD_AT, P_KEEP = range(5)
 W_CARD = (1.0, 0.3, 1.0, 0.8, 1.0)
@@ -32,13 +32,7 @@ def decide(hook, seat, public, n, params):
                 if opts[i, L.OPT_PREVENT] > 0 or (opts[i, L.OPT_HEAL] > 0 and opts[i, L.OPT_STEP] == L.STEP_INSTANT):
                     return i
         return max(weapon, 0)
-    if hook == L.HOOK_TRANSFORM:
-        return strongest(opts, n)
-    if hook == L.HOOK_CANCEL:
-        return cancel_target(seat, hunters, table, opts, n, 0.0)
-    if hook == L.HOOK_UPGRADE:
-        return pick_upgrade(opts, n, *W_CARD)
-    return pick_discard(opts, n, *W_CARD)
+    return plain_hook(hook, seat, hunters, table, opts, n, *W_CARD)
 
 
 register(Policy(
@@ -51,7 +45,7 @@ register(Policy(
     params=(
         Param("bank_at", 4.0, 1.0, 30.0, "Dream once this many echoes are Collected"),
         Param("risk_at", 0.5, 0.0, 10.0, "Dream when P(die) x Collected echoes reaches this"),
-        Param("risk", 1.5, 0.2, 5.0, "scale of the roll-risk guess: P(die) = exp(-health / (risk x mean roll))"),
+        RISK,
         Param("guard_at", 0.3, 0.0, 1.0, "play a guard or a vial when P(die) reaches this"),
         Param("keep", 3.0, 0.0, 7.0, "use an Instant bank instead of the Dream while the hand holds more cards"),
     ),

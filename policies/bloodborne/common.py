@@ -16,10 +16,18 @@ import math
 from numba import njit
 
 from dsim.games.bloodborne.kernel import layout as L
+from dsim.games.bloodborne.policy import Param
 
 HITTER_CARDS = (1.0, 1.5, 0.3, 0.3, 0.5)
 """:func:`card_score` weights (damage, Instant, guard, utility, health cost) of the hitters (greedy, spoiler):
 damage first, and an Instant is worth 1.5 damage (it lands before the monster attacks and before step 5)."""
+
+RISK = Param("risk", 1.5, 0.2, 5.0, "scale of the roll-risk guess: P(die) = exp(-health / (risk x mean roll))")
+TROPHY = Param("trophy", 4.0, 0.0, 20.0, "a trophy's worth in echoes")
+SPREAD = Param("spread", 1.0, 0.1, 5.0, "uncertainty (in damage) of the kill estimate")
+UPGRADE = Param("upgrade", 1.0, 0.0, 6.0, "worth of an upgrade card")
+UNKNOWN = Param("unknown", 1.5, 0.0, 4.0, "damage guessed for a card kind no option row describes")
+"""Parameters that mean the same in every policy that has them (:func:`p_die`, :func:`card_value`)."""
 
 
 # ---------------------------------------------------------------- option rows
@@ -101,6 +109,25 @@ def pick_discard(opts, n, w_damage, w_instant, w_guard, w_utility, w_lose):
         if v < low:
             best, low = i, v
     return best
+
+
+@njit(cache=True)
+def card_hook(hook, opts, n, w_damage, w_instant, w_guard, w_utility, w_lose):
+    """HOOK_UPGRADE (:func:`pick_upgrade`) or HOOK_DISCARD (:func:`pick_discard`) with the same card weights."""
+    if hook == L.HOOK_UPGRADE:
+        return pick_upgrade(opts, n, w_damage, w_instant, w_guard, w_utility, w_lose)
+    return pick_discard(opts, n, w_damage, w_instant, w_guard, w_utility, w_lose)
+
+
+@njit(cache=True)
+def plain_hook(hook, seat, hunters, table, opts, n, w_damage, w_instant, w_guard, w_utility, w_lose):
+    """Every hook but HOOK_PLAY without a plan: Transform takes the strongest weapon, a cancel the biggest
+    melee card, upgrades and discards go by the card weights (:func:`card_hook`)."""
+    if hook == L.HOOK_TRANSFORM:
+        return strongest(opts, n)
+    if hook == L.HOOK_CANCEL:
+        return cancel_target(seat, hunters, table, opts, n, 0.0)
+    return card_hook(hook, opts, n, w_damage, w_instant, w_guard, w_utility, w_lose)
 
 
 # ---------------------------------------------------------------- standings and risk

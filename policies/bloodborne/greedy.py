@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.policy import Param, Policy, policy_function, public_views, register
-from policies.bloodborne.common import HITTER_CARDS, best_play, cancel_target, pick_discard, pick_upgrade, pick_weapon
+from policies.bloodborne.common import (
+    HITTER_CARDS, RISK, SPREAD, TROPHY, UNKNOWN, UPGRADE, best_play, cancel_target, card_hook, pick_weapon,
+)
 
 P_TROPHY, P_SPREAD, P_RISK, P_LOSS, P_BANK, P_HEAL, P_RECOVER, P_UPGRADE, P_UNKNOWN, P_TRANSFORM = range(10)
 
@@ -24,9 +26,7 @@ def decide(hook, seat, public, n, params):
                            params[P_SPREAD], -1, 0.0)
     if hook == L.HOOK_CANCEL:
         return cancel_target(seat, hunters, table, opts, n, 0.0)
-    if hook == L.HOOK_UPGRADE:
-        return pick_upgrade(opts, n, *HITTER_CARDS)
-    return pick_discard(opts, n, *HITTER_CARDS)
+    return card_hook(hook, opts, n, *HITTER_CARDS)
 
 
 register(Policy(
@@ -37,15 +37,15 @@ register(Policy(
     "weapon that best secures the kill once the step-1 cards are seen.",
     decide,
     params=(
-        Param("trophy", 4.0, 0.0, 20.0, "a trophy's worth in echoes"),
-        Param("spread", 1.0, 0.1, 5.0, "uncertainty (in damage) of the kill estimate"),
-        Param("risk", 1.5, 0.2, 5.0, "scale of the roll-risk guess: P(die) = exp(-health / (risk x mean roll))"),
+        TROPHY,
+        SPREAD,
+        RISK,
         Param("loss", 1.0, 0.0, 3.0, "weight of the Collected echoes a death would lose"),
         Param("bank", 0.15, 0.0, 2.0, "worth of banking, per Collected echo"),
         Param("heal", 0.2, 0.0, 2.0, "worth of each health point healed"),
         Param("recover", 0.4, 0.0, 2.0, "worth of each used card taken back by the Dream"),
-        Param("upgrade", 1.0, 0.0, 6.0, "worth of an upgrade card"),
-        Param("unknown", 1.5, 0.0, 4.0, "damage guessed for a card kind no option row describes"),
+        UPGRADE,
+        UNKNOWN,
         Param("transform", 1.0, -5.0, 5.0, "bonus for playing Transform (seeing the picks first, two cards spent)"),
     ),
 ))

@@ -8,17 +8,8 @@ from __future__ import annotations
 from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.policy import Param, Policy, policy_function, public_views, register
 from policies.bloodborne.common import (
-    HITTER_CARDS,
-    cancel_target,
-    expected_damage,
-    others_damage,
-    lead,
-    leader,
-    pick_discard,
-    pick_upgrade,
-    pick_weapon,
-    play_value,
-    trophy_chance_of,
+    HITTER_CARDS, RISK, SPREAD, TROPHY, UNKNOWN, UPGRADE, cancel_target, card_hook, expected_damage, lead, leader,
+    others_damage, pick_weapon, play_value, trophy_chance_of,
 )
 
 P_MARGIN, P_DENY, P_TROPHY, P_SPREAD, P_RISK, P_UPGRADE, P_UNKNOWN, P_TRANSFORM = range(8)
@@ -64,9 +55,7 @@ def decide(hook, seat, public, n, params):
         return pick_weapon(seat, hunters, hand, table, opts, n, unknown, params[P_TROPHY], spread, target, deny)
     if hook == L.HOOK_CANCEL:
         return cancel_target(seat, hunters, table, opts, n, 10.0 if target >= 0 else 0.0)
-    if hook == L.HOOK_UPGRADE:
-        return pick_upgrade(opts, n, *HITTER_CARDS)
-    return pick_discard(opts, n, *HITTER_CARDS)
+    return card_hook(hook, opts, n, *HITTER_CARDS)
 
 
 register(Policy(
@@ -80,11 +69,11 @@ register(Policy(
     params=(
         Param("margin", 0.0, 0.0, 30.0, "deny while this many points behind the best other hunter (0: not ahead)"),
         Param("deny", 4.0, 0.0, 20.0, "worth (in echoes) of keeping the leader from a trophy"),
-        Param("trophy", 4.0, 0.0, 20.0, "a trophy's worth in echoes (its own)"),
-        Param("spread", 1.0, 0.1, 5.0, "uncertainty (in damage) of the kill estimate"),
-        Param("risk", 1.5, 0.2, 5.0, "scale of the roll-risk guess: P(die) = exp(-health / (risk x mean roll))"),
-        Param("upgrade", 1.0, 0.0, 6.0, "worth of an upgrade card"),
-        Param("unknown", 1.5, 0.0, 4.0, "damage guessed for a card kind no option row describes"),
+        TROPHY,
+        SPREAD,
+        RISK,
+        UPGRADE,
+        UNKNOWN,
         Param("transform", 1.0, -5.0, 5.0, "bonus for playing Transform (times the kill once the picks are seen)"),
     ),
 ))
