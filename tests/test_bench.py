@@ -120,3 +120,27 @@ def test_run_memory_does_not_grow_with_battles():
     assert (large["battles"], large["wins"], large["mean_rounds"]) == (10_000_000, 10_000_000, 3.0)
     # keeping every battle's outcome row and its columns would cost over 1 GiB here
     assert large_mb - small_mb < 50 and large_mb < 1024
+
+
+def test_bench_table_turns_round_to_fit_an_80_column_terminal():
+    """At 80 columns the 14 measures do not fit side by side: the table becomes a row per measure, and every
+    figure is still printed whole; a wide terminal keeps a row per workload."""
+    from rich.console import Console
+
+    from dsim.bench import COLUMNS
+    from dsim.cli.bench import results_table
+
+    rows = [["bb-4p-random", "1,000,000", "2", "119,166", "59,583", "2,284,454", "1.94", "2.00", "111", "244",
+             "15.0", "0.03", "0.71", "234"],
+            ["l1-2p", "1,000,000", "2", "594,058", "297,029", "2,383,694", "1.94", "2.00", "22", "386", "15.3",
+             "0.06", "0.87", "208"]]
+    for width in (80, 250):
+        console = Console(width=width, record=True)
+        console.print(results_table(rows, width))
+        text = console.export_text()
+        assert max(len(line) for line in text.splitlines()) <= width
+        for row in rows:
+            assert all(cell in text for cell in row), (width, row)
+        lines = [line for line in text.splitlines() if "bb-4p-random" in line]
+        assert len(lines) == 1 and ("119,166" in lines[0]) == (width == 250)
+    assert len(COLUMNS) == len(rows[0])

@@ -68,9 +68,23 @@ def bench(
     if as_json:
         typer.echo(json.dumps(results))
         return
-    table = Table(title="dsim bench")
+    console.print(results_table([table_row(result) for result in results], console.width))
+
+
+def results_table(rows: list[list[str]], width: int) -> Table:
+    """A row per workload when that fits ``width`` columns; else turned round (a row per measure, a column per
+    workload), so an 80-column terminal still shows every figure."""
+    wide = Table(title="dsim bench")
     for column in COLUMNS:
-        table.add_column(column, justify="left" if column == "workload" else "right")
-    for result in results:
-        table.add_row(*table_row(result))
-    console.print(table)
+        wide.add_column(column, justify="left" if column == "workload" else "right", no_wrap=True)
+    for row in rows:
+        wide.add_row(*row)
+    if Console(width=10_000).measure(wide).maximum <= width:
+        return wide
+    tall = Table(title="dsim bench")
+    tall.add_column("measure", no_wrap=True)
+    for row in rows:
+        tall.add_column(row[0], justify="right", overflow="fold")
+    for k, column in enumerate(COLUMNS[1:], start=1):
+        tall.add_row(column, *(row[k] for row in rows))
+    return tall
