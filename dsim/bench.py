@@ -5,8 +5,8 @@ peak memory (``resource.getrusage`` in that process) belong to it alone:
 
 * *cached* — the normal Numba cache (warmed first): time of the first battle, then BATTLES
   battles played in batches (throughput, rounds, peak RSS);
-* *cold* — a fresh temporary ``NUMBA_CACHE_DIR``: time of the first battle is the full compile
-  (once per run; every workload shares the kernel, which is compiled per table *type*);
+* *cold* — a fresh temporary ``NUMBA_CACHE_DIR`` per workload: time of the first battle is the full
+  compile of what that workload runs (its game's kernel, its policies, boss code for a boss);
 * *no JIT* — ``NUMBA_DISABLE_JIT=1``: the same code as plain Python on a few dozen battles;
 * *scaling* — in the cached process, the same battles on one thread, and a trivial parallel probe
   loop on all threads and on one: every record carries its machine's own ceiling;
@@ -239,15 +239,15 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
     if not playable:
         return []
     env = options.env()
-    on_step("warming the Numba cache (compiles the kernel if it is not cached yet)")
-    _measure_in_subprocess(playable[0], 1, 1, env)
-    cold_s = None
-    if options.cold:
-        on_step("cold compile in a fresh NUMBA_CACHE_DIR (minutes)")
-        with tempfile.TemporaryDirectory(prefix="dsim-numba-cache-") as cache:
-            cold_s = _measure_in_subprocess(playable[0], 1, 1, env | {"NUMBA_CACHE_DIR": cache})["compile_s"]
     out = []
     for workload in playable:
+        on_step(f"{workload.name}: warming the Numba cache (compiles what it runs if that is not cached yet)")
+        _measure_in_subprocess(workload, 1, 1, env)
+        cold_s = None
+        if options.cold:  # per workload: games have their own kernels, and a boss run compiles more than an encounter
+            on_step(f"{workload.name}: cold compile in a fresh NUMBA_CACHE_DIR (a minute or more)")
+            with tempfile.TemporaryDirectory(prefix="dsim-numba-cache-") as cache:
+                cold_s = _measure_in_subprocess(workload, 1, 1, env | {"NUMBA_CACHE_DIR": cache})["compile_s"]
         on_step(f"{workload.name}: a fresh process playing one battle (cached start)")
         start_s = _measure_in_subprocess(workload, 1, 1, env)["process_s"]
         on_step(f"{workload.name}: {options.battles:,} battles on all threads and on one, and the probe loop")

@@ -144,3 +144,30 @@ def test_bench_table_turns_round_to_fit_an_80_column_terminal():
         lines = [line for line in text.splitlines() if "bb-4p-random" in line]
         assert len(lines) == 1 and ("119,166" in lines[0]) == (width == 250)
     assert len(COLUMNS) == len(rows[0])
+
+
+def test_cold_compile_is_measured_for_each_workload_in_its_own_fresh_cache(monkeypatch):
+    """Two workloads of two games: each is warmed, and each gets its own cold compile in its own empty
+    NUMBA_CACHE_DIR (it once measured the first workload's compile and reported it for every game)."""
+    from dsim import bench as B
+
+    calls = []
+    cold = {"bb-4p-random": 15.0, "l1-2p": 58.0}
+
+    def fake(workload, battles, batch, env, python_flags=(), scaling=False):
+        calls.append((workload.name, env.get("NUMBA_CACHE_DIR"), env.get("NUMBA_DISABLE_JIT")))
+        fresh = env.get("NUMBA_CACHE_DIR") is not None
+        return {"compile_s": cold[workload.name] if fresh else 0.1, "process_s": 0.7, "battles": battles,
+                "batch": batch, "threads": 2, "seconds": 1.0, "rounds": 10 * battles, "wins": battles // 2,
+                "peak_rss_mb": 200.0}
+
+    monkeypatch.setattr(B, "_measure_in_subprocess", fake)
+    monkeypatch.setattr(B, "unsupported", lambda workload: None)
+    chosen = B.select_workloads(["bb-4p-random", "l1-2p"])
+    results = B.run_bench(chosen, B.BenchOptions(battles=10, nojit_battles=2))
+    assert {r["workload"]: r["compile_s_cold"] for r in results} == cold
+    caches = [c for name, c, _ in calls if c is not None]
+    assert len(caches) == 2 and len(set(caches)) == 2
+    for name in cold:  # warmed (cached, JIT) before its own cold compile
+        mine = [c for c in calls if c[0] == name]
+        assert mine[0][1] is None and mine[0][2] is None and mine[1][1] is not None
