@@ -35,3 +35,36 @@ def cache_under(folder: str) -> Iterator[None]:
         yield
     finally:
         config.CACHE_DIR = previous
+
+
+class KernelCompiler:
+    """The decorators of one game's kernel, every function cached under one folder hashed over the kernel's
+    sources (so an edit to any of them recompiles all): ``jit`` for step functions, ``allocating`` for the few
+    that make arrays, ``cache()`` for entries compiled with an explicit signature."""
+
+    def __init__(self, name: str, sources: Iterable[Path], default_base: Path) -> None:
+        self.folder = cache_folder(name, sources, default_base)
+
+    def cache(self):
+        """Compile under :attr:`folder`."""
+        return cache_under(self.folder)
+
+    def jit(self, func=None, *, inline: bool = False):
+        """A cached kernel function that never allocates, so it runs without reference counting (passing a
+        many-array state would otherwise cost two atomic counter updates per array per call); plain Python
+        under ``NUMBA_DISABLE_JIT=1``. ``inline=True`` inlines it into its callers (Numba IR): a call passes
+        the state and tables as a few hundred machine words, which costs more than a small hot step itself."""
+        from numba import njit
+
+        if func is None:
+            return lambda f: self.jit(f, inline=inline)
+        with self.cache():
+            return njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
+                        inline="always" if inline else "never")(func)
+
+    def allocating(self, func):
+        """A cached kernel function that allocates (with reference counting)."""
+        from numba import njit
+
+        with self.cache():
+            return njit(cache=True)(func)

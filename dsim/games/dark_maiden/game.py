@@ -1,17 +1,157 @@
-"""Dark Maiden on the game contract: its data so far.
+"""Dark Maiden on the game contract: settings → compiled cell → outcome columns of whole games.
 
-The kernel (sites, turns, attacks, bosses, lives) is not built yet, so ``check_settings`` refuses
-every cell with a one-line reason; ``dsim data --game dark_maiden …`` works.
+Settings of one cell: ``party`` (1–4 hero ids, turn order, e.g. ``["amazona", "barbara"]``; default the three
+basic heroes; the three extra heroes of the new edition are not in the data, so a 4-hero party repeats one),
+``difficulty`` (``easy``, ``normal`` — the default — or ``hard``: the lives and how the special items behave,
+DM-2.6, DM-2.9), ``policy`` and ``policy_params`` (one policy plays every hero: the game is co-operative),
+``variants`` (``dsim variants list --game dark_maiden``: every reading, and the house rules ``lives``,
+``lives_by_players``, ``special_items``) and ``data`` (an overlay folder).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from dsim.games.base import Game, Outcome
+from dsim.games.base import Game, Option, Outcome, RuleSwitch, Workload
+from dsim.paths import data_digest
+
+if TYPE_CHECKING:
+    from dsim.games.dark_maiden.compile import Compiled
+    from dsim.policy import Policy
+
+KNOWN_KEYS = {"party", "difficulty", "policy", "policy_params", "variants", "data"}
+BASIC_PARTY = ("amazona", "barbara", "guerrero")
+MAX_HEROES = 4  # DM-1.4
+ITEM_RULES = {"kept": 0, "lost_on_death": 1, "in_deck": 2}  # layout.ITEMS_*
+SITES = 4  # DM-1.1: outcome columns per site (cleared_site_k, lost_at_site_k)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A cell ready to play: tables, the party, the life counter, items, the policy and its parameters."""
+
+    compiled: Compiled
+    party: np.ndarray     # int32[heroes]: indices into the hero table, turn order
+    names: tuple[str, ...]
+    lives: int
+    items: int            # layout.ITEMS_* of the difficulty, -1: no special items
+    policy: Policy
+    params: np.ndarray
+    variants: np.ndarray
+
+    def function(self) -> Any:
+        """The compiled policy function."""
+        from dsim.policy import compiled
+
+        return compiled(self.policy.decide)
+
+
+@lru_cache(maxsize=16)
+def compiled_data(overlay: str | None) -> Compiled:
+    """The shipped data (with the overlay's edits) as kernel tables, once per process."""
+    from dsim.games.dark_maiden.compile import compile_tables
+    from dsim.games.dark_maiden.loader import load_data
+
+    return compile_tables(load_data(overlay=Path(overlay) if overlay else None))
+
+
+def _party(value: Any, known: tuple[str, ...]) -> list[str]:
+    """The party setting as hero ids (``"a,b"`` or a list), checked against the data."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not all(isinstance(i, str) and i.strip() for i in items):
+        raise ValueError('setting "party" must be hero ids, e.g. "amazona,barbara" or a list of ids')
+    names = [i.strip() for i in items]
+    if not 1 <= len(names) <= MAX_HEROES:
+        raise ValueError(f"a party has 1 to {MAX_HEROES} heroes (DM-1.4), got {len(names)}")
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"unknown hero {unknown[0]!r} (heroes: {', '.join(known)})")
+    return names
+
+
+def starting_lives(variants: np.ndarray, difficulty_lives: int, heroes: int) -> int:
+    """The life counter at setup (DM-2.6): the house rule ``lives`` if set, else the difficulty's, scaled by the
+    heroes over 3 (half up) under the house rule ``lives_by_players=scaled``."""
+    from dsim.games.dark_maiden import variants as V
+
+    lives = int(variants[V.V_LIVES]) if variants[V.V_LIVES] >= 0 else difficulty_lives
+    if variants[V.V_LIVES_BY_PLAYERS] == 1:
+        lives = (2 * lives * heroes + 3) // 6
+    return lives
+
+
+@lru_cache(maxsize=128)
+def _cell(key: str) -> Cell:
+    from dsim.games.dark_maiden import variants as V
+    from dsim.games.dark_maiden.loader import load_data
+    from dsim.games.dark_maiden.policy import REGISTRY
+    from dsim.games.dark_maiden.variants import VARIANTS
+
+    settings = json.loads(key)
+    unknown = set(settings) - KNOWN_KEYS
+    if unknown:
+        raise ValueError(f"unknown setting(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN_KEYS))})")
+    comp = compiled_data(settings.get("data"))
+    names = _party(settings.get("party", list(BASIC_PARTY)), comp.hero_ids)
+    data = load_data(overlay=Path(settings["data"]) if settings.get("data") else None)
+    difficulty = settings.get("difficulty", "normal")
+    if difficulty not in data.difficulties:
+        raise ValueError(f"unknown difficulty {difficulty!r} (difficulties: {', '.join(sorted(data.difficulties))})")
+    variants = VARIANTS.vector(settings.get("variants"))
+    policy = REGISTRY.get(settings.get("policy", DarkMaiden.default_policy))
+    chosen = data.difficulties[difficulty]
+    lives = starting_lives(variants, chosen.lives, len(names))
+    items = ITEM_RULES[chosen.items] if variants[V.V_ITEMS] == 1 else -1
+    party = np.array([comp.hero_ids.index(n) for n in names], np.int32)
+    return Cell(comp, party, tuple(names), lives, items, policy, policy.vector(settings.get("policy_params")),
+                variants)
+
+
+def prepare(settings: Mapping[str, Any]) -> Cell:
+    """Validate and compile one cell (``ValueError`` with a one-line message)."""
+    return _cell(json.dumps(settings, sort_keys=True, default=str))
+
+
+def outcome_columns(rows: np.ndarray) -> dict[str, np.ndarray]:
+    """Outcome rows (``layout.OUT_*``) as named columns: the win, turns, lives left, sites cleared, deaths
+    (in all and per seat), potions drunk, the site and the card that ended the game, and per site whether
+    the team cleared it (``cleared_site_k``) or lost there (``lost_at_site_k``): where do we die."""
+    from dsim.games.dark_maiden.kernel import layout as L
+
+    over = rows[:, L.OUT_OVER]
+    cols: dict[str, np.ndarray] = {
+        "win": rows[:, L.OUT_WIN] == 1,
+        "turns": rows[:, L.OUT_TURNS].astype(np.int64),
+        "lives_left": rows[:, L.OUT_LIVES].astype(np.int64),
+        "sites_cleared": rows[:, L.OUT_SITES].astype(np.int64),
+        "deaths": rows[:, L.OUT_DEATHS].astype(np.int64),
+        "potions_used": rows[:, L.OUT_POTIONS_USED].astype(np.int64),
+        "fight_rounds": rows[:, L.OUT_FIGHT_ROUNDS].astype(np.int64),
+        "timeout": over == L.OVER_TIMEOUT,
+        "end_site": rows[:, L.OUT_END_SITE].astype(np.int64),
+        "end_card": rows[:, L.OUT_END_CARD].astype(np.int64),
+    }
+    for h in range(L.MAX_HEROES):
+        cols[f"deaths_seat_{h}"] = rows[:, L.OUT_DEATHS_SEAT + h].astype(np.int64)
+    for k in range(SITES):
+        cols[f"cleared_site_{k + 1}"] = rows[:, L.OUT_SITES] > k
+        cols[f"lost_at_site_{k + 1}"] = (over != L.OVER_WON) & (rows[:, L.OUT_END_SITE] == k)
+    return cols
+
+
+def _parse_difficulty(value: str) -> str:
+    from dsim.games.base import SettingsError
+
+    if value not in ("easy", "normal", "hard"):
+        raise SettingsError(f"--difficulty: expected easy, normal or hard, got {value!r}")
+    return value
 
 
 class DarkMaiden(Game):
@@ -19,20 +159,155 @@ class DarkMaiden(Game):
 
     name = "dark_maiden"
     title = "Dark Maiden"
-    outcome = Outcome(success="win", rounds="turns", unit="game")
+    default_policy = "tactician"
     rule_tables = ("variants",)
+    options = (
+        Option("party", "Comma-separated hero ids in turn order, e.g. amazona,barbara (1–4; a 4th repeats one: "
+                        "the extra heroes are not in the data).", "list"),
+        Option("difficulty", "easy, normal or hard: 15, 12 or 9 lives and how special items behave (DM-2.6, DM-2.9; "
+                             "default normal).", parse=_parse_difficulty),
+    )
+    outcome = Outcome(
+        success="win", rounds="turns", unit="game",
+        means=("turns", "lives_left", "sites_cleared", "deaths", "potions_used"),
+        internal=("timeout", "end_site", "end_card", "fight_rounds",
+                  *(f"deaths_seat_{h}" for h in range(MAX_HEROES)),
+                  *(f"cleared_site_{k + 1}" for k in range(SITES)), *(f"lost_at_site_{k + 1}" for k in range(SITES))),
+    )
+    workloads = (
+        Workload("dm-3p-normal", "Dark Maiden: the three basic heroes on normal, tactician",
+                 {"party": list(BASIC_PARTY), "difficulty": "normal", "policy": "tactician"}),
+        Workload("dm-3p-random", "Dark Maiden: the three basic heroes on normal, random_legal",
+                 {"party": list(BASIC_PARTY), "difficulty": "normal", "policy": "random_legal"}),
+    )
+    heatmap_axes = (("party",), ("difficulty",))
+
+    # ------------------------------------------------------------------ cells
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
-        """No cell can be played yet: the game's kernel is still to be written."""
-        raise ValueError("Dark Maiden games are not simulated yet (data only: `dsim data --game dark_maiden validate`)")
+        """Raise ``ValueError`` if the cell cannot be played."""
+        prepare(settings)
 
     def play(self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int) -> dict[str, np.ndarray]:
-        """Refused like :meth:`check_settings`."""
-        self.check_settings(settings)
-        return {}
+        """Games ``start .. start+count-1`` of the cell as outcome columns."""
+        from dsim.games.dark_maiden import engine
+
+        cell = prepare(settings)
+        rows = engine.play_batch(cell.compiled.tables, cell.function(), cell.params, cell.variants, cell.party,
+                                 cell.lives, cell.items, seed, stream, start, count)
+        return outcome_columns(rows)
+
+    def data_hash(self, settings: Mapping[str, Any]) -> str:
+        """A digest of the data files and the overlay, so a resumed sweep refuses changed data."""
+        return data_digest(self.name, settings.get("data"))
+
+    def label(self, settings: Mapping[str, Any]) -> str:
+        """``amazona, barbara — normal``."""
+        party = settings.get("party", list(BASIC_PARTY))
+        party = party.split(",") if isinstance(party, str) else party
+        return f"{', '.join(map(str, party))} — {settings.get('difficulty', 'normal')}"
+
+    def heading(self, settings: Mapping[str, Any]) -> str:
+        """The run table's heading: the party, the difficulty and the lives."""
+        cell = prepare(settings)
+        return f"{self.label(settings)} ({cell.lives} lives)"
+
+    def derive(self, columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Per game, the card that ended a lost game (``ended_by_<unit>``, ``ended_by_precipice``)."""
+        ends = np.asarray(columns["end_card"])
+        comp = compiled_data(None)
+        out = {"ended_by_precipice": ends == -1}
+        out |= {f"ended_by_{uid}": ends == k for k, uid in enumerate(comp.unit_ids)}
+        return out
+
+    def summary(self, totals: Mapping[str, float], count: int, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """Lives used, deaths, potions; the share of games that cleared each site and that were lost at each site
+        ("where do we die"); the cards that ended lost games, most often first; timeouts."""
+        cell = prepare(settings)
+        out: dict[str, Any] = {"lives_at_start": cell.lives,
+                               "lives_used": cell.lives - totals["lives_left"] / count,
+                               "deaths": totals["deaths"] / count, "potions_used": totals["potions_used"] / count}
+        sites = cell.compiled.site_ids
+        for k in range(SITES):
+            out[f"cleared_{sites[k]}"] = totals[f"cleared_site_{k + 1}"] / count
+        for k in range(SITES):
+            out[f"lost_at_{sites[k]}"] = totals[f"lost_at_site_{k + 1}"] / count
+        ended = {key.removeprefix("ended_by_"): totals[key] / count for key in totals if key.startswith("ended_by_")}
+        for name, share in sorted(ended.items(), key=lambda kv: -kv[1])[:3]:
+            if share > 0:
+                out[f"lost_to_{name}"] = share
+        out["timeouts"] = int(totals["timeout"])
+        return out
+
+    # ------------------------------------------------------------------ rules
+
+    def rules(self) -> list[RuleSwitch]:
+        """Every [AMBIG] reading and [GAP] default of the digest, and the house rules ``lives``,
+        ``lives_by_players``, ``special_items``, ``max_turns``."""
+        from dsim.games.dark_maiden.variants import VARIANTS
+
+        return [v.switch() for v in VARIANTS.listed()]
+
+    # ------------------------------------------------------------------ capabilities
+
+    def policies(self) -> Any:
+        """The Dark Maiden policy registry (``policies/dark_maiden``)."""
+        from dsim.games.dark_maiden.policy import REGISTRY
+
+        return REGISTRY
+
+    def evaluator(self, settings: Mapping[str, Any], seed: int) -> tuple[Policy, Any]:
+        """The cell's policy and an evaluator of its wins under a parameter vector, on games whose stream ignores
+        the policy settings (common random numbers)."""
+        from dsim.games.dark_maiden import engine
+        from dsim.rng import stream_key
+
+        cell = prepare(settings)
+        games_id = {k: v for k, v in settings.items() if k not in self.policy_keys}
+        stream = stream_key(json.dumps(games_id, sort_keys=True, default=str))
+        function, tables = cell.function(), cell.compiled.tables
+
+        def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
+            rows = engine.play_batch(tables, function, np.asarray(vector, np.float64), cell.variants, cell.party,
+                                     cell.lives, cell.items, seed, stream, start, count)
+            return outcome_columns(rows)["win"]
+
+        return cell.policy, evaluate
 
     def data(self) -> Any:
         """Heroes, enemies, bosses, mounts, goblins, sites, piles, difficulties and items (``data/dark_maiden``)."""
         from dsim.games.dark_maiden.datasupport import DarkMaidenDataSupport
 
         return DarkMaidenDataSupport()
+
+    def explain_header(self, settings: Mapping[str, Any]) -> list[str]:
+        """The party in turn order, the lives and the policy."""
+        cell = prepare(settings)
+        return [f"party: {', '.join(f'{k}={n}' for k, n in enumerate(cell.names))}; {cell.lives} lives; "
+                f"policy {cell.policy.name}"]
+
+    def explain(self, settings: Mapping[str, Any], seed: int, stream: int, index: int) -> list[dict[str, Any]]:
+        """Every event of game ``index``, each naming its rule."""
+        from dsim.games.dark_maiden import engine
+        from dsim.games.dark_maiden.kernel import layout as L
+        from dsim.games.dark_maiden.trace import events
+
+        cell = prepare(settings)
+        s, _ = engine.play_one(cell.compiled.tables, cell.function(), cell.params, cell.variants, cell.party,
+                               cell.lives, cell.items, seed, stream, index)
+        return events(s.trace[: s.table[L.T_NEV]], cell.compiled)
+
+    def describe_event(self, event: Mapping[str, Any], settings: Mapping[str, Any]) -> str:
+        """One readable line of a game event."""
+        from dsim.games.dark_maiden.trace import describe
+
+        cell = prepare(settings)
+        return describe(dict(event), cell.compiled, list(cell.names))
+
+    def is_decision(self, event: Mapping[str, Any]) -> bool:
+        """Policy decisions are shown by ``explain --decisions`` only."""
+        return event.get("event") == "decision"
+
+    def match_columns(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """``won``/``lost``, plus ``timeout`` for ``--where``."""
+        return super().match_columns(columns) | {"timeout": columns["timeout"]}

@@ -1,0 +1,104 @@
+"""Dark Maiden rule variants: every [AMBIG] reading and [GAP] default of the rules digest, and the house rules.
+
+Reading 0 is the digest's default. The kernel reads ``variants[V_*]``; the indices below come from
+:data:`VARIANTS`, so each reading is written down here only. ``lives`` is the numeric house rule ``dsim tune``
+searches ("how many lives make normal 50%?"); ``max_turns`` bounds a game.
+"""
+
+from __future__ import annotations
+
+from dsim.variants import VariantSet, number, reading
+
+DIFFICULTY_LIVES = -1
+"""``lives`` default: the difficulty's count (easy 15, normal 12, hard 9)."""
+
+VARIANTS = VariantSet((
+    reading("life_counter", "DM-2.6", "what the life counter counts",
+            "Seed L9: at the last space 'the players have no more lives than the one they are using'.",
+            spare="spare lives: a death with the counter above 0 costs 1 and the hero plays on; at 0 the hero is out",
+            total="every life, those in play included: a death costs 1, and the hero is out when no spare life "
+                  "is left beyond one per hero still in play"),
+    reading("precipice_fall", "DM-5.2.3", "is a fall off a precipice a death",
+            "Seed L21: the hero 'falls and loses 1 life'.",
+            death="a death: damage cleared, the counter and elimination apply (no bonus attack)",
+            life_only="the counter goes down by 1 (if above 0); damage stays and a fall never removes a hero"),
+    reading("goblin_dice", "DM-5.3.3", "which die of a level-2/3 goblin gives potions",
+            "Seed L27: 'one die is to gain/steal potions and the other to heal'.",
+            fixed="the white die gives (or steals) potions, the red die heals",
+            choose="the player picks after rolling (HOOK_GOBLIN)"),
+    reading("goblin_heal", "DM-5.3.3", "what the heal die heals",
+            "Seed L27 gives no numbers for the heal die.",
+            die_value="its value, 1 to 6", one_to_four="its value on 1–4 only, like the potion die"),
+    reading("bosses_enter", "DM-4.5", "when the site's bosses enter after phase 1 reaches the target",
+            "Seed L82: the remaining players skip phase 1; L110 for enemy points.",
+            at_once="at once: they join phase 2 with the cards already drawn",
+            after_cards="after the drawn cards and the turn's round of attacks are resolved"),
+    reading("barbara_reroll", "DM-7.5", "what Bárbara rerolls on a double",
+            "Seed L18, L173: 'puede volver a tirar los dados' (plural).",
+            both="both dice", white="only her white die"),
+    reading("grab_needs_face", "DM-7.7", "must a grab's new white die also be a success face",
+            "Seed L101: 'debe superar el resultado del dado enemigo'.",
+            no="beating (Guerrero: equalling) the red die is enough",
+            yes="the new white die must also be one of the hero's success faces"),
+    reading("mounted_faces", "DM-7.11", "the success faces of a mounted hero",
+            "Seed L33–L35 print the mounts' faces; L35 'hasta 4 pts. de daño'.",
+            printed="the mount's printed faces and damage, ignoring the hero's",
+            hero_faces_level_3="a level-3 mount uses the hero's faces, damage the die capped at 4"),
+    reading("mounted_amazon", "DM-9.1", "a successful attack on a mounted riding amazon",
+            "Seed L41–L43 say how she takes and loses mounts, not how she takes damage.",
+            full_and_dismount="she is dismounted (the mount goes to the middle) and takes the full damage",
+            one_and_one="as a mounted hero: she takes 1, the mount 1, and she is dismounted"),
+    reading("final_boss", "DM-9.5", "which final boss guards the Castle (1–3 heroes)",
+            "Seed L58: the Paladin instead of the Dark Maiden, or a d6 when site 4 is completed.",
+            dark_maiden="the Dark Maiden", paladin="the Paladin",
+            roll="a d6 when the Castle is completed: 1–3 the Paladin, 4–6 the Dark Maiden"),
+    reading("final_4p", "DM-9.6", "how 4 heroes face both final bosses",
+            "Seed L128: 'deben enfrentar a ambas'.",
+            together="both enter when the Castle is completed",
+            sequential="the Dark Maiden first; the Paladin enters when she dies"),
+    reading("advance_floor", "DM-4.3", "can the advance total drop below 0",
+            "GAP: the Forest's ability side makes go cards −2 (seed L11).",
+            zero="no: it stops at 0", none="yes: a negative total must be made up"),
+    reading("site_side", "DM-10.4", "which side of the site cards is played",
+            "Seed L124: each site has a basic side and an ability side; only the Forest's ability is known.",
+            basic="the basic sides", ability="the ability sides (Forest go cards −2; the others as basic, GAP)"),
+    reading("leftover_enemies", "DM-10.3", "enemies still in play once the site's bosses are dead",
+            "Seed L49: they must be defeated before the team moves on; when is a GAP.",
+            fight_on="the attacks go on, as against a boss, until every enemy is dead",
+            next_turns="turns go on as usual (walk, draw, fight) until no enemy is in play"),
+    reading("special_items", "DM-2.9", "are the 2 special items used",
+            "Seed L118–L123: solo and 2-player games use them, 3–4 optionally; both effects are invented "
+            "placeholders (data/dark_maiden/items.yaml).",
+            off="no special items (the baseline: their effects are a GAP)",
+            on="the 2 items, kept / lost on death / shuffled into the deck by the difficulty"),
+    reading("lives_by_players", "house", "does the life counter scale with the number of heroes",
+            "GAP: seed L67 says difficulty depends on the player count, with no table.",
+            same="the difficulty's lives at every player count",
+            scaled="the difficulty's lives × heroes / 3, rounded half up (house rule)"),
+    number("lives", "house", "lives on the counter (house rule; tunable; -1 = the difficulty's)", DIFFICULTY_LIVES,
+           "the life counter starts at N (DM-2.6 'custom': seed L117)", seed="Seed L117: players may choose any "
+           "number of lives.", low=0, high=99),
+    number("max_turns", "sim", "turn cap: a game still running after this many turns is a timeout", 300,
+           "the game stops and counts as a timeout (a loss)", low=10, high=10_000),
+))
+
+V_LIFE_COUNTER = VARIANTS.index["life_counter"]
+V_PRECIPICE_FALL = VARIANTS.index["precipice_fall"]
+V_GOBLIN_DICE = VARIANTS.index["goblin_dice"]
+V_GOBLIN_HEAL = VARIANTS.index["goblin_heal"]
+V_BOSSES_ENTER = VARIANTS.index["bosses_enter"]
+V_BARBARA_REROLL = VARIANTS.index["barbara_reroll"]
+V_GRAB_NEEDS_FACE = VARIANTS.index["grab_needs_face"]
+V_MOUNTED_FACES = VARIANTS.index["mounted_faces"]
+V_MOUNTED_AMAZON = VARIANTS.index["mounted_amazon"]
+V_FINAL_BOSS = VARIANTS.index["final_boss"]
+V_FINAL_4P = VARIANTS.index["final_4p"]
+V_ADVANCE_FLOOR = VARIANTS.index["advance_floor"]
+V_SITE_SIDE = VARIANTS.index["site_side"]
+V_LEFTOVER = VARIANTS.index["leftover_enemies"]
+V_ITEMS = VARIANTS.index["special_items"]
+V_LIVES_BY_PLAYERS = VARIANTS.index["lives_by_players"]
+V_LIVES = VARIANTS.index["lives"]
+V_MAX_TURNS = VARIANTS.index["max_turns"]
+
+FINAL_DARK_MAIDEN, FINAL_PALADIN, FINAL_ROLL = 0, 1, 2
