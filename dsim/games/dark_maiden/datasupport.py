@@ -1,7 +1,8 @@
 """The ``dsim data`` capability of Dark Maiden: kinds, list tables and coverage notes.
 
-Coverage lists every placeholder (a whole invented entry or one guessed figure) and every special
-or card text; the engine simulates none of the specials yet.
+Coverage lists every placeholder (a whole invented entry or one guessed figure) and every card text the
+kernel does not simulate: a special with a machine id (``reroll_on_double``, ``reinforcements_on_red_1`` …) is
+played by the kernel, a text-only one (a site's ability side beyond the Forest's go value) is not.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ class DarkMaidenDataSupport(BaseDataSupport):
         return [str(v) for v in [entry.id, entry.name, *_CELLS[kind](entry), _guessed(entry)]]
 
     def coverage(self, data: LoadedData) -> Sequence[CoverageItem]:
-        """Every placeholder (entry or figure; text = its reason) and every special or card text."""
+        """Every placeholder (entry or figure; text = its reason) and every text-only effect (not simulated)."""
         items: list[CoverageItem] = []
         for kind in KINDS:
             for entry_id, entry in data.entries(kind).items():
@@ -104,6 +105,6 @@ class DarkMaidenDataSupport(BaseDataSupport):
                     items.append(CoverageItem("placeholder", *note, where, entry.placeholder_reason or ""))
                 for name, mark in entry.placeholders.items():
                     items.append(CoverageItem("placeholder", *note, f"{where}: {name}", mark.placeholder_reason))
-                if getattr(entry, "special_text", None) is not None:
+                if getattr(entry, "special_text", None) is not None and getattr(entry, "special", None) is None:
                     items.append(CoverageItem(_special(entry), *note, where, entry.special_text))
         return items
