@@ -7,7 +7,9 @@ from numba import prange
 
 from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.kernel import rules as R
+from dsim.games.dark_maiden.kernel.jit import allocating
 from dsim.games.dark_maiden.kernel.state import new_state
+from dsim.numba_ref import keep_alive, ref
 from dsim.rng import battle_key
 
 BLOCK = 256
@@ -17,46 +19,55 @@ STEP_TURN, STEP_ATTACK, STEP_PRECIPICE, STEP_GOBLIN, STEP_BONUS, STEP_DRAW, STEP
 """What :func:`step_impl` plays on a hand-set state (``arg``: the hero or the goblin)."""
 
 
+@allocating
+def play_block(t, pol, params, variants, party, lives, items, seed, stream, start, lo, hi, out):
+    """Games ``start+lo .. start+hi-1`` on one state of their own (``setup`` resets it). State and tables go
+    down by reference (:mod:`dsim.numba_ref`): copying their 23 array descriptors by value on every call
+    would cost most of the run time."""
+    s = new_state(t.cards.shape[0], variants, np.zeros(0, np.int32), 0)
+    sr, tr = ref(s), ref(t)
+    for i in range(lo, hi):
+        R.play_game(sr, tr, pol, params, party, lives, items, battle_key(seed, stream, start + i), out[i])
+    keep_alive(s)
+
+
 def play_batch_impl(t, pol, params, variants, party, lives, items, seed, stream, start, out):
-    """Games ``start .. start+len(out)-1``: game ``i`` draws only from ``battle_key(seed, stream, i)``."""
+    """Games ``start .. start+len(out)-1`` in parallel blocks: game ``i`` draws only from
+    ``battle_key(seed, stream, i)``, so results do not depend on threads or blocks."""
     count = out.shape[0]
-    blocks = (count + BLOCK - 1) // BLOCK
-    empty = np.zeros(0, np.int32)
-    for b in prange(blocks):
-        s = new_state(t.cards.shape[0], variants, empty, 0)
-        lo = b * BLOCK
-        hi = min(count, lo + BLOCK)
-        for i in range(lo, hi):
-            R.play_game(s, t, pol, params, party, lives, items, battle_key(seed, stream, start + i), out[i])
+    for b in prange((count + BLOCK - 1) // BLOCK):
+        play_block(t, pol, params, variants, party, lives, items, seed, stream, start, b * BLOCK,
+                   min(count, (b + 1) * BLOCK), out)
 
 
 def play_one_impl(t, s, pol, params, party, lives, items, seed, stream, index, out):
     """One game on a prepared state (trace rows, forced faces): ``dsim explain`` and the tests."""
-    R.play_game(s, t, pol, params, party, lives, items, battle_key(seed, stream, index), out)
+    R.play_game(ref(s), ref(t), pol, params, party, lives, items, battle_key(seed, stream, index), out)
 
 
 def setup_impl(t, s, party, lives, items, seed, stream, index):
     """DM-2 only: the set-up table of game ``index`` on a prepared state (a test places cards on it next)."""
-    R.setup(s, t, party, lives, items, battle_key(seed, stream, index))
+    R.setup(ref(s), ref(t), party, lives, items, battle_key(seed, stream, index))
 
 
 def step_impl(t, s, pol, params, which, arg, out):
     """One step (``STEP_*``) on a hand-set state; at the game's end, the outcome row."""
+    sr, tr = ref(s), ref(t)
     if which == STEP_TURN:
-        R.play_turn(s, t, pol, params)
+        R.play_turn(sr, tr, pol, params)
     elif which == STEP_ATTACK:
-        R.hero_attack(s, t, pol, params, arg)
+        R.hero_attack(sr, tr, pol, params, arg)
     elif which == STEP_PRECIPICE:
-        R.precipice(s, t, pol, params)
+        R.precipice(sr, tr, pol, params)
     elif which == STEP_GOBLIN:
-        R.goblin(s, t, pol, params, arg)
+        R.goblin(sr, tr, pol, params, arg)
     elif which == STEP_BONUS:
-        R.bonus_phase(s, t, pol, params)
+        R.bonus_phase(sr, tr, pol, params)
     elif which == STEP_DRAW:
-        R.draw(s, t, arg)
+        R.draw(sr, tr, arg)
     elif which == STEP_FIGHT:
-        R.fight(s, t, pol, params)
+        R.fight(sr, tr, pol, params)
     else:
-        R.check_site(s, t, pol, params)
-    if s.table[L.T_OVER] != L.OVER_RUNNING:
-        R.finish(s, out)
+        R.check_site(sr, tr, pol, params)
+    if sr.table[L.T_OVER] != L.OVER_RUNNING:
+        R.finish(sr, out)

@@ -15,7 +15,7 @@ from dsim.rng import next_u64, randint
 
 
 # ---------------------------------------------------------------- plumbing
-@jit
+@jit(inline=True)
 def event(s, kind, seat, a, b, c):
     """Append one trace event (no-op in batch play, where the trace has no rows)."""
     k = s.table[L.T_NEV]
@@ -26,7 +26,7 @@ def event(s, kind, seat, a, b, c):
         s.table[L.T_NEV] = k + 1
 
 
-@jit
+@jit(inline=True)
 def d6(s):
     """One d6: the next forced face (tests) or a fresh roll of the game's stream."""
     k = s.table[L.T_FORCED_NEXT]
@@ -36,13 +36,13 @@ def d6(s):
     return 1 + randint(s.rng, 6)
 
 
-@jit
+@jit(inline=True)
 def has(mask, face):
     """Whether ``face`` is one of the faces in bit mask ``mask``."""
     return (mask >> face) & 1 == 1
 
 
-@jit
+@jit(inline=True)
 def set_opt(s, k, action):
     """Clear option row ``k`` and give it ``action`` (no foe, no mount)."""
     o = s.opts[k]
@@ -65,13 +65,13 @@ def ask(s, pol, params, hook, seat, n):
     return k
 
 
-@jit
+@jit(inline=True)
 def seat_at(s, k):
     """The ``k``-th hero in turn order: the holder of the turn-sequence card, then to the left (DM-2.8)."""
     return (s.table[L.T_FIRST] + k) % s.table[L.T_HEROES]
 
 
-@jit
+@jit(inline=True)
 def heroes_in(s):
     """Heroes still in the game."""
     n = 0
@@ -89,7 +89,7 @@ def shuffle(s, cards, n):
         cards[i], cards[j] = cards[j], cards[i]
 
 
-@jit
+@jit(inline=True)
 def discard(s, card):
     """Put ``card`` on the discard pile."""
     s.discard[s.table[L.T_DISCARD]] = card
@@ -105,7 +105,7 @@ def item_card(t, item):
     return -1
 
 
-@jit
+@jit(inline=True)
 def attack_bonus(s, h):
     """Item A: +1 damage on a successful attack (DM-2.9, invented placeholder)."""
     return (s.heroes[h, L.H_ITEMS] >> L.ITEM_A) & 1
@@ -234,7 +234,7 @@ def enter_foe(s, t, card, role):
     return n
 
 
-@jit
+@jit(inline=True)
 def remove_foe(s, f):
     """Take foe row ``f`` out of play; later rows move up one (their order of entry is kept)."""
     n = s.table[L.T_FOES]
@@ -258,7 +258,7 @@ def to_middle(s, mount, card, damage):
     event(s, L.E_MOUNT_MIDDLE, -1, mount, damage, 0)
 
 
-@jit
+@jit(inline=True)
 def free_amazon(s):
     """The first riding amazon in play without a mount (DM-5.4.1, DM-9.1), -1 if none."""
     for f in range(s.table[L.T_FOES]):
@@ -478,7 +478,7 @@ def kill_foe(s, t, f):
         enter_finals(s, t, t.alt_bosses[s.table[L.T_SITE]])
 
 
-@jit
+@jit(inline=True)
 def final_in_play(s):
     """Whether a final boss is in play."""
     for f in range(s.table[L.T_FOES]):
@@ -508,7 +508,7 @@ def hurt_foe(s, t, f, amount, attack):
     return False
 
 
-@jit
+@jit(inline=True)
 def foe_strike(s, f, white, red, quick):
     """What foe ``f`` deals this exchange (0: nothing): the red die's value on one of its faces (DM-7.3), or in a
     quick strike the higher die on its faces (DM-7.6); the Dark Maiden's red 1 calls reinforcements instead
@@ -910,7 +910,7 @@ def resolve_drawn(s, t, pol, params):
 
 
 # ---------------------------------------------------------------- the turn (DM-3)
-@jit
+@jit(inline=True)
 def boss_in_play(s):
     """A boss, sub-boss or final boss in play (DM-5.5.2)."""
     for f in range(s.table[L.T_FOES]):
