@@ -71,7 +71,8 @@ def run(
              f"{unit}_per_s"}
     for key, value in summary.items():  # the game's own figures: numbers only (text is in the heading)
         if key not in shown and (value is None or isinstance(value, int | float)):
-            table.add_row(key.replace("_", " "), _format(value))
+            label = f"mean {chosen.outcome.rounds}" if key == "mean_rounds" else key.replace("_", " ")
+            table.add_row(label, _format(value))
     rate = summary[f"{unit}_per_s"]
     table.add_row("throughput", f"{rate:,.0f} {unit}/s" if rate else "—")
     console.print(table)
