@@ -65,7 +65,8 @@ VARIANTS = VariantSet((
     reading("leftover_enemies", "DM-10.3", "enemies still in play once the site's bosses are dead",
             "Seed L49: they must be defeated before the team moves on; when is a GAP.",
             fight_on="the attacks go on, as against a boss, until every enemy is dead",
-            next_turns="turns go on as usual (walk, draw, fight) until no enemy is in play"),
+            next_turns="turns go on without phase 1 (the site is reached): one round of attacks, then the bonus phase, "
+                       "until no enemy is in play"),
     reading("special_items", "DM-2.9", "are the 2 special items used",
             "Seed L118–L123: solo and 2-player games use them, 3–4 optionally; both effects are invented "
             "placeholders (data/dark_maiden/items.yaml).",
