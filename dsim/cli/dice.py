@@ -25,7 +25,8 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-PoolArgument = Annotated[str, typer.Argument(help="Dice pool in the game's notation; DS:TBG: 3K-1, K+2U, 2O+1, KKU (K black, U blue, O orange).")]
+PoolArgument = Annotated[str, typer.Argument(help="Dice pool in the game's notation; DS:TBG: 3K-1, K+2U, 2O+1, KKU (K black, U blue, O orange); "
+                                                     "Dark Maiden: 2d6, or a hero, enemy, boss or mount id.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout instead of a table.")]
 ExactOption = Annotated[bool, typer.Option("--exact", help="Show probabilities and means as exact fractions (e.g. 5/36).")]
 DataOption = Annotated[

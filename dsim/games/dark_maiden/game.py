@@ -280,6 +280,12 @@ class DarkMaiden(Game):
 
         return DarkMaidenDataSupport()
 
+    def dice(self) -> Any:
+        """Plain d6: sums (``2d6``) and the damage of one die by a hero, enemy, boss or mount."""
+        from dsim.games.dark_maiden.exact import DarkMaidenDice
+
+        return DarkMaidenDice()
+
     def explain_header(self, settings: Mapping[str, Any]) -> list[str]:
         """The party in turn order, the lives and the policy."""
         cell = prepare(settings)
