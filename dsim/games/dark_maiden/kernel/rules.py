@@ -400,23 +400,23 @@ def hero_dies(s, t, h, cause):
 
 @jit
 def dismount_hero(s, t, h, by_boss):
-    """DM-7.10: a mounted hero hit is dismounted and exhausted; the mount (1 damage) goes to the middle, to a
-    riding amazon in play, or to the discard pile if a boss or sub-boss dismounted it or it is dead (DM-5.4.3)."""
+    """DM-7.10: a mounted hero hit is dismounted and exhausted; the mount (1 damage) goes to the discard pile if it
+    is dead (DM-5.4.3), else to a riding amazon in play, even when a boss did it (seed L36 «A menos que …»), else to
+    the discard pile if a boss or sub-boss dismounted it, else to the middle."""
     row = s.heroes[h]
     m, card, damage = row[L.H_MOUNT], row[L.H_MOUNT_CARD], row[L.H_MOUNT_DAMAGE] + L.MOUNT_HIT
     row[L.H_MOUNT], row[L.H_MOUNT_CARD], row[L.H_MOUNT_DAMAGE] = -1, -1, 0
     row[L.H_EXHAUSTED] = 1
     where = 0
-    if damage >= t.mounts[m, L.MT_VITALITY] or by_boss:
+    f = free_amazon(s)
+    if damage >= t.mounts[m, L.MT_VITALITY] or (by_boss and f < 0):
         discard(s, card)
         where = 1
+    elif f >= 0:
+        mount_foe(s, f, m, card, damage)
+        where = 2
     else:
-        f = free_amazon(s)
-        if f >= 0:
-            mount_foe(s, f, m, card, damage)
-            where = 2
-        else:
-            to_middle(s, m, card, damage)
+        to_middle(s, m, card, damage)
     event(s, L.E_DISMOUNT, h, m, damage, where)
 
 
