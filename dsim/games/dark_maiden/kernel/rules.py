@@ -1023,6 +1023,8 @@ def bonus_phase(s, t, pol, params):
             take_mount(s, h, m)
         if s.table[L.T_OVER] != L.OVER_RUNNING:
             return
+        if s.table[L.T_NO_BONUS] == 1:
+            break  # DM-8.4: a strike's points completed the site, the bosses are in: the bonus phase ends
     s.table[L.T_ACTOR] = -1
 
 
