@@ -98,11 +98,11 @@ def test_DM_1_3_no_defeat_while_a_hero_is_in() -> None:
     assert s.heroes[0, L.H_OUT] == 1 and s.table[L.T_OVER] == L.OVER_RUNNING and out[L.OUT_OVER] == 0
 
 
-def castle(party=("amazona",), maiden_damage=10):
-    """The Castle with its final boss in (the Dark Maiden, vitality 12) and the advance target reached."""
+def castle(party=("amazona",)):
+    """The Castle reached, its final boss in: the Dark Maiden (vitality 12) with 10 damage."""
     s = kit.scene(party, site=3)
     s.table[L.T_BOSSES_IN] = 1
-    kit.add_foe(s, "dama_negra", role=L.ROLE_FINAL, damage=maiden_damage)
+    kit.add_foe(s, "dama_negra", role=L.ROLE_FINAL, damage=10)
     return s
 
 
@@ -117,13 +117,15 @@ def test_DM_1_2_victory_when_the_dark_maiden_dies_with_a_hero_in() -> None:
 
 def test_DM_1_2_no_victory_while_another_enemy_is_in_play() -> None:
     s = castle()
-    s.table[L.T_FOES] = 0
-    kit.add_foe(s, "mercenaria")
+    kit.add_foe(s, "mercenaria")  # a reinforcement (DM-9.4)
+    kit.force(s, 2, 3)  # the Amazona's 2 kills the Dark Maiden first; the mercenaria misses a 3
+    kit.step(s, "attack", 0, kit.script(target="dama_negra"))
     kit.step(s, "check_site")
-    assert s.table[L.T_OVER] == L.OVER_RUNNING
-    s.table[L.T_FOES] = 0
+    assert kit.foe_units(s) == ["mercenaria"] and s.table[L.T_OVER] == L.OVER_RUNNING
+    kit.force(s, 2, 6)
+    kit.step(s, "attack", 0)
     out = kit.step(s, "check_site")
-    assert s.table[L.T_OVER] == L.OVER_WON and out[L.OUT_WIN] == 1
+    assert kit.foe_units(s) == [] and s.table[L.T_OVER] == L.OVER_WON and out[L.OUT_WIN] == 1
 
 
 def test_DM_1_2_no_victory_when_the_last_hero_dies_with_her() -> None:
@@ -157,10 +159,12 @@ def test_DM_1_4_four_heroes_take_their_turns() -> None:
 
 
 # ---------------------------------------------------------------- DM-2.1–2.5: setup
-def fresh_game(party=("amazona", "barbara", "guerrero"), lives=12, index=0):
-    """A game just set up (DM-2), not cleared for a scene."""
+def fresh_game(party=("amazona", "barbara", "guerrero"), lives=12, items=-1, index=0):
+    """Game ``index`` just set up (DM-2), not cleared for a scene."""
     c = kit.comp()
-    return engine.new_game(c.tables, kit.variants(), [c.hero_ids.index(p) for p in party], lives, index=index)
+    vary = ITEMS_ON if items >= 0 else {}
+    return engine.new_game(c.tables, kit.variants(**vary), [c.hero_ids.index(p) for p in party], lives, items,
+                           index=index)
 
 
 def test_DM_2_1_to_2_4_the_village_on_top_the_track_at_0_the_first_seat_holds_the_card_1_potion_each() -> None:
@@ -228,19 +232,16 @@ def test_DM_2_9_normal_items_lost_on_death_and_won_again_from_the_next_deck() ->
 
 
 def test_DM_2_9_hard_items_shuffled_into_the_deck_gained_when_drawn_lost_on_death() -> None:
-    c = kit.comp()
-    fresh = engine.new_game(c.tables, kit.variants(**ITEMS_ON), [c.hero_ids.index("amazona")], 9, L.ITEMS_IN_DECK)
+    fresh = fresh_game(("amazona",), 9, L.ITEMS_IN_DECK)
     assert fresh.table[L.T_DECK] == 32 and fresh.heroes[0, L.H_ITEMS] == 0
     assert {"item_a", "item_b"} <= set(deck_names(fresh))
-    s = kit.scene(("amazona",), items=L.ITEMS_IN_DECK, vary=ITEMS_ON, deck=(kit.card("item_b"),))
-    kit.step(s, "draw", 0)
-    assert s.heroes[0, L.H_ITEMS] == 1 << L.ITEM_B and s.heroes[0, L.H_MAX_POTIONS] == 6
+    s = kit.scene(("amazona", "barbara"), items=L.ITEMS_IN_DECK, vary=ITEMS_ON, deck=(kit.card("item_b"),))
+    assert list(s.heroes[:2, L.H_ITEMS]) == [0, 0]
+    kit.step(s, "draw", 1)  # the drawer gets it
+    assert list(s.heroes[:2, L.H_ITEMS]) == [0, 1 << L.ITEM_B] and s.heroes[1, L.H_MAX_POTIONS] == 4
     assert s.table[L.T_DECK] == 0 and s.table[L.T_DRAWN] == 0
-    s.heroes[0, L.H_DAMAGE] = 4  # item B ignores the first point: 4 + (3 - 1) = 6 ≥ 5
-    kit.add_foe(s, "asesino")
-    kit.force(s, 6, 3, 6)
-    kit.step(s, "attack", 0)
-    assert s.heroes[0, L.H_DEATHS] == 1 and s.heroes[0, L.H_ITEMS] == 0 and discarded(s) == ["item_b"]
+    slay(s, 1)  # item B ignores the first point: 5 + (3 - 1) ≥ 6 still kills
+    assert s.heroes[1, L.H_DEATHS] == 1 and s.heroes[1, L.H_ITEMS] == 0 and discarded(s) == ["item_b"]
 
 
 def test_DM_2_9_items_off_none_held() -> None:
@@ -539,8 +540,8 @@ def test_DM_5_2_4_a_mounted_riding_amazon_falls_with_her_mount() -> None:
 
 
 # ---------------------------------------------------------------- DM-5.3: goblins
-def goblin(party, potions, g=GOBLIN_1, damage=(), vary=None):
-    """``party`` with ``potions`` each (and ``damage``), before goblin ``g`` is resolved."""
+def goblin(party, potions, damage=(), vary=None):
+    """``party`` with ``potions`` each (and ``damage``), before a goblin is resolved."""
     s = kit.scene(party, vary=vary)
     for h, p in enumerate(potions):
         s.heroes[h, L.H_POTIONS] = p
@@ -583,7 +584,7 @@ def test_DM_5_3_2_stealing_stops_at_0() -> None:
 
 
 def test_DM_5_3_3_goblin_2_white_gives_potions_red_heals() -> None:
-    s = goblin(("guerrero",), (1,), GOBLIN_2, damage=(4,))
+    s = goblin(("guerrero",), (1,), damage=(4,))
     kit.force(s, 2, 3)
     kit.step(s, "goblin", GOBLIN_2)
     assert s.heroes[0, L.H_POTIONS] == 3 and s.heroes[0, L.H_DAMAGE] == 1
@@ -592,14 +593,14 @@ def test_DM_5_3_3_goblin_2_white_gives_potions_red_heals() -> None:
 @pytest.mark.parametrize(("heal", "red", "after"), [("die_value", 6, 0), ("die_value", 5, 1), ("one_to_four", 5, 6),
                                                     ("one_to_four", 4, 2)])
 def test_DM_5_3_3_the_heal_die_heals_its_value_never_below_0(heal: str, red: int, after: int) -> None:
-    s = goblin(("guerrero",), (4,), GOBLIN_2, damage=(6,), vary={"goblin_heal": heal})
+    s = goblin(("guerrero",), (4,), damage=(6,), vary={"goblin_heal": heal})
     kit.force(s, 5, red)
     kit.step(s, "goblin", GOBLIN_2)
     assert s.heroes[0, L.H_DAMAGE] == after and s.heroes[0, L.H_POTIONS] == 4
 
 
 def test_DM_5_3_3_reading_choose_the_player_picks_the_potion_die() -> None:
-    s = goblin(("guerrero",), (1,), GOBLIN_2, damage=(4,), vary={"goblin_dice": "choose"})
+    s = goblin(("guerrero",), (1,), damage=(4,), vary={"goblin_dice": "choose"})
     kit.force(s, 2, 3)
     kit.step(s, "goblin", GOBLIN_2, kit.script(goblin="red for potions"))
     assert s.heroes[0, L.H_POTIONS] == 4 and s.heroes[0, L.H_DAMAGE] == 2
@@ -642,6 +643,16 @@ def test_DM_5_4_2_without_a_riding_amazon_the_mount_waits_for_the_bonus_phase() 
     kit.step(s, "turn", 0, kit.script(bonus="mount"))
     assert names(s, "mount_to_middle", "roll", "mount_taken") == ["mount_to_middle", "roll", "mount_taken"]
     assert s.heroes[0, L.H_MOUNT] == MOUNT_1 and s.table[L.T_MIDDLE] == 0
+
+
+def test_DM_5_4_1_each_unmounted_riding_amazon_takes_the_next_mount_in_draw_order() -> None:
+    s = kit.scene(("amazona", "barbara"), deck=(kit.card("mount_2"), kit.card("mount_1")))
+    kit.add_foe(s, "amazona_jinete", nth=0)
+    kit.add_foe(s, "amazona_jinete", nth=1)
+    kit.force(s, 6, 4, 6, 4)
+    kit.step(s, "turn")
+    assert list(s.foes[:2, L.F_MOUNT]) == [kit.comp().mount_ids.index("mount_2"), MOUNT_1]
+    assert s.table[L.T_MIDDLE] == 0
 
 
 def test_DM_5_4_3_a_mount_whose_damage_reaches_its_vitality_is_discarded() -> None:
