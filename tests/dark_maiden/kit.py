@@ -27,6 +27,7 @@ from dsim.games.dark_maiden.policy import policy_function, public_views
 from dsim.games.dark_maiden.trace import ACTIONS, events as decode
 from dsim.games.dark_maiden.variants import VARIANTS
 from dsim.policy import compiled
+from dsim.rng import battle_key
 
 FORCED_CAP = 64
 """Room for forced die faces in every scene."""
@@ -161,3 +162,10 @@ def events(s: State, name: str | None = None) -> list[dict[str, Any]]:
     """The decoded trace (only the events called ``name`` if given)."""
     evs = decode(s.trace[: s.table[L.T_NEV]], comp())
     return [e for e in evs if name is None or e["event"] == name]
+
+
+def reseed(s: State, index: int, seed: int = 0) -> State:
+    """Random dice for a hand-set scene: ``s`` rolls from game ``index``'s stream of ``seed`` (``battle_key``,
+    as DM-2's setup seeds a game), so scenes reseeded with different indices roll independent dice; ``s``."""
+    s.rng[0], s.rng[1] = battle_key(seed, 0, index), 0
+    return s
