@@ -1,4 +1,4 @@
-"""Dark Maiden through the generic commands: `dsim data`, and a clear refusal to play."""
+"""Dark Maiden through the generic commands: `dsim data`, and the run table's heading (play: test_game.py)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ def test_non_utf8_overlay_is_one_line_naming_the_file(tmp_path: Path):
     assert out.exit_code == 1 and "heroes.yaml" in out.stderr and "Traceback" not in out.output
 
 
-def test_run_refuses_dark_maiden_cells_until_the_kernel_exists():
-    out = runner.invoke(app, ["run", "--game", "dark_maiden", "--games", "10"])
-    assert out.exit_code == 1 and "not simulated yet" in out.stderr
+def test_run_plays_a_dark_maiden_cell_under_its_party_difficulty_and_lives():
+    """The kernel plays the cell; the table's heading names the party, the difficulty and its lives (DM-2.6)."""
+    out = runner.invoke(app, ["run", "--game", "dark_maiden", "--policy", "random_legal", "--party", "barbara",
+                              "--difficulty", "easy", "--games", "10"], env={"COLUMNS": "200"})
+    assert out.exit_code == 0 and "barbara — easy (15 lives)" in out.stdout and "win rate" in out.stdout, out.output
