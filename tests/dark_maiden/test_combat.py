@@ -453,18 +453,19 @@ def test_DM_9_3_a_sub_boss_in_play_blocks_the_bonus_phase(role: int, bonus: int)
 
 
 @pytest.mark.parametrize("deck,units,pile", [
-    (("asesino",), ["dama_negra", "asesino"], []),
-    (("go",), ["dama_negra"], ["go"]),
-    (("mount_1",), ["dama_negra"], ["mount_1"]),
-    (("goblin_1",), ["dama_negra"], ["goblin_1"]),
-    (("precipice",), ["dama_negra"], ["precipice"]),
-    (("esqueleto", "mercenaria"), ["dama_negra", "esqueleto", "mercenaria"], []),
-    (("esqueleto", "go"), ["dama_negra", "esqueleto"], ["go"])])
+    (("asesino", "mercenaria"), ["dama_negra", "asesino"], []),
+    (("go", "asesino"), ["dama_negra"], ["go"]),
+    (("mount_1", "asesino"), ["dama_negra"], ["mount_1"]),
+    (("goblin_1", "asesino"), ["dama_negra"], ["goblin_1"]),
+    (("precipice", "asesino"), ["dama_negra"], ["precipice"]),
+    (("esqueleto", "mercenaria", "asesino"), ["dama_negra", "esqueleto", "mercenaria"], []),
+    (("esqueleto", "go", "asesino"), ["dama_negra", "esqueleto"], ["go"])])
 def test_DM_9_4_the_dark_maiden_calls_reinforcements_on_red_1(deck: tuple, units: list, pile: list) -> None:
     s = kit.scene(("amazona",), site=3, deck=tuple(kit.card(c) for c in deck))
     kit.add_foe(s, "dama_negra", role=L.ROLE_FINAL)
+    s.foes[0, L.F_FACES] |= 1 << 1  # even a 1 on her faces deals nothing: she calls instead
     attack(s, 0, 6, 1)
-    assert kit.foe_units(s) == units and discarded(s) == pile
+    assert kit.foe_units(s) == units and discarded(s) == pile and s.table[L.T_DECK] == 1
     assert damage(s) == [0] and s.table[L.T_ADVANCE] == 0
 
 
