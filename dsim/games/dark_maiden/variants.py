@@ -10,7 +10,8 @@ from __future__ import annotations
 from dsim.variants import VariantSet, number, reading
 
 DIFFICULTY_LIVES = -1
-"""``lives`` default: the difficulty's count (easy 15, normal 12, hard 9)."""
+"""``lives`` default, meaning the difficulty's count (easy 15, normal 12, hard 9); outside the values users set
+(0–99), so ``dsim tune`` never tries it."""
 
 VARIANTS = VariantSet((
     reading("life_counter", "DM-2.6", "what the life counter counts",
@@ -76,7 +77,7 @@ VARIANTS = VariantSet((
             "GAP: seed L67 says difficulty depends on the player count, with no table.",
             same="the difficulty's lives at every player count",
             scaled="the difficulty's lives × heroes / 3, rounded half up (house rule)"),
-    number("lives", "house", "lives on the counter (house rule; tunable; -1 = the difficulty's)", DIFFICULTY_LIVES,
+    number("lives", "house", "lives on the counter (house rule; tunable; unset: the difficulty's)", DIFFICULTY_LIVES,
            "the life counter starts at N (DM-2.6 'custom': seed L117)", seed="Seed L117: players may choose any "
            "number of lives.", low=0, high=99),
     number("max_turns", "sim", "turn cap: a game still running after this many turns is a timeout", 300,
