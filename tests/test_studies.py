@@ -17,6 +17,7 @@ CLASSES = ("assassin", "herald", "knight", "warrior")
 ALL_PARTIES = {c for n in range(1, 5) for c in combinations(CLASSES, n)}
 RUNNABLE = ("parties_vs_encounters", "dodge_vs_block", "house_rule_bleed")
 BOSS_STUDIES = ("parties_vs_bosses", "dodge_vs_block_bosses", "parties_vs_bosses_midgame")
+DARK_MAIDEN = ("dark_maiden_parties",)
 
 
 def _cells(name: str):
@@ -24,7 +25,7 @@ def _cells(name: str):
 
 
 def test_every_experiment_file_is_covered_here():
-    assert {p.stem for p in EXPERIMENTS.glob("*.toml")} == set(RUNNABLE) | set(BOSS_STUDIES)
+    assert {p.stem for p in EXPERIMENTS.glob("*.toml")} == set(RUNNABLE) | set(BOSS_STUDIES) | set(DARK_MAIDEN)
 
 
 def test_parties_vs_encounters_is_every_party_against_one_encounter_per_level():
@@ -74,3 +75,16 @@ def test_bleeding_hollows_overlay_gives_the_hollow_soldier_attack_bleed_R_9_10()
     attack = data.enemies["hollow_soldier"].behaviour[-1]
     assert attack.op == "attack" and list(attack.conditions) == ["bleed"]
     assert load_game_data().enemies["hollow_soldier"].behaviour[-1].conditions == []
+
+
+def test_dark_maiden_parties_is_every_basic_party_on_every_difficulty():
+    """Every party of the three basic heroes, and one of four (a hero repeated), on easy, normal and hard (DM-2.6):
+    24 cells, all playable."""
+    source = load_experiment(EXPERIMENTS / "dark_maiden_parties.toml")
+    cells = expand(source.experiment)
+    basic = ("amazona", "barbara", "guerrero")
+    parties = {tuple(c.settings["party"]) for c in cells}
+    assert {p for p in parties if len(p) < 4} == {p for n in range(1, 4) for p in combinations(basic, n)}
+    assert [len(p) for p in parties].count(4) == 1 and all(set(p) <= set(basic) for p in parties)
+    assert {c.settings["difficulty"] for c in cells} == {"easy", "normal", "hard"} and len(cells) == 24
+    check_cells(get_game("dark_maiden"), cells, source.path)
