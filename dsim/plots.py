@@ -77,7 +77,8 @@ def heatmap(cells: pd.DataFrame, x: str | None = None, y: str | None = None,
     xs, ys = [format_value(v) for v in _values(cells, x)], [format_value(v) for v in _values(cells, y)]
     cols, rows = list(dict.fromkeys(xs)), list(dict.fromkeys(ys))
     rate = np.full((len(rows), len(cols)), np.nan)
-    fig = Figure(figsize=(1.6 + 1.3 * len(cols), 1.2 + 0.7 * len(rows)), layout="constrained")
+    label_width = 0.085 * max(len(r) for r in rows)  # the row labels take this much of the width (10-point text)
+    fig = Figure(figsize=(1.6 + label_width + 1.3 * len(cols), 1.2 + 0.7 * len(rows)), layout="constrained")
     ax = fig.add_subplot()
     for xv, yv, r, lo, hi in zip(xs, ys, cells["win_rate"], cells["ci_low"], cells["ci_high"]):
         i, j = rows.index(yv), cols.index(xv)
@@ -234,8 +235,12 @@ def _panel_title(ax, label: str) -> None:
 
 
 def _legend_below(fig: Figure, n: int) -> None:
-    """The figure's legend under the panels, in columns, so it covers no data."""
-    fig.legend(loc="outside lower center", ncols=min(n, 3), fontsize=8, frameon=False)
+    """The figure's legend under the panels, in as many columns (at most 3) as its longest label leaves room
+    for across the figure, so it covers no data and no label runs off the edge."""
+    labels = {label for ax in fig.axes for label in ax.get_legend_handles_labels()[1]}
+    longest = max((len(label) for label in labels), default=1)
+    fits = int(fig.get_figwidth() * 72 / 5.2 // (longest + 6))  # 8-point text: about 5.2 points a character
+    fig.legend(loc="outside lower center", ncols=max(1, min(n, 3, fits)), fontsize=8, frameon=False)
 
 
 def rounds(cells: pd.DataFrame) -> Figure:

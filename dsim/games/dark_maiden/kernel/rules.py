@@ -501,7 +501,7 @@ def hurt_foe(s, t, f, amount, attack):
     if amount <= 0:
         return False
     row[L.F_DAMAGE] += amount
-    event(s, L.E_HERO_HITS, s.table[L.T_ACTOR], row[L.F_UNIT], amount, row[L.F_VITALITY] - row[L.F_DAMAGE])
+    event(s, L.E_HERO_HITS, s.table[L.T_ACTOR], row[L.F_UNIT], amount, max(0, row[L.F_VITALITY] - row[L.F_DAMAGE]))
     if row[L.F_DAMAGE] >= row[L.F_VITALITY]:
         kill_foe(s, t, f)
         return True
@@ -892,9 +892,11 @@ def resolve_drawn(s, t, pol, params):
     for kind in (L.K_PRECIPICE, L.K_GOBLIN, L.K_MOUNT):
         for i in range(s.table[L.T_DRAWN]):
             c = s.drawn[i]
-            if t.cards[c, L.CD_KIND] != kind or s.table[L.T_OVER] != L.OVER_RUNNING:
+            if t.cards[c, L.CD_KIND] != kind:
                 continue
-            if kind == L.K_PRECIPICE:
+            if s.table[L.T_OVER] != L.OVER_RUNNING:
+                discard(s, c)  # the game is lost: the card is not resolved, but it is not lost either
+            elif kind == L.K_PRECIPICE:
                 precipice(s, t, pol, params)
                 discard(s, c)  # DM-5.2.5
             elif kind == L.K_GOBLIN:
