@@ -11,7 +11,11 @@ Speed notes (run time and compile time):
 * Numba compiles one specialisation per distinct tuple of argument types, and counts int32,
   int64 and every literal value (``0``, ``-1``, ``L.H_STEP`` …) as different types. Kernel
   functions widen integer arguments to int64 before dispatch, so each compiles exactly once.
-* They are only called from compiled code, so no Python or C wrappers are generated.
+* They are only called from compiled code, so no Python or C wrappers are generated, and no
+  machine code either: a kernel function's LLVM module is only linked into its callers, and the
+  entries (``engine``) optimise and generate the whole kernel once (:class:`_KernelLibrary`).
+  Numba's default optimised and generated every function's module with all its callees linked
+  in, once per level of the call tree: cold compile 85 s → 33 s.
 """
 
 from __future__ import annotations
@@ -20,8 +24,14 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
-from numba.core import config, types
+import llvmlite.binding as ll
+import llvmlite.ir as llvmir
+from numba.core import cgutils, config, types
+from numba.core.codegen import JITCodeLibrary
+from numba.core.compiler import Compiler, DefaultPassBuilder
+from numba.core.compiler_machinery import LoweringPass, register_pass
 from numba.core.registry import CPUDispatcher
+from numba.core.typed_passes import AnnotateTypes
 
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.board import walk_distances_nb
@@ -38,8 +48,88 @@ def _widen(ty: types.Type) -> types.Type:
     return types.int64 if isinstance(ty, types.Integer) else ty
 
 
+class _KernelLibrary(JITCodeLibrary):
+    """The code of a kernel function, which only compiled callers use: its LLVM module is kept, not
+    optimised, for linking into them, and never made into machine code of its own.
+
+    Numba links every callee's module into its caller, optimises the result and makes it machine
+    code, at every level of the call tree: most of a cold compile went into optimising and
+    generating the same kernel code once per level. Now the entries (the batch and single-battle
+    functions) optimise and generate everything they link, once. Cached as that module plus an
+    object code holding only the environment pointers (:meth:`serialize_using_object_code`)."""
+
+    def _optimize_final_module(self):
+        pass  # the entry that links this module optimises it
+
+    def _finalize_final_module(self):
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+
+    @property
+    def codegen(self):
+        return _NoEnvCodegen(self._codegen)
+
+    def serialize_using_object_code(self):
+        """A cache entry of the usual kind: the module to link, and as object code a module that only
+        defines the environment pointers, which Numba sets when it loads the function."""
+        self._ensure_finalized()
+        envs = self._codegen._create_empty_module(self.name)
+        for gv in self._final_module.global_variables:
+            if gv.name.startswith("_ZN08NumbaEnv") and not gv.is_declaration:
+                var = llvmir.GlobalVariable(envs, cgutils.voidptr_t, name=gv.name)
+                var.linkage = "common"
+                var.initializer = cgutils.get_null_value(cgutils.voidptr_t)
+        obj = self._codegen._tm.emit_object(ll.parse_assembly(str(envs)))
+        return (self.name, "object", (obj, self._get_module_for_linking().as_bitcode()))
+
+
+class _NoEnvCodegen:
+    """The codegen as a :class:`_KernelLibrary`'s users see it: the function has no machine code, so
+    there is no environment pointer to set (kernel code never touches Python objects)."""
+
+    def __init__(self, codegen):
+        self._codegen = codegen
+
+    def set_env(self, env_name, env):
+        pass
+
+    def __getattr__(self, name):
+        return getattr(self._codegen, name)
+
+
+@register_pass(mutates_CFG=False, analysis_only=False)
+class _KernelLibraryPass(LoweringPass):
+    """Lower into a :class:`_KernelLibrary` (runs just before native lowering creates a plain one)."""
+
+    _name = "dstbg_kernel_library"
+
+    def __init__(self):
+        LoweringPass.__init__(self)
+
+    def run_pass(self, state):
+        if state.library is None:
+            codegen = state.targetctx.codegen()
+            state.library = _KernelLibrary(codegen, state.func_id.func_qualname)
+            state.library.enable_object_caching()
+        return True
+
+
+class _KernelPipeline(Compiler):
+    """Numba's nopython pipeline, lowering into a :class:`_KernelLibrary`."""
+
+    def define_pipelines(self):
+        pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pm.add_pass_after(_KernelLibraryPass, AnnotateTypes)
+        pm.finalize()
+        return [pm]
+
+
 class _KernelDispatcher(CPUDispatcher):
     """A dispatcher whose integer arguments are widened to int64 before a specialisation is chosen."""
+
+    def __init__(self, py_func, locals={}, targetoptions={}, pipeline_class=_KernelPipeline):
+        super().__init__(py_func, locals=locals, targetoptions=targetoptions, pipeline_class=pipeline_class)
 
     def get_call_template(self, args, kws):
         return super().get_call_template(tuple(_widen(a) for a in args), kws)
