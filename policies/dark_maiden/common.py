@@ -1,0 +1,515 @@
+"""Numba helpers shared by the Dark Maiden policies: what an exchange is likely to cost and bring, and the
+answers to the hooks that only pick an enemy (target, split, fall) or a goblin die.
+
+Everything reads only what ``decide`` receives (``public_views``: the table, the heroes, the enemies in play and
+the option rows). Values are in *standard damage points*: one point of damage on a hero of vitality
+:data:`STD_VITALITY` (so a death costs about 6); an enemy's worth scales with its *threat*, the damage its red
+die deals on average per exchange (DM-7.3). Option columns per hook: ``policies/dark_maiden/README.md``.
+No helper makes an array (the policies compile without reference counting). Only the smallest helpers are
+inlined into their callers (``inline="always"``): inlining the 36-dice evaluators too made a policy's compile
+take minutes.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from dsim.games.dark_maiden.kernel import layout as L
+
+STD_VITALITY = 6.0
+"""The hero vitality that one standard damage point is measured on (Bárbara's placeholder 6)."""
+MOUNT_FACES = (0b1110, 0b1110, 0b11110)
+MOUNT_DAMAGE = (2, 3, L.DIE)
+"""A ridden mount's attack faces and damage by ``H_MOUNT`` (the shipped data's mount order, levels 1–3,
+DM-7.11): the public matrix names the mount ridden but not its card, so a policy guesses from the index."""
+GRAB_FACES = 6
+"""Faces of the grab's new white die (DM-7.7)."""
+
+
+# ---------------------------------------------------------------- dice and foes
+@njit(cache=True, inline="always")
+def has(mask, face):
+    """Whether ``face`` is one of the faces in bit mask ``mask``."""
+    return (mask >> face) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def foe_left(foes, f, pre):
+    """Vitality left of foe ``f`` once ``pre`` potions have been drunk (armour −1 per use, DM-6.3)."""
+    return foes[f, L.F_VITALITY] - foes[f, L.F_DAMAGE] - max(0, pre - foes[f, L.F_ARMOUR])
+
+
+@njit(cache=True, inline="always")
+def foe_hit(foes, f, red):
+    """What foe ``f`` deals on red die ``red`` (DM-7.3); the Dark Maiden's red 1 calls reinforcements (DM-9.4)."""
+    if red == L.DARK_MAIDEN_CALL and foes[f, L.F_SPECIAL] == L.SP_REINFORCEMENTS:
+        return 0
+    return red if has(foes[f, L.F_FACES], red) else 0
+
+
+@njit(cache=True, inline="always")
+def foe_quick_hit(foes, f, white, red):
+    """What foe ``f`` deals against a quick strike: the higher die on its faces (DM-7.6)."""
+    return max(foe_hit(foes, f, white), foe_hit(foes, f, red))
+
+
+@njit(cache=True)
+def threat(foes, f):
+    """Foe ``f``'s mean damage per exchange: the red faces it strikes on, each worth its value, over 6 (DM-7.3)."""
+    total = 0
+    for face in range(1, 7):
+        total += foe_hit(foes, f, face)
+    return total / 6.0
+
+
+@njit(cache=True)
+def deal_value(foes, f, eff, left, w_damage, w_kill, w_point):
+    """Worth of ``eff`` damage (armour already off) on foe ``f`` with ``left`` vitality: ``w_damage`` per point
+    dealt and ``w_kill`` for a kill, both times its threat, plus ``w_point`` per advance point a kill brings
+    (DM-10.1)."""
+    if eff <= 0 or left <= 0:
+        return 0.0
+    t = threat(foes, f)
+    if eff >= left:
+        return t * (w_damage * left + w_kill) + w_point * foes[f, L.F_POINTS]
+    return t * w_damage * eff
+
+
+@njit(cache=True, inline="always")
+def strike_value(foes, f, eff, left, w):
+    """:func:`deal_value` with the weight tuple ``w`` = (w_damage, w_kill, w_point, …)."""
+    return deal_value(foes, f, eff, left, w[0], w[1], w[2])
+
+
+# ---------------------------------------------------------------- heroes
+@njit(cache=True)
+def attack_profile(heroes, h):
+    """(faces, damage) of hero ``h``'s white die: its own faces and the die's value (0), or when mounted the
+    mount's (DM-7.11, guessed from :data:`MOUNT_FACES`); item A adds 1 to a hit (DM-2.9)."""
+    m = heroes[h, L.H_MOUNT]
+    if 0 <= m < len(MOUNT_FACES):
+        return MOUNT_FACES[m], MOUNT_DAMAGE[m]
+    return heroes[h, L.H_FACES], 0
+
+
+@njit(cache=True, inline="always")
+def item_bonus(heroes, h):
+    """Item A: +1 damage on every successful attack (DM-2.9, an invented placeholder)."""
+    return (heroes[h, L.H_ITEMS] >> L.ITEM_A) & 1
+
+
+@njit(cache=True)
+def hit_damage(heroes, h, white):
+    """Damage of hero ``h``'s white die ``white`` (0 if it misses): the die's value or the mount's damage."""
+    faces, fixed = attack_profile(heroes, h)
+    if not has(faces, white):
+        return 0
+    return (white if fixed == L.DIE else fixed) + item_bonus(heroes, h)
+
+
+@njit(cache=True)
+def hit_chance(heroes, h):
+    """P(hero ``h``'s white die is a success face) (DM-7.2)."""
+    faces, _ = attack_profile(heroes, h)
+    n = 0
+    for face in range(1, 7):
+        n += has(faces, face)
+    return n / 6.0
+
+
+@njit(cache=True, inline="always")
+def strikes_first_on_double(heroes, h):
+    """Amazona, not exhausted: her successful double lands first (DM-7.5)."""
+    return heroes[h, L.H_SPECIAL] == L.HS_STRIKE_FIRST and heroes[h, L.H_EXHAUSTED] == 0
+
+
+@njit(cache=True, inline="always")
+def vitality_left(heroes, h):
+    """Damage hero ``h`` can still take before dying (DM-7.9)."""
+    return heroes[h, L.H_VITALITY] - heroes[h, L.H_DAMAGE]
+
+
+@njit(cache=True)
+def damage_cost(heroes, h, table, d, w_exhaust, w_mount, w_out):
+    """Cost of ``d`` enemy damage landing on hero ``h``: each point 1/vitality of a life (a death wipes the
+    rest, DM-7.9), in standard points; a mounted hero takes 1, is dismounted and exhausted (DM-7.10); a death
+    with no spare life left puts the hero out (DM-2.6), costing ``w_out`` more."""
+    if d <= 0:
+        return 0.0
+    cost = 0.0
+    if heroes[h, L.H_MOUNT] >= 0:
+        d = L.MOUNT_HIT
+        cost += w_mount + (w_exhaust if heroes[h, L.H_EXHAUSTED] == 0 else 0.0)
+    left = vitality_left(heroes, h)
+    cost += min(d, left) * STD_VITALITY / heroes[h, L.H_VITALITY]
+    if d >= left and table[L.T_LIVES] == 0:
+        cost += w_out
+    return cost
+
+
+@njit(cache=True)
+def party_damage(table, heroes):
+    """The party's damage as a fraction of its vitality (heroes still in the game)."""
+    hurt, total = 0, 0
+    for h in range(table[L.T_HEROES]):
+        if heroes[h, L.H_OUT] == 0:
+            hurt += heroes[h, L.H_DAMAGE]
+            total += heroes[h, L.H_VITALITY]
+    return hurt / total if total > 0 else 0.0
+
+
+@njit(cache=True)
+def top_role(table, foes):
+    """The highest role in play (``ROLE_*``; -1: no enemy): from a sub-boss up the attacks go on until it dies
+    (DM-5.5.2); after the final boss nothing is left to save potions for (DM-1.2)."""
+    top = -1
+    for f in range(table[L.T_FOES]):
+        top = max(top, foes[f, L.F_ROLE])
+    return top
+
+
+@njit(cache=True)
+def foes_alive(table, foes, pre):
+    """Enemies in play that ``pre`` potions would leave standing."""
+    n = 0
+    for f in range(table[L.T_FOES]):
+        n += foe_left(foes, f, pre) > 0
+    return n
+
+
+# ---------------------------------------------------------------- one exchange (DM-7)
+@njit(cache=True)
+def best_single(foes, nf, pre, dmg, w):
+    """The best worth of ``dmg`` on one standing enemy (armour −1, DM-9.7)."""
+    best = 0.0
+    for f in range(nf):
+        left = foe_left(foes, f, pre)
+        if left > 0:
+            best = max(best, strike_value(foes, f, max(0, dmg - foes[f, L.F_ARMOUR]), left, w))
+    return best
+
+
+@njit(cache=True)
+def split_value(foes, nf, pre, points, w):
+    """Worth of a grab's ``points`` split among the enemies (DM-7.7; an armoured enemy's first point is lost):
+    all on one, or enough to kill one and the rest on another."""
+    best = 0.0
+    for f in range(nf):
+        left = foe_left(foes, f, pre)
+        if left <= 0:
+            continue
+        need = left + foes[f, L.F_ARMOUR]
+        v = strike_value(foes, f, max(0, points - foes[f, L.F_ARMOUR]), left, w)
+        if need < points:
+            rest = points - need
+            more = 0.0
+            for g in range(nf):
+                lg = foe_left(foes, g, pre)
+                if g != f and lg > 0:
+                    more = max(more, strike_value(foes, g, max(0, rest - foes[g, L.F_ARMOUR]), lg, w))
+            v += more
+        best = max(best, v)
+    return best
+
+
+@njit(cache=True)
+def red_total(foes, nf, pre, red):
+    """Everything the standing enemies deal on red die ``red`` (they strike together, DM-7.4)."""
+    total = 0
+    for f in range(nf):
+        if foe_left(foes, f, pre) > 0:
+            total += foe_hit(foes, f, red)
+    return total
+
+
+@njit(cache=True)
+def accept_value(table, heroes, foes, h, white, red, pre, w):
+    """Worth of the exchange on dice (``white``, ``red``) as rolled (DM-7.1–7.4, 7.11): the hero's hit on the
+    best target less the cost of the enemies' strikes; a hit landing first that kills a striker stops its
+    strike; enemies striking first may kill the hero before the hit. ``w`` = (w_damage, w_kill, w_point,
+    w_exhaust, w_mount, w_out)."""
+    nf = table[L.T_FOES]
+    total = red_total(foes, nf, pre, red)
+    dmg = hit_damage(heroes, h, white)
+    if dmg == 0:
+        return -damage_cost(heroes, h, table, total, w[3], w[4], w[5])
+    landed = min(total, L.MOUNT_HIT) if heroes[h, L.H_MOUNT] >= 0 else total
+    if red < white and landed >= vitality_left(heroes, h):
+        return -damage_cost(heroes, h, table, total, w[3], w[4], w[5])  # dead before the hit (DM-7.4)
+    first = white < red or (white == red and strikes_first_on_double(heroes, h))
+    best = -1e18
+    for f in range(nf):
+        left = foe_left(foes, f, pre)
+        if left <= 0:
+            continue
+        eff = max(0, dmg - foes[f, L.F_ARMOUR])
+        taken = total
+        if first and eff >= left:
+            taken -= foe_hit(foes, f, red)
+        v = strike_value(foes, f, eff, left, w) - damage_cost(heroes, h, table, taken, w[3], w[4], w[5])
+        best = max(best, v)
+    return best
+
+
+@njit(cache=True)
+def grab_chance(heroes, h, red):
+    """P(the grab's new white die beats ``red``; Guerrero: equals it) (DM-7.5, DM-7.7)."""
+    wins = GRAB_FACES - red + (1 if heroes[h, L.H_SPECIAL] == L.HS_GRAB_EQUAL else 0)
+    return max(0, min(GRAB_FACES, wins)) / GRAB_FACES
+
+
+@njit(cache=True)
+def grab_value(table, heroes, foes, h, red, pre, w):
+    """Worth of a grab against ``red`` (DM-7.7): its chance times 3 split points with no strike back, else the
+    enemies' strikes with the red die."""
+    nf = table[L.T_FOES]
+    p = grab_chance(heroes, h, red)
+    won = split_value(foes, nf, pre, L.GRAB_DAMAGE + item_bonus(heroes, h), w)
+    lost = damage_cost(heroes, h, table, red_total(foes, nf, pre, red), w[3], w[4], w[5])
+    return p * won - (1.0 - p) * lost
+
+
+@njit(cache=True)
+def double_value(table, heroes, foes, h, face, pre, w, reroll):
+    """Worth of a double ``face`` for a hero who is not exhausted: the best of accepting, grabbing and (Bárbara,
+    ``reroll`` = the value of a fresh roll, else -inf) rerolling (DM-7.5)."""
+    v = max(accept_value(table, heroes, foes, h, face, face, pre, w),
+            grab_value(table, heroes, foes, h, face, pre, w))
+    return max(v, reroll)
+
+
+@njit(cache=True)
+def roll_value(table, heroes, foes, h, pre, w):
+    """Expected worth of a normal attack roll (DM-7.1) over the 36 dice, each double answered at its best
+    (accept, grab; Bárbara's reroll worth a fresh roll) when the hero is not exhausted."""
+    plain, doubles = 0.0, 0.0
+    special = heroes[h, L.H_EXHAUSTED] == 0
+    for white in range(1, 7):
+        for red in range(1, 7):
+            if white == red and special:
+                doubles += double_value(table, heroes, foes, h, white, pre, w, -1e18)
+            else:
+                plain += accept_value(table, heroes, foes, h, white, red, pre, w)
+    ev = (plain + doubles) / 36.0
+    if special and heroes[h, L.H_SPECIAL] == L.HS_REROLL:
+        doubles = 0.0
+        for face in range(1, 7):
+            doubles += double_value(table, heroes, foes, h, face, pre, w, ev)
+        ev = (plain + doubles) / 36.0
+    return ev
+
+
+@njit(cache=True)
+def quick_value(table, heroes, foes, h, pre, w):
+    """Expected worth of a quick strike (DM-7.6) over the 36 dice, before the cost of exhaustion: on 2d6 ≥ 7,
+    2 damage (armour −1) to the best target, which cannot strike; every other enemy strikes with the higher
+    die on its faces."""
+    nf = table[L.T_FOES]
+    dmg = L.QUICK_DAMAGE + item_bonus(heroes, h)
+    ev = 0.0
+    for white in range(1, 7):
+        for red in range(1, 7):
+            total = 0
+            for f in range(nf):
+                if foe_left(foes, f, pre) > 0:
+                    total += foe_quick_hit(foes, f, white, red)
+            if white + red < L.PASS_TOTAL:
+                ev -= damage_cost(heroes, h, table, total, 0.0, w[4], w[5])
+                continue
+            best = -1e18
+            for f in range(nf):
+                left = foe_left(foes, f, pre)
+                if left <= 0:
+                    continue
+                taken = total - foe_quick_hit(foes, f, white, red)
+                v = strike_value(foes, f, max(0, dmg - foes[f, L.F_ARMOUR]), left, w)
+                best = max(best, v - damage_cost(heroes, h, table, taken, 0.0, w[4], w[5]))
+            ev += best
+    return ev / 36.0
+
+
+@njit(cache=True)
+def attack_value(table, heroes, foes, h, pre, w, quick_margin):
+    """(worth, quick): the hero's attack after ``pre`` potions — nothing if no enemy would be left (the attack
+    is skipped, DM-5.5.1), else the better of a normal roll and, not exhausted, a quick strike less the cost of
+    exhaustion ``w[3]`` and less ``quick_margin``."""
+    if foes_alive(table, foes, pre) == 0:
+        return 0.0, False
+    normal = roll_value(table, heroes, foes, h, pre, w)
+    if heroes[h, L.H_EXHAUSTED] == 1:
+        return normal, False
+    quick = quick_value(table, heroes, foes, h, pre, w) - w[3] - quick_margin
+    if quick > normal:
+        return quick, True
+    return normal, False
+
+
+@njit(cache=True)
+def potion_value(table, foes, pre, w):
+    """Worth of ``pre`` potions' damage to every enemy in play (DM-6.2, armour −1 per use, DM-6.3)."""
+    v = 0.0
+    for f in range(table[L.T_FOES]):
+        left = foe_left(foes, f, 0)
+        v += strike_value(foes, f, max(0, pre - foes[f, L.F_ARMOUR]), left, w)
+    return v
+
+
+# ---------------------------------------------------------------- hooks that pick an enemy
+@njit(cache=True)
+def target_mode(table, heroes, foes, opts, n, seat):
+    """What a HOOK_TARGET's choice does to this exchange's strikes: 0 nothing (enemies struck already, strike
+    together, or none strike: bonus strikes, DM-7.4, DM-7.8, DM-8.2), 1 killing a striker stops its strike (the
+    hit lands first: white < red, or Amazona's double), 2 the target cannot strike, killed or not (a quick
+    strike, DM-7.6). The table does not say which attack asks: a quick strike has exhausted the hero, rolled
+    2d6 ≥ 7 and offers 2 damage (+ item A, armour −1) on every row, and a normal hit that looks the same is
+    taken for one."""
+    white, red = table[L.T_WHITE], table[L.T_RED]
+    if red == 0:
+        return 0
+    if heroes[seat, L.H_EXHAUSTED] == 1 and white + red >= L.PASS_TOTAL:
+        dmg = L.QUICK_DAMAGE + item_bonus(heroes, seat)
+        quick = True
+        for i in range(n):
+            if opts[i, L.OPT_DAMAGE] != max(0, dmg - foes[opts[i, L.OPT_FOE], L.F_ARMOUR]):
+                quick = False
+        if quick:
+            return 2
+    if white < red or (white == red and strikes_first_on_double(heroes, seat)):
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def pick_target(table, heroes, foes, opts, n, seat, w):
+    """HOOK_TARGET: the row whose damage is worth most (:func:`deal_value`) plus, when the choice stops a
+    strike (:func:`target_mode`), the cost of the damage it spares the hero."""
+    mode = target_mode(table, heroes, foes, opts, n, seat)
+    white, red = table[L.T_WHITE], table[L.T_RED]
+    total = 0
+    if mode > 0:
+        for f in range(table[L.T_FOES]):
+            total += foe_quick_hit(foes, f, white, red) if mode == 2 else foe_hit(foes, f, red)
+    full = damage_cost(heroes, seat, table, total, w[3], w[4], w[5])
+    best, top = 0, -1e18
+    for i in range(n):
+        f = opts[i, L.OPT_FOE]
+        v = strike_value(foes, f, opts[i, L.OPT_DAMAGE], opts[i, L.OPT_LEFT], w)
+        stopped = 0
+        if mode == 2:
+            stopped = foe_quick_hit(foes, f, white, red)
+        elif mode == 1 and opts[i, L.OPT_KILLS] == 1:
+            stopped = foe_hit(foes, f, red)
+        if stopped > 0:
+            v += full - damage_cost(heroes, seat, table, total - stopped, w[3], w[4], w[5])
+        if v > top:
+            best, top = i, v
+    return best
+
+
+@njit(cache=True)
+def split_plan(foes, opts, n, i, points, w):
+    """Worth of giving the grab's remaining ``points`` to row ``i`` first (DM-7.7): enough to kill it and the
+    rest to the best other row, or all of them. A row's ``OPT_DAMAGE`` 0 is an armoured enemy's lost first
+    point."""
+    f = opts[i, L.OPT_FOE]
+    lost = 1 - opts[i, L.OPT_DAMAGE]
+    need = opts[i, L.OPT_LEFT] + lost
+    if need > points:
+        return strike_value(foes, f, points - lost, opts[i, L.OPT_LEFT], w)
+    v = strike_value(foes, f, opts[i, L.OPT_LEFT], opts[i, L.OPT_LEFT], w)
+    rest = points - need
+    more = 0.0
+    for j in range(n):
+        if j != i and rest > 0:
+            g = opts[j, L.OPT_FOE]
+            more = max(more, strike_value(foes, g, rest - (1 - opts[j, L.OPT_DAMAGE]), opts[j, L.OPT_LEFT], w))
+    return v + more
+
+
+@njit(cache=True)
+def pick_split(table, foes, opts, n, w):
+    """HOOK_SPLIT: the row to take the grab's next point, by the best :func:`split_plan` (``T_SPLIT_LEFT``
+    points still to split)."""
+    points = table[L.T_SPLIT_LEFT]
+    best, top = 0, -1e18
+    for i in range(n):
+        v = split_plan(foes, opts, n, i, points, w) + 1e-3 * opts[i, L.OPT_DAMAGE]
+        if v > top:
+            best, top = i, v
+    return best
+
+
+@njit(cache=True)
+def pick_fall(foes, opts, n, w):
+    """HOOK_FALL (DM-5.2.4): the enemy whose death is worth most — its whole vitality left as damage, the kill
+    and its advance points."""
+    best, top = 0, -1e18
+    for i in range(n):
+        v = strike_value(foes, opts[i, L.OPT_FOE], opts[i, L.OPT_LEFT], opts[i, L.OPT_LEFT], w)
+        if v > top:
+            best, top = i, v
+    return best
+
+
+@njit(cache=True)
+def goblin_gain(heroes, h, potions_die, heal_die, w_potion):
+    """Worth of a level-2/3 goblin's dice read one way (DM-5.3.1–5.3.3, default data): the potion die's
+    1–4 gives up to the maximum or, at the maximum, steals; the heal die heals its value."""
+    row = heroes[h]
+    have, cap = row[L.H_POTIONS], row[L.H_MAX_POTIONS]
+    change = 0
+    if 1 <= potions_die <= 4:
+        change = -min(have, potions_die) if have >= cap else min(potions_die, cap - have)
+    healed = min(heal_die, row[L.H_DAMAGE])
+    return w_potion * change + healed * STD_VITALITY / row[L.H_VITALITY]
+
+
+@njit(cache=True)
+def pick_goblin(heroes, seat, opts, n, w_potion):
+    """HOOK_GOBLIN (reading ``choose``): the die assignment worth most (:func:`goblin_gain`)."""
+    best, top = 0, -1e18
+    for i in range(n):
+        v = goblin_gain(heroes, seat, opts[i, L.OPT_POTIONS], opts[i, L.OPT_HEAL], w_potion)
+        if v > top:
+            best, top = i, v
+    return best
+
+
+@njit(cache=True)
+def row_of(opts, n, action):
+    """The first row offering ``action`` (-1 if none)."""
+    for i in range(n):
+        if opts[i, L.OPT_ACTION] == action:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def pick(opts, n, action):
+    """The first row offering ``action``, row 0 if none does (a legal answer whatever the rows)."""
+    return max(0, row_of(opts, n, action))
+
+
+@njit(cache=True)
+def best_mount_row(opts, n):
+    """HOOK_BONUS: the middle mount of the highest level, the least hurt among equals (-1 if none)."""
+    best = -1
+    for i in range(n):
+        if opts[i, L.OPT_ACTION] != L.A_MOUNT:
+            continue
+        if best < 0 or opts[i, L.OPT_LEVEL] * 100 + opts[i, L.OPT_LEFT] > opts[best, L.OPT_LEVEL] * 100 + opts[
+                best, L.OPT_LEFT]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def bonus_strike_value(table, heroes, foes, h, w):
+    """Expected worth of a bonus-phase strike (DM-8.1): the white die alone on the best target; enemies never
+    strike back (DM-8.2)."""
+    v = 0.0
+    for white in range(1, 7):
+        dmg = hit_damage(heroes, h, white)
+        if dmg > 0:
+            v += best_single(foes, table[L.T_FOES], 0, dmg, w)
+    return v / 6.0
