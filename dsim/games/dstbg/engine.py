@@ -7,6 +7,7 @@ for plain dispatcher arguments). Results depend only on (seed, stream, battle in
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 import numba
@@ -28,7 +29,8 @@ def _tables_type(tables: X.Tables) -> numba.types.Type:
 
 @lru_cache(maxsize=None)
 def _batch_entry(tables_type: numba.types.Type):
-    """Compile (or load from cache) the parallel batch entry for one Tables type."""
+    """Compile (or load from cache) the batch entry for one Tables type: battles one after another,
+    without the GIL, so that :func:`play_batch` runs one call per thread."""
     f64 = numba.types.float64[::1]
     out2d = numba.types.int32[:, ::1]
     i64 = numba.types.int64
@@ -36,8 +38,18 @@ def _batch_entry(tables_type: numba.types.Type):
         return numba.njit(
             numba.types.void(tables_type, PolicyFunctionType, f64, i64, i64, i64, out2d),
             cache=True,
-            parallel=True,
+            nogil=True,
         )(K.play_batch_impl)
+
+
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """A pool of ``threads`` threads kept for the process (one per thread count asked for)."""
+    if threads not in _POOLS:
+        _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="dstbg")
+    return _POOLS[threads]
 
 
 @lru_cache(maxsize=None)
@@ -62,9 +74,18 @@ def play_batch(
     policy = compiled(policy)
     out = np.zeros((count, K.N_OUT), np.int32)
     params = np.ascontiguousarray(params, np.float64)
+    threads = numba.get_num_threads()  # NUMBA_NUM_THREADS / numba.set_num_threads, as a prange would use
     for lo in range(0, count, chunk):
         hi = min(count, lo + chunk)
-        batch(tables, policy, params, seed, stream, start + lo, out[lo:hi])
+        # one slice per thread (battle i's dice depend only on its index, so the slicing changes nothing)
+        cuts = [lo + (hi - lo) * k // threads for k in range(threads + 1)]
+        parts = [(a, z) for a, z in zip(cuts, cuts[1:]) if z > a]
+        if len(parts) == 1:
+            batch(tables, policy, params, seed, stream, start + lo, out[lo:hi])
+            continue
+        jobs = [_pool(threads).submit(batch, tables, policy, params, seed, stream, start + a, out[a:z]) for a, z in parts]
+        for job in jobs:
+            job.result()
     return out
 
 

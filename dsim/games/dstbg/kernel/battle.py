@@ -1,9 +1,8 @@
-"""One battle from setup to its end (R-7, R-8), and the parallel batch over battles."""
+"""One battle from setup to its end (R-7, R-8), and a batch of battles (the engine runs batches on threads)."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
@@ -223,7 +222,6 @@ def run_battle(t, b, policy, seed: int, stream: int, index: int) -> None:
     play(t, b, policy)
 
 
-BLOCK = 64  # battles per block of the batch: one set of buffers serves a block
 PRESET = 3  # cursor slot: 1 = the state is given (run_one_impl on a hand-placed state)
 
 
@@ -255,11 +253,11 @@ def play_block(t, policy, params, seed: int, stream: int, start: int, lo: int, h
 
 
 def play_batch_impl(t, policy, params, seed, stream, start, out):
-    """Battles ``start .. start+len(out)-1`` in parallel blocks of ``BLOCK``; results do not depend on
-    threads or block size."""
-    count = out.shape[0]
-    for blk in prange((count + BLOCK - 1) // BLOCK):
-        play_block(t, policy, params, seed, stream, start, blk * BLOCK, min(count, (blk + 1) * BLOCK), out)
+    """Battles ``start .. start+len(out)-1`` one after another on one set of buffers. The engine runs
+    several calls at once on threads of its own (the entry releases the GIL): a ``prange`` here made
+    Numba optimise and generate the whole kernel three more times (parallel body, its wrapper, this
+    function), a third of a cold compile. Results do not depend on threads or slices."""
+    play_block(t, policy, params, seed, stream, start, 0, out.shape[0], out)
 
 
 def run_one_impl(t, b, policy, seed, stream, index):
