@@ -7,8 +7,8 @@ from dsim.games.dark_maiden.policy import Param, Policy, policy_function, public
 from policies.dark_maiden.common import best_mount_row, pick, pick_fall, pick_goblin, pick_split, pick_target, row_of
 
 P_DRINK_AT = 0
-WEIGHTS = (2.0, 0.5, 1.0, 0.0, 0.5, 0.0)
-"""Target weights (damage, kill, point, exhaust, mount, out; ``common.deal_value``): the most damage."""
+WEIGHTS = (2.0, 0.5, 1.0, 0.0, 0.5)
+"""Target weights (damage, kill, point, exhaust, mount; ``common.deal_value``): the most damage."""
 POTION = 3.0
 """Worth of a goblin's potion against a healed point (``common.goblin_gain``): potions first."""
 

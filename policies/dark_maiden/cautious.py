@@ -11,8 +11,8 @@ from policies.dark_maiden.common import (
 )
 
 P_HURT, P_LAST_STAND = range(2)
-WEIGHTS = (0.5, 4.0, 0.2, 1.0, 1.5, 3.0)
-"""Target weights (damage, kill, point, exhaust, mount, out; ``common.deal_value``): kills first."""
+WEIGHTS = (0.5, 4.0, 0.2, 1.0, 1.5)
+"""Target weights (damage, kill, point, exhaust, mount; ``common.deal_value``): kills first."""
 POTION = 0.5
 """Worth of a goblin's potion against a healed point (``common.goblin_gain``): healing first."""
 

@@ -5,16 +5,31 @@ Everything reads only what ``decide`` receives (``public_views``: the table, the
 the option rows). Values are in *standard damage points*: one point of damage on a hero of vitality
 :data:`STD_VITALITY` (so a death costs about 6); an enemy's worth scales with its *threat*, the damage its red
 die deals on average per exchange (DM-7.3). Option columns per hook: ``policies/dark_maiden/README.md``.
-No helper makes an array (the policies compile without reference counting). Only the smallest helpers are
-inlined into their callers (``inline="always"``): inlining the 36-dice evaluators too made a policy's compile
-take minutes.
+No helper makes an array: they compile without reference counting, as the policies do (:func:`helper`).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from numba import njit
 
 from dsim.games.dark_maiden.kernel import layout as L
+from dsim.numba_cache import cache_folder, cache_under
+
+_HERE = Path(__file__).resolve()
+_CACHE = cache_folder("dm-policy-common", [_HERE, Path(L.__file__).resolve()], _HERE.parent / "__pycache__")
+
+
+def helper(func=None, *, inline: bool = False):
+    """A shared helper: compiled without reference counting and cached under a folder hashed over this module
+    and the layout, so an edit to either recompiles it (Numba's own cache checks only this file, and would
+    keep a helper built on old column numbers). Only the smallest helpers are inlined into their callers
+    (``inline=True``): inlining the 36-dice evaluators made a policy's compile take minutes."""
+    if func is None:
+        return lambda f: helper(f, inline=inline)
+    with cache_under(_CACHE):
+        return njit(cache=True, _nrt=False, inline="always" if inline else "never")(func)
 
 STD_VITALITY = 6.0
 """The hero vitality that one standard damage point is measured on (Bárbara's placeholder 6)."""
@@ -27,19 +42,19 @@ GRAB_FACES = 6
 
 
 # ---------------------------------------------------------------- dice and foes
-@njit(cache=True, inline="always")
+@helper(inline=True)
 def has(mask, face):
     """Whether ``face`` is one of the faces in bit mask ``mask``."""
     return (mask >> face) & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@helper(inline=True)
 def foe_left(foes, f, pre):
     """Vitality left of foe ``f`` once ``pre`` potions have been drunk (armour −1 per use, DM-6.3)."""
     return foes[f, L.F_VITALITY] - foes[f, L.F_DAMAGE] - max(0, pre - foes[f, L.F_ARMOUR])
 
 
-@njit(cache=True, inline="always")
+@helper(inline=True)
 def foe_hit(foes, f, red):
     """What foe ``f`` deals on red die ``red`` (DM-7.3); the Dark Maiden's red 1 calls reinforcements (DM-9.4)."""
     if red == L.DARK_MAIDEN_CALL and foes[f, L.F_SPECIAL] == L.SP_REINFORCEMENTS:
@@ -47,13 +62,13 @@ def foe_hit(foes, f, red):
     return red if has(foes[f, L.F_FACES], red) else 0
 
 
-@njit(cache=True, inline="always")
+@helper(inline=True)
 def foe_quick_hit(foes, f, white, red):
     """What foe ``f`` deals against a quick strike: the higher die on its faces (DM-7.6)."""
     return max(foe_hit(foes, f, white), foe_hit(foes, f, red))
 
 
-@njit(cache=True)
+@helper
 def threat(foes, f):
     """Foe ``f``'s mean damage per exchange: the red faces it strikes on, each worth its value, over 6 (DM-7.3)."""
     total = 0
@@ -62,7 +77,7 @@ def threat(foes, f):
     return total / 6.0
 
 
-@njit(cache=True)
+@helper
 def deal_value(foes, f, eff, left, w_damage, w_kill, w_point):
     """Worth of ``eff`` damage (armour already off) on foe ``f`` with ``left`` vitality: ``w_damage`` per point
     dealt and ``w_kill`` for a kill, both times its threat, plus ``w_point`` per advance point a kill brings
@@ -75,14 +90,14 @@ def deal_value(foes, f, eff, left, w_damage, w_kill, w_point):
     return t * w_damage * eff
 
 
-@njit(cache=True, inline="always")
+@helper(inline=True)
 def strike_value(foes, f, eff, left, w):
     """:func:`deal_value` with the weight tuple ``w`` = (w_damage, w_kill, w_point, …)."""
     return deal_value(foes, f, eff, left, w[0], w[1], w[2])
 
 
 # ---------------------------------------------------------------- heroes
-@njit(cache=True)
+@helper
 def attack_profile(heroes, h):
     """(faces, damage) of hero ``h``'s white die: its own faces and the die's value (0), or when mounted the
     mount's (DM-7.11, guessed from :data:`MOUNT_FACES`); item A adds 1 to a hit (DM-2.9)."""
@@ -92,13 +107,13 @@ def attack_profile(heroes, h):
     return heroes[h, L.H_FACES], 0
 
 
-@njit(cache=True, inline="always")
+@helper(inline=True)
 def item_bonus(heroes, h):
     """Item A: +1 damage on every successful attack (DM-2.9, an invented placeholder)."""
     return (heroes[h, L.H_ITEMS] >> L.ITEM_A) & 1
 
 
-@njit(cache=True)
+@helper
 def hit_damage(heroes, h, white):
     """Damage of hero ``h``'s white die ``white`` (0 if it misses): the die's value or the mount's damage."""
     faces, fixed = attack_profile(heroes, h)
@@ -107,7 +122,7 @@ def hit_damage(heroes, h, white):
     return (white if fixed == L.DIE else fixed) + item_bonus(heroes, h)
 
 
-@njit(cache=True)
+@helper
 def hit_chance(heroes, h):
     """P(hero ``h``'s white die is a success face) (DM-7.2)."""
     faces, _ = attack_profile(heroes, h)
@@ -117,23 +132,22 @@ def hit_chance(heroes, h):
     return n / 6.0
 
 
-@njit(cache=True, inline="always")
+@helper(inline=True)
 def strikes_first_on_double(heroes, h):
     """Amazona, not exhausted: her successful double lands first (DM-7.5)."""
     return heroes[h, L.H_SPECIAL] == L.HS_STRIKE_FIRST and heroes[h, L.H_EXHAUSTED] == 0
 
 
-@njit(cache=True, inline="always")
+@helper(inline=True)
 def vitality_left(heroes, h):
     """Damage hero ``h`` can still take before dying (DM-7.9)."""
     return heroes[h, L.H_VITALITY] - heroes[h, L.H_DAMAGE]
 
 
-@njit(cache=True)
-def damage_cost(heroes, h, table, d, w_exhaust, w_mount, w_out):
+@helper
+def damage_cost(heroes, h, d, w_exhaust, w_mount):
     """Cost of ``d`` enemy damage landing on hero ``h``: each point 1/vitality of a life (a death wipes the
-    rest, DM-7.9), in standard points; a mounted hero takes 1, is dismounted and exhausted (DM-7.10); a death
-    with no spare life left puts the hero out (DM-2.6), costing ``w_out`` more."""
+    rest, DM-7.9), in standard points; a mounted hero takes 1, is dismounted and exhausted (DM-7.10)."""
     if d <= 0:
         return 0.0
     cost = 0.0
@@ -141,13 +155,10 @@ def damage_cost(heroes, h, table, d, w_exhaust, w_mount, w_out):
         d = L.MOUNT_HIT
         cost += w_mount + (w_exhaust if heroes[h, L.H_EXHAUSTED] == 0 else 0.0)
     left = vitality_left(heroes, h)
-    cost += min(d, left) * STD_VITALITY / heroes[h, L.H_VITALITY]
-    if d >= left and table[L.T_LIVES] == 0:
-        cost += w_out
-    return cost
+    return cost + min(d, left) * STD_VITALITY / heroes[h, L.H_VITALITY]
 
 
-@njit(cache=True)
+@helper
 def party_damage(table, heroes):
     """The party's damage as a fraction of its vitality (heroes still in the game)."""
     hurt, total = 0, 0
@@ -158,7 +169,7 @@ def party_damage(table, heroes):
     return hurt / total if total > 0 else 0.0
 
 
-@njit(cache=True)
+@helper
 def top_role(table, foes):
     """The highest role in play (``ROLE_*``; -1: no enemy): from a sub-boss up the attacks go on until it dies
     (DM-5.5.2); after the final boss nothing is left to save potions for (DM-1.2)."""
@@ -168,7 +179,7 @@ def top_role(table, foes):
     return top
 
 
-@njit(cache=True)
+@helper
 def foes_alive(table, foes, pre):
     """Enemies in play that ``pre`` potions would leave standing."""
     n = 0
@@ -178,7 +189,7 @@ def foes_alive(table, foes, pre):
 
 
 # ---------------------------------------------------------------- one exchange (DM-7)
-@njit(cache=True)
+@helper
 def best_single(foes, nf, pre, dmg, w):
     """The best worth of ``dmg`` on one standing enemy (armour −1, DM-9.7)."""
     best = 0.0
@@ -189,7 +200,7 @@ def best_single(foes, nf, pre, dmg, w):
     return best
 
 
-@njit(cache=True)
+@helper
 def split_value(foes, nf, pre, points, w):
     """Worth of a grab's ``points`` split among the enemies (DM-7.7; an armoured enemy's first point is lost):
     all on one, or enough to kill one and the rest on another."""
@@ -212,7 +223,7 @@ def split_value(foes, nf, pre, points, w):
     return best
 
 
-@njit(cache=True)
+@helper
 def red_total(foes, nf, pre, red):
     """Everything the standing enemies deal on red die ``red`` (they strike together, DM-7.4)."""
     total = 0
@@ -222,20 +233,20 @@ def red_total(foes, nf, pre, red):
     return total
 
 
-@njit(cache=True)
+@helper
 def accept_value(table, heroes, foes, h, white, red, pre, w):
     """Worth of the exchange on dice (``white``, ``red``) as rolled (DM-7.1–7.4, 7.11): the hero's hit on the
     best target less the cost of the enemies' strikes; a hit landing first that kills a striker stops its
     strike; enemies striking first may kill the hero before the hit. ``w`` = (w_damage, w_kill, w_point,
-    w_exhaust, w_mount, w_out)."""
+    w_exhaust, w_mount)."""
     nf = table[L.T_FOES]
     total = red_total(foes, nf, pre, red)
     dmg = hit_damage(heroes, h, white)
     if dmg == 0:
-        return -damage_cost(heroes, h, table, total, w[3], w[4], w[5])
+        return -damage_cost(heroes, h, total, w[3], w[4])
     landed = min(total, L.MOUNT_HIT) if heroes[h, L.H_MOUNT] >= 0 else total
     if red < white and landed >= vitality_left(heroes, h):
-        return -damage_cost(heroes, h, table, total, w[3], w[4], w[5])  # dead before the hit (DM-7.4)
+        return -damage_cost(heroes, h, total, w[3], w[4])  # dead before the hit (DM-7.4)
     first = white < red or (white == red and strikes_first_on_double(heroes, h))
     best = -1e18
     for f in range(nf):
@@ -246,30 +257,30 @@ def accept_value(table, heroes, foes, h, white, red, pre, w):
         taken = total
         if first and eff >= left:
             taken -= foe_hit(foes, f, red)
-        v = strike_value(foes, f, eff, left, w) - damage_cost(heroes, h, table, taken, w[3], w[4], w[5])
+        v = strike_value(foes, f, eff, left, w) - damage_cost(heroes, h, taken, w[3], w[4])
         best = max(best, v)
     return best
 
 
-@njit(cache=True)
+@helper
 def grab_chance(heroes, h, red):
     """P(the grab's new white die beats ``red``; Guerrero: equals it) (DM-7.5, DM-7.7)."""
     wins = GRAB_FACES - red + (1 if heroes[h, L.H_SPECIAL] == L.HS_GRAB_EQUAL else 0)
     return max(0, min(GRAB_FACES, wins)) / GRAB_FACES
 
 
-@njit(cache=True)
+@helper
 def grab_value(table, heroes, foes, h, red, pre, w):
     """Worth of a grab against ``red`` (DM-7.7): its chance times 3 split points with no strike back, else the
     enemies' strikes with the red die."""
     nf = table[L.T_FOES]
     p = grab_chance(heroes, h, red)
     won = split_value(foes, nf, pre, L.GRAB_DAMAGE + item_bonus(heroes, h), w)
-    lost = damage_cost(heroes, h, table, red_total(foes, nf, pre, red), w[3], w[4], w[5])
+    lost = damage_cost(heroes, h, red_total(foes, nf, pre, red), w[3], w[4])
     return p * won - (1.0 - p) * lost
 
 
-@njit(cache=True)
+@helper
 def double_value(table, heroes, foes, h, face, pre, w, reroll):
     """Worth of a double ``face`` for a hero who is not exhausted: the best of accepting, grabbing and (Bárbara,
     ``reroll`` = the value of a fresh roll, else -inf) rerolling (DM-7.5)."""
@@ -278,7 +289,7 @@ def double_value(table, heroes, foes, h, face, pre, w, reroll):
     return max(v, reroll)
 
 
-@njit(cache=True)
+@helper
 def roll_value(table, heroes, foes, h, pre, w):
     """Expected worth of a normal attack roll (DM-7.1) over the 36 dice, each double answered at its best
     (accept, grab; Bárbara's reroll worth a fresh roll) when the hero is not exhausted."""
@@ -299,7 +310,7 @@ def roll_value(table, heroes, foes, h, pre, w):
     return ev
 
 
-@njit(cache=True)
+@helper
 def quick_value(table, heroes, foes, h, pre, w):
     """Expected worth of a quick strike (DM-7.6) over the 36 dice, before the cost of exhaustion: on 2d6 ≥ 7,
     2 damage (armour −1) to the best target, which cannot strike; every other enemy strikes with the higher
@@ -314,7 +325,7 @@ def quick_value(table, heroes, foes, h, pre, w):
                 if foe_left(foes, f, pre) > 0:
                     total += foe_quick_hit(foes, f, white, red)
             if white + red < L.PASS_TOTAL:
-                ev -= damage_cost(heroes, h, table, total, 0.0, w[4], w[5])
+                ev -= damage_cost(heroes, h, total, 0.0, w[4])
                 continue
             best = -1e18
             for f in range(nf):
@@ -323,12 +334,12 @@ def quick_value(table, heroes, foes, h, pre, w):
                     continue
                 taken = total - foe_quick_hit(foes, f, white, red)
                 v = strike_value(foes, f, max(0, dmg - foes[f, L.F_ARMOUR]), left, w)
-                best = max(best, v - damage_cost(heroes, h, table, taken, 0.0, w[4], w[5]))
+                best = max(best, v - damage_cost(heroes, h, taken, 0.0, w[4]))
             ev += best
     return ev / 36.0
 
 
-@njit(cache=True)
+@helper
 def attack_value(table, heroes, foes, h, pre, w, quick_margin):
     """(worth, quick): the hero's attack after ``pre`` potions — nothing if no enemy would be left (the attack
     is skipped, DM-5.5.1), else the better of a normal roll and, not exhausted, a quick strike less the cost of
@@ -344,7 +355,7 @@ def attack_value(table, heroes, foes, h, pre, w, quick_margin):
     return normal, False
 
 
-@njit(cache=True)
+@helper
 def potion_value(table, foes, pre, w):
     """Worth of ``pre`` potions' damage to every enemy in play (DM-6.2, armour −1 per use, DM-6.3)."""
     v = 0.0
@@ -355,7 +366,7 @@ def potion_value(table, foes, pre, w):
 
 
 # ---------------------------------------------------------------- hooks that pick an enemy
-@njit(cache=True)
+@helper
 def target_mode(table, heroes, foes, opts, n, seat):
     """What a HOOK_TARGET's choice does to this exchange's strikes: 0 nothing (enemies struck already, strike
     together, or none strike: bonus strikes, DM-7.4, DM-7.8, DM-8.2), 1 killing a striker stops its strike (the
@@ -379,7 +390,7 @@ def target_mode(table, heroes, foes, opts, n, seat):
     return 0
 
 
-@njit(cache=True)
+@helper
 def pick_target(table, heroes, foes, opts, n, seat, w):
     """HOOK_TARGET: the row whose damage is worth most (:func:`deal_value`) plus, when the choice stops a
     strike (:func:`target_mode`), the cost of the damage it spares the hero."""
@@ -389,7 +400,7 @@ def pick_target(table, heroes, foes, opts, n, seat, w):
     if mode > 0:
         for f in range(table[L.T_FOES]):
             total += foe_quick_hit(foes, f, white, red) if mode == 2 else foe_hit(foes, f, red)
-    full = damage_cost(heroes, seat, table, total, w[3], w[4], w[5])
+    full = damage_cost(heroes, seat, total, w[3], w[4])
     best, top = 0, -1e18
     for i in range(n):
         f = opts[i, L.OPT_FOE]
@@ -400,13 +411,13 @@ def pick_target(table, heroes, foes, opts, n, seat, w):
         elif mode == 1 and opts[i, L.OPT_KILLS] == 1:
             stopped = foe_hit(foes, f, red)
         if stopped > 0:
-            v += full - damage_cost(heroes, seat, table, total - stopped, w[3], w[4], w[5])
+            v += full - damage_cost(heroes, seat, total - stopped, w[3], w[4])
         if v > top:
             best, top = i, v
     return best
 
 
-@njit(cache=True)
+@helper
 def split_plan(foes, opts, n, i, points, w):
     """Worth of giving the grab's remaining ``points`` to row ``i`` first (DM-7.7): enough to kill it and the
     rest to the best other row, or all of them. A row's ``OPT_DAMAGE`` 0 is an armoured enemy's lost first
@@ -426,7 +437,7 @@ def split_plan(foes, opts, n, i, points, w):
     return v + more
 
 
-@njit(cache=True)
+@helper
 def pick_split(table, foes, opts, n, w):
     """HOOK_SPLIT: the row to take the grab's next point, by the best :func:`split_plan` (``T_SPLIT_LEFT``
     points still to split)."""
@@ -439,7 +450,7 @@ def pick_split(table, foes, opts, n, w):
     return best
 
 
-@njit(cache=True)
+@helper
 def pick_fall(foes, opts, n, w):
     """HOOK_FALL (DM-5.2.4): the enemy whose death is worth most — its whole vitality left as damage, the kill
     and its advance points."""
@@ -451,7 +462,7 @@ def pick_fall(foes, opts, n, w):
     return best
 
 
-@njit(cache=True)
+@helper
 def goblin_gain(heroes, h, potions_die, heal_die, w_potion):
     """Worth of a level-2/3 goblin's dice read one way (DM-5.3.1–5.3.3, default data): the potion die's
     1–4 gives up to the maximum or, at the maximum, steals; the heal die heals its value."""
@@ -464,7 +475,7 @@ def goblin_gain(heroes, h, potions_die, heal_die, w_potion):
     return w_potion * change + healed * STD_VITALITY / row[L.H_VITALITY]
 
 
-@njit(cache=True)
+@helper
 def pick_goblin(heroes, seat, opts, n, w_potion):
     """HOOK_GOBLIN (reading ``choose``): the die assignment worth most (:func:`goblin_gain`)."""
     best, top = 0, -1e18
@@ -475,7 +486,7 @@ def pick_goblin(heroes, seat, opts, n, w_potion):
     return best
 
 
-@njit(cache=True)
+@helper
 def row_of(opts, n, action):
     """The first row offering ``action`` (-1 if none)."""
     for i in range(n):
@@ -484,13 +495,13 @@ def row_of(opts, n, action):
     return -1
 
 
-@njit(cache=True)
+@helper
 def pick(opts, n, action):
     """The first row offering ``action``, row 0 if none does (a legal answer whatever the rows)."""
     return max(0, row_of(opts, n, action))
 
 
-@njit(cache=True)
+@helper
 def best_mount_row(opts, n):
     """HOOK_BONUS: the middle mount of the highest level, the least hurt among equals (-1 if none)."""
     best = -1
@@ -503,7 +514,26 @@ def best_mount_row(opts, n):
     return best
 
 
-@njit(cache=True)
+@helper
+def mean_hit(faces, fixed):
+    """Mean damage of one white die on ``faces`` dealing ``fixed`` (``DIE``: the die's value) (DM-7.2, 7.11)."""
+    total = 0
+    for white in range(1, 7):
+        if has(faces, white):
+            total += white if fixed == L.DIE else fixed
+    return total / 6.0
+
+
+@helper
+def mount_attack_gain(heroes, h, opts, i):
+    """How much the white die of hero ``h`` gains per roll riding the mount of bonus row ``i`` (its level and
+    damage are in the row; its faces are guessed from :data:`MOUNT_FACES`) over its own faces (DM-7.11)."""
+    level = min(max(opts[i, L.OPT_LEVEL], 1), len(MOUNT_FACES))
+    own = mean_hit(heroes[h, L.H_FACES], L.DIE)
+    return mean_hit(MOUNT_FACES[level - 1], opts[i, L.OPT_DAMAGE]) - own
+
+
+@helper
 def bonus_strike_value(table, heroes, foes, h, w):
     """Expected worth of a bonus-phase strike (DM-8.1): the white die alone on the best target; enemies never
     strike back (DM-8.2)."""

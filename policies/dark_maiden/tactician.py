@@ -7,18 +7,18 @@ from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.policy import Param, Policy, policy_function, public_views, register
 from policies.dark_maiden.common import (
     accept_value, attack_value, best_mount_row, bonus_strike_value, grab_value, party_damage, pick, pick_fall,
-    pick_goblin, pick_split, pick_target, potion_value, roll_value, top_role,
+    mount_attack_gain, pick_goblin, pick_split, pick_target, potion_value, roll_value, top_role,
 )
 
-(P_RUN, P_DAMAGE, P_KILL, P_POINT, P_EXHAUST, P_MOUNT, P_OUT, P_QUICK, P_DRINK_GAIN, P_DRINK_KILLS,
- P_POTION, P_POTION_BOSS) = range(12)
+(P_RUN, P_DAMAGE, P_KILL, P_POINT, P_EXHAUST, P_MOUNT, P_QUICK, P_DRINK_GAIN, P_DRINK_KILLS,
+ P_POTION, P_POTION_BOSS, P_MOUNT_ATTACK, P_RECOVER) = range(13)
 
 
 @policy_function
 def decide(hook, seat, public, n, params):
     """Answer one hook (option columns: ``policies/dark_maiden/README.md``)."""
     table, heroes, foes, opts = public_views(public)
-    w = (params[P_DAMAGE], params[P_KILL], params[P_POINT], params[P_EXHAUST], params[P_MOUNT], params[P_OUT])
+    w = (params[P_DAMAGE], params[P_KILL], params[P_POINT], params[P_EXHAUST], params[P_MOUNT])
     if hook == L.HOOK_MOVE:  # DM-4.1: run only in a quiet moment with the party fresh
         if table[L.T_FOES] == 0 and party_damage(table, heroes) < params[P_RUN]:
             return pick(opts, n, L.A_RUN)
@@ -67,9 +67,9 @@ def decide(hook, seat, public, n, params):
             if action == L.A_STRIKE:
                 v = bonus_strike_value(table, heroes, foes, seat, w)
             elif action == L.A_RECOVER:
-                v = params[P_EXHAUST]
+                v = params[P_RECOVER]
             elif action == L.A_MOUNT and i == best_mount_row(opts, n):
-                v = params[P_MOUNT]
+                v = params[P_MOUNT] + params[P_MOUNT_ATTACK] * mount_attack_gain(heroes, seat, opts, i)
             if v > top:
                 best, top = i, v
         return best
@@ -91,19 +91,20 @@ register(Policy(
         Param("damage", 1.0, 0.0, 5.0, "worth of a damage point dealt, per point of the enemy's threat (its mean "
                                        "damage per exchange)"),
         Param("kill", 1.0, 0.0, 10.0, "worth of a kill, per point of the enemy's threat"),
-        Param("point", 0.5, 0.0, 5.0, "worth of an advance point a kill brings (fewer cards, fewer precipices)"),
-        Param("exhaust", 1.0, 0.0, 6.0, "cost of being exhausted (DM-7.6); also what a bonus-phase recovery is "
-                                        "worth"),
+        Param("point", 0.0, 0.0, 5.0, "worth of an advance point a kill brings (fewer cards, fewer precipices)"),
+        Param("exhaust", 0.5, 0.0, 6.0, "cost of being exhausted (DM-7.6: a quick strike, a mounted hero hit)"),
         Param("mount", 1.5, 0.0, 6.0, "worth of riding a mount (DM-7.10): taking one in the bonus phase, losing "
                                       "one when hit"),
-        Param("out", 3.0, 0.0, 20.0, "extra cost of a death with no spare life left (the hero is out, DM-2.6)"),
         Param("quick_margin", 0.0, -3.0, 3.0, "quick strike (DM-7.6) when its worth less the exhaustion beats a "
                                               "normal roll's by more than this"),
         Param("drink_gain", 0.0, -3.0, 6.0, "drink (DM-6) when the potions' damage and the safer attack after "
                                             "them gain more than this over keeping them"),
-        Param("drink_kills", 10.0, 1.0, 10.0, "drink whenever the potions would kill at least this many enemies"),
-        Param("potion", 4.0, 0.0, 5.0, "worth of a potion kept for later; also the goblin's potion die (DM-5.3)"),
-        Param("potion_boss", 2.0, 0.0, 5.0, "worth of a potion kept while a boss or sub-boss is in play (the fight "
+        Param("drink_kills", 4.0, 1.0, 12.0, "drink whenever the potions would kill at least this many enemies"),
+        Param("potion", 4.0, 0.0, 10.0, "worth of a potion kept for later; also the goblin's potion die (DM-5.3)"),
+        Param("potion_boss", 2.0, 0.0, 10.0, "worth of a potion kept while a boss or sub-boss is in play (the fight "
                                             "goes on until it dies, DM-5.5.2)"),
+        Param("mount_attack", 4.0, 0.0, 10.0, "worth of each point a mount's attack adds to the hero's mean roll "
+                                              "(DM-7.11: a Guerrero loses by riding a level-1 mount)"),
+        Param("recover", 0.5, 0.0, 6.0, "worth of recovering from exhaustion in the bonus phase (DM-8.1)"),
     ),
 ))

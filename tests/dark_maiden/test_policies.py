@@ -405,9 +405,10 @@ def test_a_precipice_throws_the_sub_boss_and_a_grab_kills_before_spreading():
 
 
 def test_bonus_phase_cautious_recovers_bold_strikes_the_tactician_by_worth():
-    """DM-8.1 for an exhausted, unmounted hero with an enemy in play and a mount in the middle: cautious
-    recovers, bold strikes; the tactician takes the mount when mounts are worth most, recovers when exhaustion
-    costs most."""
+    """DM-8.1 for an exhausted, unmounted Bárbara with an enemy in play and a level-1 mount in the middle:
+    cautious recovers, bold strikes; the tactician takes the mount when mounts are worth most and recovers when
+    recovery is. A fresh Guerrero (faces 3–5) would lose by riding a level-1 mount (2 damage on 1–3, DM-7.11):
+    the tactician strikes instead, unless ``mount_attack`` ignores the attack lost."""
     public = blank()
     put_hero(public, 0, "barbara", exhausted=1)
     put_foe(public, "mercenaria")
@@ -416,8 +417,14 @@ def test_bonus_phase_cautious_recovers_bold_strikes_the_tactician_by_worth():
     public[L.R_OPTS + 3, L.OPT_DAMAGE], public[L.R_OPTS + 3, L.OPT_LEFT] = 2, 2
     assert answer("cautious", L.HOOK_BONUS, public, n) == L.A_RECOVER
     assert answer("bold", L.HOOK_BONUS, public, n) == L.A_STRIKE
-    assert answer("tactician", L.HOOK_BONUS, public, n, mount=6.0, exhaust=1.0) == L.A_MOUNT
-    assert answer("tactician", L.HOOK_BONUS, public, n, mount=1.0, exhaust=6.0) == L.A_RECOVER
+    assert answer("tactician", L.HOOK_BONUS, public, n, mount=6.0, recover=1.0) == L.A_MOUNT
+    assert answer("tactician", L.HOOK_BONUS, public, n, mount=1.0, recover=6.0) == L.A_RECOVER
+    put_hero(public, 0, "guerrero")
+    n = put_rows(public, L.A_PASS, L.A_STRIKE, L.A_MOUNT)
+    public[L.R_OPTS + 2, L.OPT_MOUNT], public[L.R_OPTS + 2, L.OPT_LEVEL] = 0, 1
+    public[L.R_OPTS + 2, L.OPT_DAMAGE], public[L.R_OPTS + 2, L.OPT_LEFT] = 2, 2
+    assert answer("tactician", L.HOOK_BONUS, public, n) == L.A_STRIKE
+    assert answer("tactician", L.HOOK_BONUS, public, n, mount_attack=0.0, mount=6.0) == L.A_MOUNT
 
 
 def test_goblin_dice_heal_a_hurt_hero_and_give_potions_to_a_fresh_one():
