@@ -63,7 +63,7 @@ def test_every_policy_plays_whole_games(name):
 @pytest.mark.parametrize("other", ["random_legal", "cautious", "bold"])
 def test_the_tactician_beats_the_other_styles_beyond_their_wilson_intervals(other):
     """Same seed, 2,000 games each: the tactician's 95% interval lies above the other's (measured with 20,000
-    games: tactician about 0.5, cautious 0.2, bold 0.2, random_legal 0.06)."""
+    games: tactician 0.55, cautious 0.21, bold 0.20, random_legal 0.07; ``policies/dark_maiden/README.md``)."""
     won, lost = int(games("tactician")["win"].sum()), int(games(other)["win"].sum())
     low, _ = wilson_interval(won, GAMES)
     _, high = wilson_interval(lost, GAMES)
