@@ -10,7 +10,9 @@ No helper makes an array: they compile without reference counting, as the polici
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from numba import njit
 
@@ -21,7 +23,7 @@ _HERE = Path(__file__).resolve()
 _CACHE = cache_folder("dm-policy-common", [_HERE, Path(L.__file__).resolve()], _HERE.parent / "__pycache__")
 
 
-def helper(func=None, *, inline: bool = False):
+def helper(func: Callable[..., Any] | None = None, *, inline: bool = False) -> Any:
     """A shared helper: compiled without reference counting and cached under a folder hashed over this module
     and the layout, so an edit to either recompiles it (Numba's own cache checks only this file, and would
     keep a helper built on old column numbers). Only the smallest helpers are inlined into their callers
@@ -30,6 +32,7 @@ def helper(func=None, *, inline: bool = False):
         return lambda f: helper(f, inline=inline)
     with cache_under(_CACHE):
         return njit(cache=True, _nrt=False, inline="always" if inline else "never")(func)
+
 
 STD_VITALITY = 6.0
 """The hero vitality that one standard damage point is measured on (Bárbara's placeholder 6)."""
@@ -99,8 +102,8 @@ def strike_value(foes, f, eff, left, w):
 # ---------------------------------------------------------------- heroes
 @helper
 def attack_profile(heroes, h):
-    """(faces, damage) of hero ``h``'s white die: its own faces and the die's value (0), or when mounted the
-    mount's (DM-7.11, guessed from :data:`MOUNT_FACES`); item A adds 1 to a hit (DM-2.9)."""
+    """(faces, damage) of hero ``h``'s white die: its own faces and the die's value (``DIE``), or when mounted
+    the mount's (DM-7.11, guessed from :data:`MOUNT_FACES`)."""
     m = heroes[h, L.H_MOUNT]
     if 0 <= m < len(MOUNT_FACES):
         return MOUNT_FACES[m], MOUNT_DAMAGE[m]
@@ -115,21 +118,12 @@ def item_bonus(heroes, h):
 
 @helper
 def hit_damage(heroes, h, white):
-    """Damage of hero ``h``'s white die ``white`` (0 if it misses): the die's value or the mount's damage."""
+    """Damage of hero ``h``'s white die ``white`` (0 if it misses): the die's value or the mount's damage, +1
+    with item A (DM-2.9)."""
     faces, fixed = attack_profile(heroes, h)
     if not has(faces, white):
         return 0
     return (white if fixed == L.DIE else fixed) + item_bonus(heroes, h)
-
-
-@helper
-def hit_chance(heroes, h):
-    """P(hero ``h``'s white die is a success face) (DM-7.2)."""
-    faces, _ = attack_profile(heroes, h)
-    n = 0
-    for face in range(1, 7):
-        n += has(faces, face)
-    return n / 6.0
 
 
 @helper(inline=True)
@@ -155,7 +149,7 @@ def damage_cost(heroes, h, d, w_exhaust, w_mount):
         d = L.MOUNT_HIT
         cost += w_mount + (w_exhaust if heroes[h, L.H_EXHAUSTED] == 0 else 0.0)
     left = vitality_left(heroes, h)
-    return cost + min(d, left) * STD_VITALITY / heroes[h, L.H_VITALITY]
+    return cost + min(d, left) * STD_VITALITY / max(1, heroes[h, L.H_VITALITY])
 
 
 @helper
@@ -472,7 +466,7 @@ def goblin_gain(heroes, h, potions_die, heal_die, w_potion):
     if 1 <= potions_die <= 4:
         change = -min(have, potions_die) if have >= cap else min(potions_die, cap - have)
     healed = min(heal_die, row[L.H_DAMAGE])
-    return w_potion * change + healed * STD_VITALITY / row[L.H_VITALITY]
+    return w_potion * change + healed * STD_VITALITY / max(1, row[L.H_VITALITY])
 
 
 @helper
