@@ -100,7 +100,8 @@ class _NoEnvCodegen:
 
 @register_pass(mutates_CFG=False, analysis_only=False)
 class _KernelLibraryPass(LoweringPass):
-    """Lower into a :class:`_KernelLibrary` (runs just before native lowering creates a plain one)."""
+    """Lower into a :class:`_KernelLibrary` (runs just before native lowering creates a plain one), with
+    noalias pointer arguments."""
 
     _name = "dstbg_kernel_library"
 
@@ -108,6 +109,10 @@ class _KernelLibraryPass(LoweringPass):
         LoweringPass.__init__(self)
 
     def run_pass(self, state):
+        # Pointer arguments are noalias: a kernel function gets the bundles as references to tuples that
+        # never change (dsim.numba_ref) and never two views of one array, so LLVM may keep an array's
+        # pointer and strides in registers across stores into array data instead of reloading them.
+        state.flags.noalias = True
         if state.library is None:
             codegen = state.targetctx.codegen()
             state.library = _KernelLibrary(codegen, state.func_id.func_qualname)
