@@ -36,10 +36,6 @@ def helper(func: Callable[..., Any] | None = None, *, inline: bool = False) -> A
 
 STD_VITALITY = 6.0
 """The hero vitality that one standard damage point is measured on (Bárbara's placeholder 6)."""
-MOUNT_FACES = (0b1110, 0b1110, 0b11110)
-MOUNT_DAMAGE = (2, 3, L.DIE)
-"""A ridden mount's attack faces and damage by ``H_MOUNT`` (the shipped data's mount order, levels 1–3,
-DM-7.11): the public matrix names the mount ridden but not its card, so a policy guesses from the index."""
 GRAB_FACES = 6
 """Faces of the grab's new white die (DM-7.7)."""
 
@@ -103,11 +99,10 @@ def strike_value(foes, f, eff, left, w):
 @helper
 def attack_profile(heroes, h):
     """(faces, damage) of hero ``h``'s white die: its own faces and the die's value (``DIE``), or when mounted
-    the mount's (DM-7.11, guessed from :data:`MOUNT_FACES`)."""
-    m = heroes[h, L.H_MOUNT]
-    if 0 <= m < len(MOUNT_FACES):
-        return MOUNT_FACES[m], MOUNT_DAMAGE[m]
-    return heroes[h, L.H_FACES], 0
+    the mount's printed faces and damage (DM-7.11, the default reading)."""
+    if heroes[h, L.H_MOUNT] >= 0:
+        return heroes[h, L.H_MOUNT_FACES], heroes[h, L.H_MOUNT_HIT]
+    return heroes[h, L.H_FACES], L.DIE
 
 
 @helper(inline=True)
@@ -361,34 +356,11 @@ def potion_value(table, foes, pre, w):
 
 # ---------------------------------------------------------------- hooks that pick an enemy
 @helper
-def target_mode(table, heroes, foes, opts, n, seat):
-    """What a HOOK_TARGET's choice does to this exchange's strikes: 0 nothing (enemies struck already, strike
-    together, or none strike: bonus strikes, DM-7.4, DM-7.8, DM-8.2), 1 killing a striker stops its strike (the
-    hit lands first: white < red, or Amazona's double), 2 the target cannot strike, killed or not (a quick
-    strike, DM-7.6). The table does not say which attack asks: a quick strike has exhausted the hero, rolled
-    2d6 ≥ 7 and offers 2 damage (+ item A, armour −1) on every row, and a normal hit that looks the same is
-    taken for one."""
-    white, red = table[L.T_WHITE], table[L.T_RED]
-    if red == 0:
-        return 0
-    if heroes[seat, L.H_EXHAUSTED] == 1 and white + red >= L.PASS_TOTAL:
-        dmg = L.QUICK_DAMAGE + item_bonus(heroes, seat)
-        quick = True
-        for i in range(n):
-            if opts[i, L.OPT_DAMAGE] != max(0, dmg - foes[opts[i, L.OPT_FOE], L.F_ARMOUR]):
-                quick = False
-        if quick:
-            return 2
-    if white < red or (white == red and strikes_first_on_double(heroes, seat)):
-        return 1
-    return 0
-
-
-@helper
 def pick_target(table, heroes, foes, opts, n, seat, w):
     """HOOK_TARGET: the row whose damage is worth most (:func:`deal_value`) plus, when the choice stops a
-    strike (:func:`target_mode`), the cost of the damage it spares the hero."""
-    mode = target_mode(table, heroes, foes, opts, n, seat)
+    strike (``T_STOPS``: a kill stops a striker whose hit lands first, DM-7.4; a quick strike's target cannot
+    strike, DM-7.6), the cost of the damage it spares the hero."""
+    mode = table[L.T_STOPS]
     white, red = table[L.T_WHITE], table[L.T_RED]
     total = 0
     if mode > 0:
@@ -520,11 +492,9 @@ def mean_hit(faces, fixed):
 
 @helper
 def mount_attack_gain(heroes, h, opts, i):
-    """How much the white die of hero ``h`` gains per roll riding the mount of bonus row ``i`` (its level and
-    damage are in the row; its faces are guessed from :data:`MOUNT_FACES`) over its own faces (DM-7.11)."""
-    level = min(max(opts[i, L.OPT_LEVEL], 1), len(MOUNT_FACES))
-    own = mean_hit(heroes[h, L.H_FACES], L.DIE)
-    return mean_hit(MOUNT_FACES[level - 1], opts[i, L.OPT_DAMAGE]) - own
+    """How much the white die of hero ``h`` gains per roll riding the mount of bonus row ``i`` (its faces and
+    damage are in the row) over its own faces (DM-7.11)."""
+    return mean_hit(opts[i, L.OPT_FACES], opts[i, L.OPT_DAMAGE]) - mean_hit(heroes[h, L.H_FACES], L.DIE)
 
 
 @helper

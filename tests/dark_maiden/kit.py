@@ -146,6 +146,7 @@ def mount_hero(s: State, h: int, level: int = 1, damage: int = 0) -> None:
     m = [k for k in range(c.tables.mounts.shape[0]) if c.tables.mounts[k, L.MT_LEVEL] == level][0]
     s.heroes[h, L.H_MOUNT], s.heroes[h, L.H_MOUNT_CARD] = m, card(c.mount_ids[m])
     s.heroes[h, L.H_MOUNT_DAMAGE] = damage
+    s.heroes[h, L.H_MOUNT_FACES], s.heroes[h, L.H_MOUNT_HIT] = c.tables.mounts[m, L.MT_FACES], c.tables.mounts[m, L.MT_DAMAGE]
 
 
 def foe_units(s: State) -> list[str]:

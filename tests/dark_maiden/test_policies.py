@@ -94,6 +94,8 @@ def fuzzed(rng: np.random.Generator, hook: int) -> tuple[np.ndarray, int, int]:
         row[L.H_SPECIAL], row[L.H_EXHAUSTED] = rng.integers(0, 4), rng.integers(0, 2)
         row[L.H_MOUNT] = rng.integers(-1, 3)
         row[L.H_MOUNT_CARD] = -1 if row[L.H_MOUNT] < 0 else 30 + row[L.H_MOUNT]
+        if row[L.H_MOUNT] >= 0:
+            row[L.H_MOUNT_FACES], row[L.H_MOUNT_HIT] = int(rng.integers(1, 64)) << 1, rng.integers(0, 4)
         row[L.H_ITEMS] = rng.integers(0, 4)
     for f in range(nf):
         row = foes[f]
@@ -140,8 +142,9 @@ def fuzzed(rng: np.random.Generator, hook: int) -> tuple[np.ndarray, int, int]:
     elif hook in (L.HOOK_TARGET, L.HOOK_SPLIT, L.HOOK_FALL):
         if hook == L.HOOK_SPLIT:
             table[L.T_SPLIT_LEFT] = rng.integers(1, 5)
+        table[L.T_STOPS] = rng.integers(0, 3)
         if hook == L.HOOK_TARGET and rng.random() < 0.3:
-            table[L.T_RED] = 0  # a bonus-phase strike (DM-8.1)
+            table[L.T_RED], table[L.T_STOPS] = 0, L.STOPS_NOTHING  # a bonus-phase strike (DM-8.1)
         if hook == L.HOOK_FALL:
             foes[0, L.F_ROLE] = L.ROLE_ENEMY
         damage = int(rng.integers(0, 7))
@@ -365,6 +368,7 @@ def test_targets_cautious_and_the_tactician_kill_a_striker_bold_hits_the_boss():
     lord = put_foe(public, "lord", role=L.ROLE_BOSS)
     asesino = put_foe(public, "asesino", damage=2)
     public[L.R_TABLE, L.T_WHITE], public[L.R_TABLE, L.T_RED] = 2, 3
+    public[L.R_TABLE, L.T_ATTACK], public[L.R_TABLE, L.T_STOPS] = L.ATTACK_ROLL, L.STOPS_KILLED  # as the kernel says
     n = foe_rows(public, 2)
     assert answer("cautious", L.HOOK_TARGET, public, n) == asesino
     assert answer("tactician", L.HOOK_TARGET, public, n) == asesino
@@ -415,6 +419,7 @@ def test_bonus_phase_cautious_recovers_bold_strikes_the_tactician_by_worth():
     n = put_rows(public, L.A_PASS, L.A_STRIKE, L.A_RECOVER, L.A_MOUNT)
     public[L.R_OPTS + 3, L.OPT_MOUNT], public[L.R_OPTS + 3, L.OPT_LEVEL] = 0, 1
     public[L.R_OPTS + 3, L.OPT_DAMAGE], public[L.R_OPTS + 3, L.OPT_LEFT] = 2, 2
+    public[L.R_OPTS + 3, L.OPT_FACES] = 0b1110  # hits on 1–3 (DM-7.11)
     assert answer("cautious", L.HOOK_BONUS, public, n) == L.A_RECOVER
     assert answer("bold", L.HOOK_BONUS, public, n) == L.A_STRIKE
     assert answer("tactician", L.HOOK_BONUS, public, n, mount=6.0, recover=1.0) == L.A_MOUNT

@@ -104,7 +104,16 @@ T_END_CARD = 28     # unit that dealt the last death (-1: a precipice, -2: none)
 T_SITES_DONE = 29   # sites completed
 T_FIGHT_ROUNDS = 30  # rounds of attacks this game (the timeout guard)
 T_DEATHS = 31       # deaths in all
-T_FIELDS = 32
+T_ATTACK = 32       # the attack asking at HOOK_TARGET / HOOK_SPLIT: ATTACK_*
+T_STOPS = 33        # what the target's choice does to the enemies' strikes: STOPS_*
+T_FIELDS = 34
+
+ATTACK_ROLL, ATTACK_QUICK, ATTACK_GRAB, ATTACK_BONUS, ATTACK_DEATH = 0, 1, 2, 3, 4
+"""A normal roll's hit (DM-7.2), a quick strike (DM-7.6), a grab's points (DM-7.7), a bonus-phase strike (DM-8.1),
+the bonus attack of a hero who died (DM-7.8); also the ``roll`` field of ``E_ROLL``."""
+STOPS_NOTHING, STOPS_KILLED, STOPS_TARGET = 0, 1, 2
+"""At HOOK_TARGET: the enemies have struck, strike together or do not strike (0); the hit lands first, so a
+striker it kills does not strike (1, DM-7.4); the quick strike's target cannot strike, killed or not (2, DM-7.6)."""
 
 OVER_RUNNING, OVER_WON, OVER_LOST, OVER_TIMEOUT = 0, 1, 2, 3
 OVER_NAMES = ("running", "won", "lost", "timeout")
@@ -126,7 +135,9 @@ H_DEATHS = 12
 H_POTIONS_USED = 13
 H_ITEMS = 14        # bit i: holds item i (DM-2.9)
 H_SHIELD_USED = 15  # item B's point already ignored this turn
-H_FIELDS = 16
+H_MOUNT_FACES = 16  # the ridden mount's attack faces (bit mask; 0: no mount, DM-7.11)
+H_MOUNT_HIT = 17    # ... and its damage (DIE: the white die's value)
+H_FIELDS = 18
 
 # --- s.foes[f, F_*]: the enemies in play, in the order they entered ---------------------------------
 F_CARD = 0
@@ -182,7 +193,8 @@ OPT_MOUNT = 8       # a middle-mount row (bonus A_MOUNT), -1: none
 OPT_LEVEL = 9       # that mount's level
 OPT_POTIONS = 10    # goblin: potions the row gains (negative: stolen)
 OPT_HEAL = 11       # goblin: damage the row heals
-OPT_FIELDS = 12
+OPT_FACES = 12      # bonus mount row: the mount's attack faces (bit mask)
+OPT_FIELDS = 13
 MAX_OPTS = MAX_FOES + MAX_MIDDLE + 4
 
 # --- the public matrix a policy gets: rows ------------------------------------------------------
@@ -214,7 +226,7 @@ E_MOUNT_TAKEN = 15   # mount, foe unit (-1: a hero took it)
 E_MOUNT_MIDDLE = 16  # mount
 E_ENTERS = 17        # card, unit, role
 E_DRINK = 18         # potions drunk, enemies killed
-E_ROLL = 19          # white, red, kind (A_ROLL / A_QUICK / 2 grab reroll / 3 bonus strike / 4 death bonus)
+E_ROLL = 19          # white, red, ATTACK_*
 E_HERO_HITS = 20     # foe unit, damage, left
 E_FOE_HITS = 21      # total damage, strikers, damage after
 E_KILL = 22          # unit, role, points

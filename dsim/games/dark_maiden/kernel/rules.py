@@ -174,8 +174,7 @@ def setup(s, t, party, lives, items, key):
         row[L.H_POTIONS] = min(1, row[L.H_MAX_POTIONS])
         row[L.H_FACES] = t.heroes[k, L.HT_FACES]
         row[L.H_SPECIAL] = t.heroes[k, L.HT_SPECIAL]
-        row[L.H_MOUNT] = -1
-        row[L.H_MOUNT_CARD] = -1
+        unride(s, h)
     nd = 0
     for c in range(t.cards.shape[0]):
         pile = t.cards[c, L.CD_PILE]
@@ -272,6 +271,21 @@ def mount_foe(s, f, mount, card, damage):
     """Riding amazon ``f`` takes a mount at once (DM-5.4.1, DM-7.10)."""
     s.foes[f, L.F_MOUNT], s.foes[f, L.F_MOUNT_CARD], s.foes[f, L.F_MOUNT_DAMAGE] = mount, card, damage
     event(s, L.E_MOUNT_TAKEN, -1, mount, s.foes[f, L.F_UNIT], 0)
+
+
+@jit(inline=True)
+def ride(s, t, h, mount, card, damage):
+    """Hero ``h`` rides ``mount`` (its card, its damage tokens); its faces and damage go on the hero's row."""
+    row = s.heroes[h]
+    row[L.H_MOUNT], row[L.H_MOUNT_CARD], row[L.H_MOUNT_DAMAGE] = mount, card, damage
+    row[L.H_MOUNT_FACES], row[L.H_MOUNT_HIT] = t.mounts[mount, L.MT_FACES], t.mounts[mount, L.MT_DAMAGE]
+
+
+@jit(inline=True)
+def unride(s, h):
+    """Hero ``h`` rides no mount."""
+    row = s.heroes[h]
+    row[L.H_MOUNT], row[L.H_MOUNT_CARD], row[L.H_MOUNT_DAMAGE], row[L.H_MOUNT_FACES], row[L.H_MOUNT_HIT] = -1, -1, 0, 0, 0
 
 
 @jit
@@ -381,7 +395,7 @@ def hero_dies(s, t, h, cause):
     row[L.H_EXHAUSTED] = 0
     if row[L.H_MOUNT] >= 0:
         discard(s, row[L.H_MOUNT_CARD])
-        row[L.H_MOUNT], row[L.H_MOUNT_CARD], row[L.H_MOUNT_DAMAGE] = -1, -1, 0
+        unride(s, h)
     lives = s.table[L.T_LIVES]
     spare = lives - heroes_in(s) if s.variants[V.V_LIFE_COUNTER] == 1 else lives
     if spare > 0:
@@ -405,7 +419,7 @@ def dismount_hero(s, t, h, by_boss):
     the discard pile if a boss or sub-boss dismounted it, else to the middle."""
     row = s.heroes[h]
     m, card, damage = row[L.H_MOUNT], row[L.H_MOUNT_CARD], row[L.H_MOUNT_DAMAGE] + L.MOUNT_HIT
-    row[L.H_MOUNT], row[L.H_MOUNT_CARD], row[L.H_MOUNT_DAMAGE] = -1, -1, 0
+    unride(s, h)
     row[L.H_EXHAUSTED] = 1
     where = 0
     f = free_amazon(s)
@@ -449,7 +463,7 @@ def fall(s, t, h):
     event(s, L.E_FALL, h, row[L.H_MOUNT], 0, 0)
     if row[L.H_MOUNT] >= 0:  # DM-5.2.2
         discard(s, row[L.H_MOUNT_CARD])
-        row[L.H_MOUNT], row[L.H_MOUNT_CARD], row[L.H_MOUNT_DAMAGE] = -1, -1, 0
+        unride(s, h)
     if s.variants[V.V_PRECIPICE_FALL] == 0:
         hero_dies(s, t, h, -1)
         return
@@ -551,6 +565,13 @@ def foe_rows(s, damage, white, red, quick, mode):
     return n
 
 
+@jit(inline=True)
+def asking(s, attack, stops):
+    """Say which attack asks for a target and what the choice does to the enemies' strikes (``T_ATTACK``,
+    ``T_STOPS``), for the policy."""
+    s.table[L.T_ATTACK], s.table[L.T_STOPS] = attack, stops
+
+
 @jit
 def strike_foe(s, t, pol, params, h, hook, damage, white, red, quick):
     """Hero ``h``'s ``damage`` goes to one enemy the policy picks (DM-7.2); returns the foe's card."""
@@ -632,8 +653,10 @@ def bonus_attack(s, t, pol, params, h):
     if s.table[L.T_FOES] == 0:
         return
     w = d6(s)
-    event(s, L.E_ROLL, h, w, 0, 4)
+    s.table[L.T_WHITE], s.table[L.T_RED] = w, 0
+    event(s, L.E_ROLL, h, w, 0, L.ATTACK_DEATH)
     if has(s.heroes[h, L.H_FACES], w):
+        asking(s, L.ATTACK_DEATH, L.STOPS_NOTHING)
         strike_foe(s, t, pol, params, h, L.HOOK_TARGET, w + attack_bonus(s, h), w, 0, False)
 
 
@@ -675,8 +698,9 @@ def quick_strike(s, t, pol, params, h):
     s.heroes[h, L.H_EXHAUSTED] = 1
     w, r = d6(s), d6(s)
     s.table[L.T_WHITE], s.table[L.T_RED] = w, r
-    event(s, L.E_ROLL, h, w, r, L.A_QUICK)
+    event(s, L.E_ROLL, h, w, r, L.ATTACK_QUICK)
     if w + r >= L.PASS_TOTAL:
+        asking(s, L.ATTACK_QUICK, L.STOPS_TARGET)
         n = foe_rows(s, L.QUICK_DAMAGE + attack_bonus(s, h), w, r, True, 0)
         f = s.opts[ask(s, pol, params, L.HOOK_TARGET, h, n), L.OPT_FOE]
         s.foes[f, L.F_STUNNED] = 1
@@ -703,6 +727,7 @@ def grab(s, t, pol, params, h, red):
         land(s, t, pol, params, h, total, by_boss, cause, paladin, healing, calls)
         return
     points = L.GRAB_DAMAGE + attack_bonus(s, h)
+    asking(s, L.ATTACK_GRAB, L.STOPS_NOTHING)
     s.hits[:] = 0
     for p in range(points):
         if s.table[L.T_FOES] == 0:
@@ -736,6 +761,7 @@ def exchange(s, t, pol, params, h, w, r):
         return
     damage += attack_bonus(s, h)
     first = w < r or (w == r and row[L.H_SPECIAL] == L.HS_STRIKE_FIRST and row[L.H_EXHAUSTED] == 0)
+    asking(s, L.ATTACK_ROLL, L.STOPS_KILLED if first else L.STOPS_NOTHING)
     if first:
         strike_foe(s, t, pol, params, h, L.HOOK_TARGET, damage, w, r, False)
         total, by_boss, cause, paladin, healing, calls = snapshot(s, w, r, False)
@@ -756,7 +782,7 @@ def normal_attack(s, t, pol, params, h):
     (Bárbara, once per attack, DM-7.5) or grab (DM-7.7)."""
     row = s.heroes[h]
     w, r = d6(s), d6(s)
-    event(s, L.E_ROLL, h, w, r, L.A_ROLL)
+    event(s, L.E_ROLL, h, w, r, L.ATTACK_ROLL)
     rerolled = False
     while w == r and row[L.H_EXHAUSTED] == 0:
         s.table[L.T_WHITE], s.table[L.T_RED] = w, r
@@ -951,17 +977,15 @@ def fight(s, t, pol, params):
 
 
 @jit
-def take_mount(s, h, m):
+def take_mount(s, t, h, m):
     """DM-8.1: hero ``h`` takes middle mount ``m`` (allowed while exhausted)."""
-    row = s.heroes[h]
-    row[L.H_MOUNT], row[L.H_MOUNT_CARD] = s.middle[m, L.M_MOUNT], s.middle[m, L.M_CARD]
-    row[L.H_MOUNT_DAMAGE] = s.middle[m, L.M_DAMAGE]
+    ride(s, t, h, s.middle[m, L.M_MOUNT], s.middle[m, L.M_CARD], s.middle[m, L.M_DAMAGE])
     n = s.table[L.T_MIDDLE]
     for k in range(m, n - 1):
         for c in range(L.M_FIELDS):
             s.middle[k, c] = s.middle[k + 1, c]
     s.table[L.T_MIDDLE] = n - 1
-    event(s, L.E_MOUNT_TAKEN, h, row[L.H_MOUNT], -1, 0)
+    event(s, L.E_MOUNT_TAKEN, h, s.heroes[h, L.H_MOUNT], -1, 0)
 
 
 @jit
@@ -971,7 +995,7 @@ def bonus_strike(s, t, pol, params, h):
     row = s.heroes[h]
     w = d6(s)
     s.table[L.T_WHITE], s.table[L.T_RED] = w, 0
-    event(s, L.E_ROLL, h, w, 0, 3)
+    event(s, L.E_ROLL, h, w, 0, L.ATTACK_BONUS)
     faces, damage, m = row[L.H_FACES], w, row[L.H_MOUNT]
     if m >= 0 and not (s.variants[V.V_MOUNTED_FACES] == 1 and t.mounts[m, L.MT_LEVEL] == 3):
         faces = t.mounts[m, L.MT_FACES]
@@ -979,6 +1003,7 @@ def bonus_strike(s, t, pol, params, h):
     elif m >= 0:
         damage = min(w, 4)
     if has(faces, w):
+        asking(s, L.ATTACK_BONUS, L.STOPS_NOTHING)
         strike_foe(s, t, pol, params, h, L.HOOK_TARGET, damage + attack_bonus(s, h), w, 0, False)
     s.table[L.T_WHITE] = 0
 
@@ -1009,6 +1034,7 @@ def bonus_phase(s, t, pol, params):
                 mount = s.middle[m, L.M_MOUNT]
                 s.opts[n, L.OPT_MOUNT], s.opts[n, L.OPT_LEVEL] = m, t.mounts[mount, L.MT_LEVEL]
                 s.opts[n, L.OPT_DAMAGE] = t.mounts[mount, L.MT_DAMAGE]
+                s.opts[n, L.OPT_FACES] = t.mounts[mount, L.MT_FACES]
                 s.opts[n, L.OPT_LEFT] = t.mounts[mount, L.MT_VITALITY] - s.middle[m, L.M_DAMAGE]
                 n += 1
         if n == 1:
@@ -1022,7 +1048,7 @@ def bonus_phase(s, t, pol, params):
         elif action == L.A_RECOVER:
             row[L.H_EXHAUSTED] = 0
         elif action == L.A_MOUNT:
-            take_mount(s, h, m)
+            take_mount(s, t, h, m)
         if s.table[L.T_OVER] != L.OVER_RUNNING:
             return
         if s.table[L.T_NO_BONUS] == 1:
