@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.policy import Param, Policy, policy_function, public_views, register
-from policies.dark_maiden.common import best_mount_row, pick, pick_fall, pick_goblin, pick_split, pick_target, row_of
+from policies.dark_maiden.common import pick, plain_answer
 
 P_DRINK_AT = 0
 WEIGHTS = (2.0, 0.5, 1.0, 0.0, 0.5)
 """Target weights (damage, kill, point, exhaust, mount; ``common.deal_value``): the most damage."""
 POTION = 3.0
 """Worth of a goblin's potion against a healed point (``common.goblin_gain``): potions first."""
+BONUS = (L.A_STRIKE, L.A_MOUNT, L.A_RECOVER)
+"""The bonus phase (DM-8.1): strike, else take a mount, else recover."""
 
 
 @policy_function
@@ -26,19 +28,7 @@ def decide(hook, seat, public, n, params):
         return pick(opts, n, L.A_QUICK)
     if hook == L.HOOK_DOUBLE:  # DM-7.7
         return pick(opts, n, L.A_GRAB)
-    if hook == L.HOOK_TARGET:
-        return pick_target(table, heroes, foes, opts, n, seat, WEIGHTS)
-    if hook == L.HOOK_SPLIT:
-        return pick_split(table, foes, opts, n, WEIGHTS)
-    if hook == L.HOOK_FALL:
-        return pick_fall(foes, opts, n, WEIGHTS)
-    if hook == L.HOOK_BONUS:  # DM-8.1: strike, else mount, else recover
-        for action in (L.A_STRIKE, L.A_MOUNT, L.A_RECOVER):
-            i = best_mount_row(opts, n) if action == L.A_MOUNT else row_of(opts, n, action)
-            if i >= 0:
-                return i
-        return 0
-    return pick_goblin(heroes, seat, opts, n, POTION)
+    return plain_answer(hook, table, heroes, foes, opts, n, seat, WEIGHTS, POTION, BONUS)
 
 
 register(Policy(

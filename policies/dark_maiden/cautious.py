@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.policy import Param, Policy, policy_function, public_views, register
-from policies.dark_maiden.common import (
-    best_mount_row, grab_chance, pick, pick_fall, pick_goblin, pick_split, pick_target, red_total, row_of,
-    vitality_left,
-)
+from policies.dark_maiden.common import grab_chance, pick, plain_answer, red_total, row_of, vitality_left
 
 P_HURT, P_LAST_STAND = range(2)
 WEIGHTS = (0.5, 4.0, 0.2, 1.0, 1.5)
 """Target weights (damage, kill, point, exhaust, mount; ``common.deal_value``): kills first."""
 POTION = 0.5
 """Worth of a goblin's potion against a healed point (``common.goblin_gain``): healing first."""
+BONUS = (L.A_RECOVER, L.A_MOUNT, L.A_STRIKE)
+"""The bonus phase (DM-8.1): recover, else take a mount, else strike."""
 
 
 @policy_function
@@ -41,19 +40,7 @@ def decide(hook, seat, public, n, params):
         if reroll >= 0 and red_total(foes, table[L.T_FOES], 0, red) > 0:
             return reroll
         return pick(opts, n, L.A_ACCEPT)
-    if hook == L.HOOK_TARGET:
-        return pick_target(table, heroes, foes, opts, n, seat, WEIGHTS)
-    if hook == L.HOOK_SPLIT:
-        return pick_split(table, foes, opts, n, WEIGHTS)
-    if hook == L.HOOK_FALL:
-        return pick_fall(foes, opts, n, WEIGHTS)
-    if hook == L.HOOK_BONUS:  # DM-8.1: recover, else mount, else strike
-        for action in (L.A_RECOVER, L.A_MOUNT, L.A_STRIKE):
-            i = best_mount_row(opts, n) if action == L.A_MOUNT else row_of(opts, n, action)
-            if i >= 0:
-                return i
-        return 0
-    return pick_goblin(heroes, seat, opts, n, POTION)
+    return plain_answer(hook, table, heroes, foes, opts, n, seat, WEIGHTS, POTION, BONUS)
 
 
 register(Policy(

@@ -507,3 +507,23 @@ def bonus_strike_value(table, heroes, foes, h, w):
         if dmg > 0:
             v += best_single(foes, table[L.T_FOES], 0, dmg, w)
     return v / 6.0
+
+
+@helper
+def plain_answer(hook, table, heroes, foes, opts, n, seat, w, potion, bonus_order):
+    """The hooks a fixed-style policy answers alike: target, split and fall by worth with the weights ``w``, the
+    bonus phase by the first of ``bonus_order``'s actions offered (a mount: the best one, DM-8.1), the goblin's
+    dice by need with a potion worth ``potion`` (DM-5.3.3)."""
+    if hook == L.HOOK_TARGET:
+        return pick_target(table, heroes, foes, opts, n, seat, w)
+    if hook == L.HOOK_SPLIT:
+        return pick_split(table, foes, opts, n, w)
+    if hook == L.HOOK_FALL:
+        return pick_fall(foes, opts, n, w)
+    if hook == L.HOOK_BONUS:
+        for action in bonus_order:
+            i = best_mount_row(opts, n) if action == L.A_MOUNT else row_of(opts, n, action)
+            if i >= 0:
+                return i
+        return 0
+    return pick_goblin(heroes, seat, opts, n, potion)

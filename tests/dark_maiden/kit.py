@@ -170,3 +170,15 @@ def reseed(s: State, index: int, seed: int = 0) -> State:
     as DM-2's setup seeds a game), so scenes reseeded with different indices roll independent dice; ``s``."""
     s.rng[0], s.rng[1] = battle_key(seed, 0, index), 0
     return s
+
+
+def attack(s: State, hero: int, *faces: int, **choices: str) -> None:
+    """Hero ``hero`` attacks with the forced ``faces`` and the scripted ``choices``; every forced face is used."""
+    force(s, *faces)
+    step(s, "attack", hero, script(**choices))
+    assert s.table[L.T_FORCED_NEXT] == len(faces), "the exchange rolled another number of dice than forced"
+
+
+def foe_damage(s: State) -> list[tuple[str, int]]:
+    """``(unit id, damage)`` of each foe in play, in order of entry."""
+    return [(u, int(s.foes[f, L.F_DAMAGE])) for f, u in enumerate(foe_units(s))]

@@ -15,16 +15,7 @@ from tests.dark_maiden import kit
 FOUR = ("amazona", "barbara", "guerrero", "amazona")
 
 
-def attack(s: State, hero: int, *faces: int, **choices: str) -> None:
-    """Hero ``hero`` attacks with the forced ``faces`` and the scripted ``choices``; every forced face is used."""
-    kit.force(s, *faces)
-    kit.step(s, "attack", hero, kit.script(**choices))
-    assert s.table[L.T_FORCED_NEXT] == len(faces), "the exchange rolled another number of dice than forced"
-
-
-def foes(s: State) -> list[tuple[str, int]]:
-    """``(unit id, damage)`` of each foe in play, in order of entry."""
-    return [(u, int(s.foes[f, L.F_DAMAGE])) for f, u in enumerate(kit.foe_units(s))]
+attack, foes = kit.attack, kit.foe_damage
 
 
 def rolls(s: State) -> list[tuple[int, int, str]]:
