@@ -62,6 +62,16 @@ class KernelCompiler:
             return njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True,
                         inline="always" if inline else "never")(func)
 
+    def entry(self, impl):
+        """A Python-callable entry compiled (or loaded from the cache) now, with reference counting; ``impl``
+        itself under ``NUMBA_DISABLE_JIT=1``."""
+        from numba import config, njit
+
+        if config.DISABLE_JIT:
+            return impl
+        with self.cache():
+            return njit(cache=True)(impl)
+
     def allocating(self, func):
         """A cached kernel function that allocates (with reference counting)."""
         from numba import njit

@@ -16,7 +16,7 @@ import numpy as np
 from dsim.games.bloodborne.compile import Tables
 from dsim.games.bloodborne.kernel import batch as B
 from dsim.games.bloodborne.kernel import layout as L
-from dsim.games.bloodborne.kernel.jit import kernel_cache
+from dsim.games.bloodborne.kernel.jit import entry, kernel_cache
 from dsim.games.bloodborne.kernel.state import State, new_state
 from dsim.games.bloodborne.policy import PolicyFunctionType
 
@@ -39,11 +39,7 @@ def _batch(tables_type: Any) -> Any:
 @lru_cache(maxsize=None)
 def _entry(name: str) -> Any:
     """A one-game entry of :mod:`.kernel.batch` (``play_one``, ``setup``, ``round``), compiled on first use."""
-    impl = getattr(B, f"{name}_impl")
-    if numba.config.DISABLE_JIT:
-        return impl
-    with kernel_cache():
-        return numba.njit(cache=True)(impl)
+    return entry(getattr(B, f"{name}_impl"))
 
 
 def _pols(policies: tuple) -> tuple:

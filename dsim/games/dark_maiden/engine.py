@@ -16,7 +16,7 @@ import numpy as np
 from dsim.games.dark_maiden.compile import Tables
 from dsim.games.dark_maiden.kernel import batch as B
 from dsim.games.dark_maiden.kernel import layout as L
-from dsim.games.dark_maiden.kernel.jit import kernel_cache
+from dsim.games.dark_maiden.kernel.jit import entry, kernel_cache
 from dsim.games.dark_maiden.kernel.state import State, new_state
 from dsim.games.dark_maiden.policy import PolicyFunctionType
 
@@ -40,11 +40,7 @@ def _batch(tables_type: Any) -> Any:
 @lru_cache(maxsize=None)
 def _entry(name: str) -> Any:
     """A one-game entry of :mod:`.kernel.batch` (``play_one``, ``setup``, ``step``), compiled on first use."""
-    impl = getattr(B, f"{name}_impl")
-    if numba.config.DISABLE_JIT:
-        return impl
-    with kernel_cache():
-        return numba.njit(cache=True)(impl)
+    return entry(getattr(B, f"{name}_impl"))
 
 
 def _vec(values: Any, dtype: Any) -> np.ndarray:

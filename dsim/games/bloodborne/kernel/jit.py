@@ -12,4 +12,4 @@ SOURCES = sorted(_HERE.glob("*.py")) + [_HERE.parent / "dice.py", _HERE.parent /
                                         _HERE.parent / "variants.py", _DSIM / "rng.py", _DSIM / "numba_cache.py"]
 _COMPILER = KernelCompiler("bloodborne-kernel", SOURCES, _HERE / "__pycache__")
 KERNEL_CACHE_DIR = _COMPILER.folder
-kernel_cache, jit, allocating = _COMPILER.cache, _COMPILER.jit, _COMPILER.allocating
+kernel_cache, jit, allocating, entry = _COMPILER.cache, _COMPILER.jit, _COMPILER.allocating, _COMPILER.entry

@@ -11,4 +11,4 @@ _DSIM = _HERE.parents[2]
 SOURCES = sorted(_HERE.glob("*.py")) + [_HERE.parent / "policy.py", _HERE.parent / "variants.py",
                                         _DSIM / "rng.py", _DSIM / "numba_cache.py", _DSIM / "numba_ref.py"]
 _COMPILER = KernelCompiler("dark-maiden-kernel", SOURCES, _HERE / "__pycache__")
-kernel_cache, jit, allocating = _COMPILER.cache, _COMPILER.jit, _COMPILER.allocating
+kernel_cache, jit, allocating, entry = _COMPILER.cache, _COMPILER.jit, _COMPILER.allocating, _COMPILER.entry
