@@ -256,3 +256,76 @@ def test_variant_max_turns_custom(cap: int, over: int) -> None:
     out = kit.step(s, "turn")
     assert s.table[L.T_OVER] == over
     assert out[L.OUT_OVER] == (L.OVER_TIMEOUT if over == L.OVER_TIMEOUT else 0)
+
+
+# ---------------------------------------------------------------- GAP defaults made readings
+@pytest.mark.parametrize("reading,left,taken", [("per_enemy", [("armadura_2", 2)], 0),
+                                                ("per_point", [("armadura_2", 0)], 0)])
+def test_variant_grab_armour_per_point(reading: str, left: list, taken: int) -> None:
+    """Guerrero grabs on a double 4 and rolls a 6: all 3 points to an Armadura (armour 1): 2 land (the first is
+    lost), or none (each point loses 1)."""
+    s = kit.scene(("guerrero",), vary={"grab_armour": reading})
+    kit.add_foe(s, "armadura_2", role=L.ROLE_SUB_BOSS)
+    attack(s, 0, 4, 4, 6, double="grab", split="armadura_2")
+    assert foes(s) == left and s.heroes[0, L.H_DAMAGE] == taken
+
+
+@pytest.mark.parametrize("reading,offered", [("allowed", ["potions", "attack", "double"]),
+                                             ("not_mounted", ["potions"])])
+def test_variant_mounted_specials_not_mounted(reading: str, offered: list) -> None:
+    """A mounted Amazona with a potion rolls a double 5 (no hit on the mount's faces, no strike): a quick strike and
+    a grab are offered (DM-7.12 default) or not; with the grab gone, her double has a single row, so it is not
+    asked at all."""
+    s = kit.scene(("amazona",), vary={"mounted_specials": reading})
+    kit.add_foe(s, "mercenaria")
+    kit.mount_hero(s, 0, level=1)
+    attack(s, 0, 5, 5)
+    assert [e["hook"] for e in kit.events(s, "decision")] == offered
+
+
+@pytest.mark.parametrize("reading,exhausted", [("yes", 0), ("no", 1)])
+def test_variant_death_clears_exhaustion_no(reading: str, exhausted: int) -> None:
+    """An exhausted Amazona dies to an Asesino's 3 (her bonus attack misses on a 6): ready again, or still
+    exhausted."""
+    s = kit.scene(("amazona",), vary={"death_clears_exhaustion": reading})
+    kit.add_foe(s, "asesino")
+    s.heroes[0, L.H_DAMAGE], s.heroes[0, L.H_EXHAUSTED] = 4, 1
+    attack(s, 0, 6, 3, 6)
+    assert s.heroes[0, L.H_DEATHS] == 1 and s.heroes[0, L.H_EXHAUSTED] == exhausted
+
+
+@pytest.mark.parametrize("reading,damage,strikers", [("others_strike", 1, 1), ("nobody_strikes", 0, 0)])
+def test_variant_reinforcement_strikes_nobody_strikes(reading: str, damage: int, strikers: int) -> None:
+    """A red 1 beside the Dark Maiden and a Mercenaria (faces 1-2): she calls a card (a go card: discarded) and the
+    Mercenaria strikes for 1, or the call is nobody's strike."""
+    s = kit.scene(("guerrero",), deck=(kit.card("go"),), vary={"reinforcement_strikes": reading})
+    kit.add_foe(s, "dama_negra", role=L.ROLE_FINAL)
+    kit.add_foe(s, "mercenaria")
+    attack(s, 0, 6, 1)  # Guerrero misses on 6
+    assert s.heroes[0, L.H_DAMAGE] == damage and len(kit.events(s, "enemies_hit")) == strikers
+    assert len(kit.events(s, "reinforcements")) == 1
+
+
+def finish_village(vary: dict[str, str]) -> State:
+    """The Village completed with a hurt, exhausted Amazona and a level-1 mount in the middle (its goblin rolls 5)."""
+    s = kit.scene(("amazona",), vary=vary)
+    s.heroes[0, L.H_DAMAGE], s.heroes[0, L.H_EXHAUSTED] = 3, 1
+    s.middle[0, L.M_MOUNT], s.middle[0, L.M_CARD], s.middle[0, L.M_DAMAGE] = 0, kit.card("mount_1"), 1
+    s.table[L.T_MIDDLE], s.table[L.T_BOSSES_IN] = 1, 1
+    kit.force(s, 5)
+    kit.step(s, "check_site")
+    assert s.table[L.T_SITE] == 1
+    return s
+
+
+@pytest.mark.parametrize("reading,hero", [("carry", (3, 1)), ("rest", (0, 0))])
+def test_variant_carry_over_rest(reading: str, hero: tuple) -> None:
+    s = finish_village({"carry_over": reading})
+    assert (s.heroes[0, L.H_DAMAGE], s.heroes[0, L.H_EXHAUSTED]) == hero
+
+
+@pytest.mark.parametrize("reading,middle,deck", [("stay", 1, 5), ("shuffled", 0, 6)])
+def test_variant_middle_mounts_shuffled(reading: str, middle: int, deck: int) -> None:
+    """The Forest's deck is the level-2 pile (5 cards) alone here, plus the free mount under ``shuffled``."""
+    s = finish_village({"middle_mounts": reading})
+    assert s.table[L.T_MIDDLE] == middle and s.table[L.T_DECK] == deck

@@ -41,6 +41,17 @@ VARIANTS = VariantSet((
             "Seed L101: 'debe superar el resultado del dado enemigo'.",
             no="beating (Guerrero: equalling) the red die is enough",
             yes="the new white die must also be one of the hero's success faces"),
+    reading("grab_armour", "DM-7.7", "how armour meets a grab's split points",
+            "GAP: armour is −1 per damage instance (seed L51); a split grab is several.",
+            per_enemy="−1 once for each armoured enemy that gets any of the points",
+            per_point="−1 on every point: an armoured enemy takes nothing from a split grab"),
+    reading("mounted_specials", "DM-7.12", "may a mounted hero quick strike or grab",
+            "GAP: the seed does not say.",
+            allowed="yes, and the mount is ignored for that attack",
+            not_mounted="no: a mounted hero makes normal attacks only"),
+    reading("death_clears_exhaustion", "DM-7.9", "does a death clear exhaustion",
+            "GAP: seed L13 says a death removes the damage tokens.",
+            yes="a hero who dies gets up ready", no="an exhausted hero stays exhausted"),
     reading("mounted_faces", "DM-7.11", "the success faces of a mounted hero",
             "Seed L33–L35 print the mounts' faces; L35 'hasta 4 pts. de daño'.",
             printed="the mount's printed faces and damage, ignoring the hero's",
@@ -49,6 +60,10 @@ VARIANTS = VariantSet((
             "Seed L41–L43 say how she takes and loses mounts, not how she takes damage.",
             full_and_dismount="she is dismounted (the mount goes to the middle) and takes the full damage",
             one_and_one="as a mounted hero: she takes 1, the mount 1, and she is dismounted"),
+    reading("reinforcement_strikes", "DM-9.4", "do the other enemies strike when the Dark Maiden calls reinforcements",
+            "GAP: seed L55 says she deals no damage on a 1; it says nothing of the others.",
+            others_strike="the others strike on a red 1 if it is one of their faces",
+            nobody_strikes="a red 1 that calls reinforcements is nobody's strike"),
     reading("final_boss", "DM-9.5", "which final boss guards the Castle (1–3 heroes)",
             "Seed L58: the Paladin instead of the Dark Maiden, or a d6 when site 4 is completed.",
             dark_maiden="the Dark Maiden", paladin="the Paladin",
@@ -68,6 +83,13 @@ VARIANTS = VariantSet((
             fight_on="the attacks go on, as against a boss, until every enemy is dead",
             next_turns="turns go on without phase 1 (the site is reached): one round of attacks, then the bonus phase, "
                        "until no enemy is in play"),
+    reading("carry_over", "DM-10.3", "do the heroes' damage and exhaustion carry over to the next site",
+            "GAP: the seed resets only the advance track.",
+            carry="they carry over", rest="every hero starts the next site unhurt and ready"),
+    reading("middle_mounts", "DM-10.3", "what becomes of free mounts in the middle at a new site",
+            "GAP: the seed rebuilds the deck from the deck, the discards and the next level.",
+            stay="they stay in the middle, to be taken in a bonus phase",
+            shuffled="they are shuffled into the next site's deck"),
     reading("special_items", "DM-2.9", "are the 2 special items used",
             "Seed L118–L123: solo and 2-player games use them, 3–4 optionally; both effects are invented "
             "placeholders (data/dark_maiden/items.yaml).",
@@ -91,13 +113,19 @@ V_GOBLIN_HEAL = VARIANTS.index["goblin_heal"]
 V_BOSSES_ENTER = VARIANTS.index["bosses_enter"]
 V_BARBARA_REROLL = VARIANTS.index["barbara_reroll"]
 V_GRAB_NEEDS_FACE = VARIANTS.index["grab_needs_face"]
+V_GRAB_ARMOUR = VARIANTS.index["grab_armour"]
+V_MOUNTED_SPECIALS = VARIANTS.index["mounted_specials"]
+V_DEATH_CLEARS_EXHAUSTION = VARIANTS.index["death_clears_exhaustion"]
 V_MOUNTED_FACES = VARIANTS.index["mounted_faces"]
 V_MOUNTED_AMAZON = VARIANTS.index["mounted_amazon"]
+V_REINFORCEMENT_STRIKES = VARIANTS.index["reinforcement_strikes"]
 V_FINAL_BOSS = VARIANTS.index["final_boss"]
 V_FINAL_4P = VARIANTS.index["final_4p"]
 V_ADVANCE_FLOOR = VARIANTS.index["advance_floor"]
 V_SITE_SIDE = VARIANTS.index["site_side"]
 V_LEFTOVER = VARIANTS.index["leftover_enemies"]
+V_CARRY_OVER = VARIANTS.index["carry_over"]
+V_MIDDLE_MOUNTS = VARIANTS.index["middle_mounts"]
 V_ITEMS = VARIANTS.index["special_items"]
 V_LIVES_BY_PLAYERS = VARIANTS.index["lives_by_players"]
 V_LIVES = VARIANTS.index["lives"]

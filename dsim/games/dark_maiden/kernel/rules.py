@@ -392,7 +392,8 @@ def hero_dies(s, t, h, cause):
     row[L.H_DEATHS] += 1
     s.table[L.T_DEATHS] += 1
     row[L.H_DAMAGE] = 0
-    row[L.H_EXHAUSTED] = 0
+    if s.variants[V.V_DEATH_CLEARS_EXHAUSTION] == 0:
+        row[L.H_EXHAUSTED] = 0
     if row[L.H_MOUNT] >= 0:
         discard(s, row[L.H_MOUNT_CARD])
         unride(s, h)
@@ -549,8 +550,8 @@ def foe_rows(s, damage, white, red, quick, mode):
         if mode == 2 and row[L.F_ROLE] >= L.ROLE_BOSS:
             continue
         dealt = damage - row[L.F_ARMOUR]
-        if mode == 1:  # DM-7.7 GAP: armour takes off 1 of the points an armoured enemy gets
-            dealt = damage - row[L.F_ARMOUR] if s.hits[f] == 0 else damage
+        if mode == 1 and s.hits[f] > 0 and s.variants[V.V_GRAB_ARMOUR] == 0:
+            dealt = damage  # DM-7.7 GAP: armour takes off only the first point an armoured enemy gets
         if mode == 2:
             dealt = row[L.F_VITALITY]
         dealt = max(0, dealt)
@@ -605,6 +606,8 @@ def snapshot(s, white, red, quick):
                 best, cause = d, row[L.F_UNIT]
             if row[L.F_SPECIAL] == L.SP_HEALS:
                 paladin, healing = row[L.F_CARD], d
+    if calls and s.variants[V.V_REINFORCEMENT_STRIKES] == 1:  # nobody strikes on the call
+        return 0, False, -2, -1, 0, calls
     return total, by_boss, cause, paladin, healing, calls
 
 
@@ -735,7 +738,7 @@ def grab(s, t, pol, params, h, red):
         s.table[L.T_SPLIT_LEFT] = points - p
         n = foe_rows(s, 1, 0, 0, False, 1)
         f = s.opts[ask(s, pol, params, L.HOOK_SPLIT, h, n), L.OPT_FOE]
-        dealt = 1 - s.foes[f, L.F_ARMOUR] if s.hits[f] == 0 else 1
+        dealt = 1 if s.hits[f] > 0 and s.variants[V.V_GRAB_ARMOUR] == 0 else 1 - s.foes[f, L.F_ARMOUR]
         s.hits[f] += 1
         hurt_foe(s, t, f, max(0, dealt), True)
     s.table[L.T_SPLIT_LEFT] = 0
@@ -776,6 +779,12 @@ def exchange(s, t, pol, params, h, w, r):
         land(s, t, pol, params, h, total, by_boss, cause, paladin, healing, calls)
 
 
+@jit(inline=True)
+def specials_allowed(s, h):
+    """A quick strike or a grab is open to hero ``h``: not mounted, or mounted under the default reading of DM-7.12."""
+    return s.heroes[h, L.H_MOUNT] < 0 or s.variants[V.V_MOUNTED_SPECIALS] == 0
+
+
 @jit
 def normal_attack(s, t, pol, params, h):
     """DM-7.1: the white and the red die once; on a double a hero who is not exhausted may accept, reroll
@@ -791,8 +800,9 @@ def normal_attack(s, t, pol, params, h):
         if row[L.H_SPECIAL] == L.HS_REROLL and not rerolled:
             set_opt(s, n, L.A_REROLL)
             n += 1
-        set_opt(s, n, L.A_GRAB)
-        n += 1
+        if specials_allowed(s, h):  # DM-7.7, DM-7.12
+            set_opt(s, n, L.A_GRAB)
+            n += 1
         choice = s.opts[ask(s, pol, params, L.HOOK_DOUBLE, h, n), L.OPT_ACTION]
         if choice == L.A_GRAB:
             grab(s, t, pol, params, h, r)
@@ -819,7 +829,7 @@ def hero_attack(s, t, pol, params, h):
             drink(s, t, h)
     if s.table[L.T_FOES] > 0 and s.table[L.T_OVER] == L.OVER_RUNNING:
         quick = False
-        if s.heroes[h, L.H_EXHAUSTED] == 0:
+        if s.heroes[h, L.H_EXHAUSTED] == 0 and specials_allowed(s, h):  # DM-7.6, DM-7.12
             set_opt(s, 0, L.A_ROLL)
             set_opt(s, 1, L.A_QUICK)
             quick = s.opts[ask(s, pol, params, L.HOOK_ATTACK, h, 2), L.OPT_ACTION] == L.A_QUICK
@@ -1069,6 +1079,11 @@ def complete_site(s, t, pol, params):
         s.deck[nd] = s.discard[i]
         nd += 1
     s.table[L.T_DISCARD] = 0
+    if s.variants[V.V_MIDDLE_MOUNTS] == 1:  # GAP reading: free mounts go into the next deck
+        for m in range(s.table[L.T_MIDDLE]):
+            s.deck[nd] = s.middle[m, L.M_CARD]
+            nd += 1
+        s.table[L.T_MIDDLE] = 0
     pile = t.sites[site + 1, L.S_PILE]
     if pile > 0:
         for c in range(t.cards.shape[0]):
@@ -1079,6 +1094,10 @@ def complete_site(s, t, pol, params):
     shuffle(s, s.deck, nd)
     event(s, L.E_SITE_DONE, -1, site, nd, pile)
     enter_site(s, t, site + 1)
+    if s.variants[V.V_CARRY_OVER] == 1:  # GAP reading: the heroes start the site unhurt and ready
+        for h in range(s.table[L.T_HEROES]):
+            s.heroes[h, L.H_DAMAGE] = 0
+            s.heroes[h, L.H_EXHAUSTED] = 0
 
 
 @jit
