@@ -23,6 +23,17 @@ class SettingsError(ValueError):
     """A cell's settings or a command-line value cannot be used (message is user-facing, one line)."""
 
 
+def cell_settings(key: str, known: set[str]) -> dict[str, Any]:
+    """The settings of a cell from its JSON key (games cache cells by it), refusing names outside ``known``."""
+    import json
+
+    settings = json.loads(key)
+    unknown = set(settings) - known
+    if unknown:
+        raise ValueError(f"unknown setting(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(known))})")
+    return settings
+
+
 @dataclass(frozen=True)
 class Option:
     """One command-line option of a game (``--name`` for ``run``, ``explain``, ``compare``, ``tune``…).

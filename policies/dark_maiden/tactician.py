@@ -6,8 +6,8 @@ from __future__ import annotations
 from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.policy import Param, Policy, policy_function, public_views, register
 from policies.dark_maiden.common import (
-    accept_value, attack_value, best_mount_row, bonus_strike_value, grab_value, party_damage, pick, pick_fall,
-    mount_attack_gain, pick_goblin, pick_split, pick_target, potion_value, roll_value, top_role,
+    accept_value, attack_value, best_mount_row, bonus_strike_value, grab_value, mount_attack_gain, party_damage, pick,
+    plain_answer, potion_value, roll_value, top_role,
 )
 
 (P_RUN, P_DAMAGE, P_KILL, P_POINT, P_EXHAUST, P_MOUNT, P_QUICK, P_DRINK_GAIN, P_DRINK_KILLS,
@@ -53,12 +53,6 @@ def decide(hook, seat, public, n, params):
             if v > top:
                 best, top = i, v
         return best
-    if hook == L.HOOK_TARGET:
-        return pick_target(table, heroes, foes, opts, n, seat, w)
-    if hook == L.HOOK_SPLIT:
-        return pick_split(table, foes, opts, n, w)
-    if hook == L.HOOK_FALL:
-        return pick_fall(foes, opts, n, w)
     if hook == L.HOOK_BONUS:  # DM-8.1: the most useful of strike, recover, take a mount
         best, top = 0, 0.0
         for i in range(n):
@@ -73,7 +67,8 @@ def decide(hook, seat, public, n, params):
             if v > top:
                 best, top = i, v
         return best
-    return pick_goblin(heroes, seat, opts, n, params[P_POTION])
+    # target, split, fall and the goblin's dice by worth, as the other styles (the bonus phase is answered above)
+    return plain_answer(hook, table, heroes, foes, opts, n, seat, w, params[P_POTION], (L.A_PASS,))
 
 
 register(Policy(

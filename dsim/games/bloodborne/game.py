@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from dsim.games.base import Game, Option, Outcome, RuleSwitch, Workload
+from dsim.games.base import Game, Option, Outcome, RuleSwitch, Workload, cell_settings
 from dsim.games.bloodborne.kernel.layout import SEATINGS
 from dsim.paths import data_digest
 
@@ -94,10 +94,7 @@ def _cell(key: str) -> Cell:
     from dsim.games.bloodborne.policy import REGISTRY
     from dsim.games.bloodborne.variants import VARIANTS
 
-    settings = json.loads(key)
-    unknown = set(settings) - KNOWN_KEYS
-    if unknown:
-        raise ValueError(f"unknown setting(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN_KEYS))})")
+    settings = cell_settings(key, KNOWN_KEYS)
     hunters = settings.get("hunters", 4)
     if not isinstance(hunters, int) or isinstance(hunters, bool) or not MIN_HUNTERS <= hunters <= MAX_HUNTERS:
         raise ValueError(f"hunters must be {MIN_HUNTERS}, 4 or {MAX_HUNTERS} (BB-1.3), got {hunters!r}")

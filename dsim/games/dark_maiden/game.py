@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from dsim.games.base import Game, Option, Outcome, RuleSwitch, Workload
+from dsim.games.base import Game, Option, Outcome, RuleSwitch, Workload, cell_settings
 from dsim.paths import data_digest
 
 if TYPE_CHECKING:
@@ -94,10 +94,7 @@ def _cell(key: str) -> Cell:
     from dsim.games.dark_maiden.policy import REGISTRY
     from dsim.games.dark_maiden.variants import VARIANTS
 
-    settings = json.loads(key)
-    unknown = set(settings) - KNOWN_KEYS
-    if unknown:
-        raise ValueError(f"unknown setting(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN_KEYS))})")
+    settings = cell_settings(key, KNOWN_KEYS)
     comp = compiled_data(settings.get("data"))
     names = _party(settings.get("party", list(BASIC_PARTY)), comp.hero_ids)
     data = load_data(overlay=Path(settings["data"]) if settings.get("data") else None)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload
+from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload, cell_settings
 from dsim.paths import data_digest
 
 if TYPE_CHECKING:
@@ -57,10 +57,7 @@ def _cell(key: str) -> Cell:
     from dsim.games.dstbg.house_rules import apply_house_rules
     from dsim.games.dstbg.policy import get_policy
 
-    settings = json.loads(key)
-    unknown = set(settings) - KNOWN_KEYS
-    if unknown:
-        raise ValueError(f"unknown setting(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(KNOWN_KEYS))})")
+    settings = cell_settings(key, KNOWN_KEYS)
     party = settings.get("party")
     if isinstance(party, str):
         party = [p.strip() for p in party.split(",") if p.strip()]
