@@ -117,7 +117,7 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
         table.add_column(key, overflow="fold")
     headers = [f"{outcome.get('unit', 'battle')}s",
                *("win rate (95% CI)" if r is None else f"seat {r.rsplit('_', 1)[1]} wins (95% CI)" for r in rates),
-               *(f"mean {o}" for o in means)]
+               *(f"mean {outcome.get('rounds', o) if o == 'rounds' else o}" for o in means)]  # Dark Maiden: turns
     for header in headers:
         table.add_column(header, justify="right")
     if battles_needed is not None:
