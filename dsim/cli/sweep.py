@@ -42,14 +42,28 @@ class ExecutorKind(str, Enum):
     dask = "dask"
 
 
-class _BattleRate(ProgressColumn):
-    """Battles per second of the battles bar."""
+class _PlayRate(ProgressColumn):
+    """Plays (battles, games) per second of the plays bar."""
 
     def render(self, task: Task) -> Text:
-        """Speed of the battles task; blank for the others."""
-        if task.fields.get("unit") != "battles" or not task.speed:
+        """Speed of the plays task; blank for the others."""
+        unit = task.fields.get("unit")
+        if not unit or not task.speed:
             return Text("")
-        return Text(f"{task.speed:,.0f} battles/s", style="cyan")
+        return Text(f"{task.speed:,.0f} {unit}/s", style="cyan")
+
+
+def _unit(file: Path) -> str:
+    """What one play of the experiment's game is called, plural ("battles", "games"); "battles" when the file
+    or its game cannot be read yet (the sweep then says why)."""
+    from dsim.games import load_game
+    from dsim.sweep import ExperimentError, load_experiment
+
+    try:
+        experiment = load_experiment(file).experiment
+        return f"{load_game(experiment.game, experiment.game_module).outcome.unit}s"
+    except (ExperimentError, KeyError, ImportError):  # run_sweep reports each with its own message
+        return "battles"
 
 
 FolderArgument = Annotated[Path, typer.Argument(help="Results folder written by `dsim sweep`.")]
@@ -86,16 +100,16 @@ def sweep(
     if executor is ExecutorKind.local and (scheduler or workers):
         _fail("--scheduler and --workers need --executor dask")
     runner = LocalExecutor() if executor is ExecutorKind.local else DaskExecutor(scheduler, workers)
-    progress = Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), _BattleRate(),
+    unit = _unit(file)
+    progress = Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), _PlayRate(),
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err_console)
     ids: dict[str, Any] = {}
-    notice = LongRunNotice("battles", err_console.print)
+    notice = LongRunNotice(unit, err_console.print)
     live = ExitStack()  # the progress display runs from on_start until run_sweep returns or fails
 
     def on_start(status: SweepStatus) -> None:
         ids["cells"] = progress.add_task("cells", total=status.cells, completed=status.cells_done)
-        ids["battles"] = progress.add_task("battles", total=status.battles, completed=status.battles_done,
-                                           unit="battles")
+        ids["battles"] = progress.add_task(unit, total=status.battles, completed=status.battles_done, unit=unit)
         live.enter_context(progress)
 
     def on_chunk(task: Any, cell_finished: bool) -> None:
@@ -111,8 +125,8 @@ def sweep(
                                on_start=on_start, on_chunk=on_chunk)
     except (ExperimentError, results.ResultsError, ExecutorError) as exc:
         _fail(str(exc))
-    err_console.print(f"{status.cells} cells × {status.battles // status.cells:,} battles in {out} "
-                      f"({status.chunks_pending} chunks played, {status.battles_done:,} battles were already there). "
+    err_console.print(f"{status.cells} cells × {status.battles // status.cells:,} {unit} in {out} "
+                      f"({status.chunks_pending} chunks played, {status.battles_done:,} {unit} were already there). "
                       f"Next: dsim report {out}", highlight=False)
 
 
