@@ -49,6 +49,7 @@ class Compiled:
     site_ids: tuple[str, ...]
     site_names: tuple[str, ...]
     card_names: tuple[str, ...]
+    difficulties: dict[str, tuple[int, str]]  # id → (lives, how items behave) (DM-2.6, DM-2.9)
 
 
 def faces_mask(faces: Iterable[int]) -> int:
@@ -117,4 +118,5 @@ def compile_tables(data: DarkMaidenData) -> Compiled:
     units = [*enemies, *bosses]
     return Compiled(tables, tuple(h.id for h in heroes), tuple(u.id for u in units), tuple(u.name for u in units),
                     tuple(m.id for m in mounts), tuple(g.id for g in goblins), tuple(s.id for s in sites),
-                    tuple(s.name for s in sites), tuple(names))
+                    tuple(s.name for s in sites), tuple(names),
+                    {d.id: (d.lives, d.items) for d in data.difficulties.values()})

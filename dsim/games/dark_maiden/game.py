@@ -90,22 +90,20 @@ def starting_lives(variants: np.ndarray, difficulty_lives: int, heroes: int) -> 
 @lru_cache(maxsize=128)
 def _cell(key: str) -> Cell:
     from dsim.games.dark_maiden import variants as V
-    from dsim.games.dark_maiden.loader import load_data
     from dsim.games.dark_maiden.policy import REGISTRY
     from dsim.games.dark_maiden.variants import VARIANTS
 
     settings = cell_settings(key, KNOWN_KEYS)
     comp = compiled_data(settings.get("data"))
     names = _party(settings.get("party", list(BASIC_PARTY)), comp.hero_ids)
-    data = load_data(overlay=Path(settings["data"]) if settings.get("data") else None)
     difficulty = settings.get("difficulty", "normal")
-    if difficulty not in data.difficulties:
-        raise ValueError(f"unknown difficulty {difficulty!r} (difficulties: {', '.join(sorted(data.difficulties))})")
+    if difficulty not in comp.difficulties:
+        raise ValueError(f"unknown difficulty {difficulty!r} (difficulties: {', '.join(sorted(comp.difficulties))})")
     variants = VARIANTS.vector(settings.get("variants"))
     policy = REGISTRY.get(settings.get("policy", DarkMaiden.default_policy))
-    chosen = data.difficulties[difficulty]
-    lives = starting_lives(variants, chosen.lives, len(names))
-    items = ITEM_RULES[chosen.items] if variants[V.V_ITEMS] == 1 else -1
+    difficulty_lives, item_rule = comp.difficulties[difficulty]
+    lives = starting_lives(variants, difficulty_lives, len(names))
+    items = ITEM_RULES[item_rule] if variants[V.V_ITEMS] == 1 else -1
     party = np.array([comp.hero_ids.index(n) for n in names], np.int32)
     return Cell(comp, party, tuple(names), lives, items, policy, policy.vector(settings.get("policy_params")),
                 variants)
