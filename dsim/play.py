@@ -32,7 +32,7 @@ def play_sums(game: Game, settings: Mapping[str, Any], count: int, seed: int, st
     for lo in range(0, count, chunk):
         n = min(chunk, count - lo)
         cols = game.play(settings, seed, stream, lo, n)
-        cols = {**cols, **game.derive(cols)}
+        cols = {**cols, **game.derive(cols, settings)}
         for name, values in cols.items():
             values = np.asarray(values)
             total = values.sum(dtype=np.float64 if values.dtype.kind == "f" else np.int64)

@@ -250,7 +250,7 @@ class Game:
         success = columns.get(self.outcome.success)
         return {} if success is None else {"won": np.asarray(success, bool), "lost": ~np.asarray(success, bool)}
 
-    def derive(self, columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Extra per-play columns that ``dsim run`` sums (e.g. a timeout flag read from a result code)."""
         return {}
 

@@ -138,3 +138,22 @@ def test_bad_inputs_get_one_line_errors(args, message):
     out = runner.invoke(app, ["run", *DM, "--games", "10", *args])
     assert out.exit_code == 1 and message in out.output and "Traceback" not in out.output, out.output
     assert len(out.output.strip().splitlines()) == 1
+
+
+def test_the_card_that_ended_a_game_is_named_by_the_cells_own_data(tmp_path: Path):
+    """An overlay enemy sorted first shifts every unit's index: the per-card tally follows the cell's data."""
+    import yaml
+
+    (tmp_path / "enemies.yaml").write_text(yaml.safe_dump({"enemies": [
+        {"id": "a_brute", "name": "A brute", "level": 1, "vitality": 4, "success_faces": [6], "source": "test"}]}))
+    game = get_game("dark_maiden")
+    cell = {"party": ["amazona"], "difficulty": "hard", "policy": "random_legal", "data": str(tmp_path)}
+    cols = game.play(cell, 1, 2, 0, 2000)
+    ended = game.derive(cols, cell)
+    from dsim.games.dark_maiden.game import prepare
+
+    units = prepare(cell).compiled.unit_ids
+    assert units[0] == "a_brute"
+    for k in np.unique(cols["end_card"][cols["end_card"] >= 0]):
+        assert (ended[f"ended_by_{units[k]}"] == (cols["end_card"] == k)).all()
+    assert not ended["ended_by_a_brute"].any()  # not in any pile

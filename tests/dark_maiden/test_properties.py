@@ -175,7 +175,7 @@ def test_outcome_columns_agree_with_each_other(cell):
     one after those it cleared; cleared sites come in order; a lost game (no timeout) names what ended it, and a
     timeout has played ``max_turns`` turns."""
     cols = GAME.play(cell, 3, 1, 0, 3000)
-    cols |= GAME.derive(cols)
+    cols |= GAME.derive(cols, cell)
     win, timeout = cols["win"], cols["timeout"]
     lost_at = np.stack([cols[f"lost_at_site_{k}"] for k in range(1, 5)], axis=1)
     cleared = np.stack([cols[f"cleared_site_{k}"] for k in range(1, 5)], axis=1)

@@ -186,7 +186,7 @@ class Bloodborne(Game):
         """The run table's heading: the table and its seating."""
         return f"{self.label(settings)} ({settings.get('seating', 'rotate')} seating)"
 
-    def derive(self, columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Timeouts (a game still running at ``max_rounds``) for the run summary."""
         return {"timeouts": columns["timeout"]}
 

@@ -207,10 +207,11 @@ class DarkMaiden(Game):
         cell = prepare(settings)
         return f"{self.label(settings)} ({cell.lives} lives)"
 
-    def derive(self, columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """Per game, the card that ended a lost game (``ended_by_<unit>``, ``ended_by_precipice``)."""
+    def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        """Per game, the card that ended a lost game (``ended_by_<unit>``, ``ended_by_precipice``), named by the
+        cell's own data (an overlay may add or reorder units)."""
         ends = np.asarray(columns["end_card"])
-        comp = compiled_data(None)
+        comp = prepare(settings).compiled
         out = {"ended_by_precipice": ends == -1}
         out |= {f"ended_by_{uid}": ends == k for k, uid in enumerate(comp.unit_ids)}
         return out

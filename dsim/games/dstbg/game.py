@@ -235,7 +235,7 @@ class DSTBG(Game):
         return f"{', '.join(settings['party'])} vs {settings.get('boss') or settings.get('encounter')}, " \
                f"loadout {loadout_text(settings.get('loadout'))}"
 
-    def derive(self, columns: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Per-battle columns the run summary sums: timeouts and the heat-up round (R-12.6)."""
         from dsim.games.dstbg.kernel import layout as L
 
