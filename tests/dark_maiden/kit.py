@@ -37,9 +37,11 @@ _CACHE: dict[Any, Compiled] = {}
 
 @policy_function
 def scripted(hook, seat, public, n, params):
-    """The row whose action (or, at the foe hooks, whose foe's unit) is ``params[hook]``; row 0 otherwise."""
+    """The row whose action (or, at the foe hooks, whose foe's unit) is ``params[hook]``; row 0 otherwise. A
+    vector of several blocks of ``len(HOOK_NAMES)`` gives each seat its own: ``params[seat * HOOKS + hook]``."""
     table, heroes, foes, opts = public_views(public)
-    want = params[hook]
+    hooks = len(L.HOOK_NAMES)
+    want = params[hook] if params.shape[0] <= hooks else params[seat * hooks + hook]
     if want < 0:
         return 0
     for k in range(n):

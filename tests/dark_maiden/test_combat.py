@@ -9,15 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dsim.games.dark_maiden import engine
 from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.kernel.state import State
-from dsim.games.dark_maiden.policy import policy_function, public_views
-from dsim.policy import compiled
 from tests.dark_maiden import kit
-
-HOOKS = len(L.HOOK_NAMES)
-
 
 attack, foes = kit.attack, kit.foe_damage
 
@@ -536,22 +530,6 @@ def test_DM_9_7_armour_takes_1_off_a_bonus_attack() -> None:
 
 
 # ---------------------------------------------------------------- the seed's worked turn (L141–L189)
-@policy_function
-def by_seat(hook, seat, public, n, params):
-    """``kit.scripted`` with one block of choices per seat: ``params[seat * HOOKS + hook]``."""
-    _, _, units, opts = public_views(public)
-    want = params[seat * HOOKS + hook]
-    if want < 0:
-        return 0
-    for k in range(n):
-        if hook == L.HOOK_TARGET or hook == L.HOOK_SPLIT or hook == L.HOOK_FALL:
-            if units[opts[k, L.OPT_FOE], L.F_UNIT] == want:
-                return k
-        elif opts[k, L.OPT_ACTION] == want:
-            return k
-    return 0
-
-
 def test_DM_7_seed_worked_turn_L141_to_L189() -> None:
     """Amazona walks (a go card), Bárbara runs (asesino, mercenaria), Guerrero walks (a goblin); goblin 2, 4, 5;
     Amazona 1/3 hits the asesino first and takes 3; Bárbara's double 2 lands together (the asesino dies, she takes
@@ -565,7 +543,7 @@ def test_DM_7_seed_worked_turn_L141_to_L189() -> None:
         kit.script(move="walk", attack="quick strike", bonus="recover"),
     ])
     kit.force(s, 2, 4, 5, 1, 3, 2, 2, 3, 2, 1, 1)
-    engine.step(kit.comp().tables, s, compiled(by_seat), params, "turn")
+    kit.step(s, "turn", 0, params)  # one block of choices per seat
     assert s.table[L.T_FORCED_NEXT] == 11
     assert s.table[L.T_ADVANCE] == 5  # 1 + the go card's 1 + 2 + 1
     assert [int(s.heroes[h, L.H_POTIONS]) for h in range(3)] == [3, 3, 1]
