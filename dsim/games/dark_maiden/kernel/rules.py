@@ -233,6 +233,14 @@ def enter_foe(s, t, card, role):
     return n
 
 
+@jit
+def drawn_enemy_enters(s, t, card, kind):
+    """An enemy card from the deck enters play, a beaten boss as a sub-boss (DM-9.3); returns whether it is a
+    skeleton, which draws another card (DM-4.4, DM-9.2)."""
+    f = enter_foe(s, t, card, L.ROLE_ENEMY if kind == L.K_ENEMY else L.ROLE_SUB_BOSS)
+    return f >= 0 and s.foes[f, L.F_SPECIAL] == L.SP_DRAWS_CARD
+
+
 @jit(inline=True)
 def remove_foe(s, f):
     """Take foe row ``f`` out of play; later rows move up one (their order of entry is kept)."""
@@ -373,10 +381,9 @@ def draw(s, t, h):
         if kind == L.K_ITEM:
             gain_item(s, h, t.cards[c, L.CD_REF])
             return
-        if kind == L.K_ENEMY or kind == L.K_BOSS:  # a beaten boss comes back as a sub-boss (DM-9.3)
-            f = enter_foe(s, t, c, L.ROLE_ENEMY if kind == L.K_ENEMY else L.ROLE_SUB_BOSS)
-            if f >= 0 and s.foes[f, L.F_SPECIAL] == L.SP_DRAWS_CARD:
-                continue  # DM-4.4, DM-9.2
+        if kind == L.K_ENEMY or kind == L.K_BOSS:
+            if drawn_enemy_enters(s, t, c, kind):
+                continue
             return
         s.drawn[s.table[L.T_DRAWN]] = c
         s.table[L.T_DRAWN] += 1
@@ -622,8 +629,7 @@ def reinforcements(s, t):
         kind = t.cards[c, L.CD_KIND]
         if kind == L.K_ENEMY or kind == L.K_BOSS:
             event(s, L.E_REINFORCE, -1, c, kind, 1)
-            f = enter_foe(s, t, c, L.ROLE_ENEMY if kind == L.K_ENEMY else L.ROLE_SUB_BOSS)
-            if f >= 0 and s.foes[f, L.F_SPECIAL] == L.SP_DRAWS_CARD:
+            if drawn_enemy_enters(s, t, c, kind):
                 continue
             return
         event(s, L.E_REINFORCE, -1, c, kind, 0)
