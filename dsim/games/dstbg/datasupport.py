@@ -9,8 +9,9 @@ from typing import Any
 from dsim import dice
 from dsim.games.data import BaseDataSupport, CoverageItem, Distribution
 from dsim.games.dstbg import coverage as effect_coverage
-from dsim.games.dstbg.loader import KINDS, GameData, load_game_data
+from dsim.games.dstbg.loader import KINDS, TREASURE, GameData, load_game_data
 from dsim.games.dstbg.schema import INF_RANGE, Boss, Item
+from dsim.validation import display_path
 
 
 def _rng(value: int | None) -> str:
@@ -115,6 +116,10 @@ TABLES: dict[str, tuple[list[str], Callable[[Any], list[str]]]] = {
         ["id", "name", "damage", "dodge", "count"],
         lambda t: [t.id, t.name, str(t.damage), str(t.dodge), str(t.count)],
     ),
+    TREASURE: (  # the deck's groups (GameData.treasure_groups): R-1.8, R-1.12
+        ["group", "item cards", "copies", "embers", "cards", "in the deck"],
+        lambda g: [g.id, str(g.items), str(g.copies), str(g.embers) if g.embers else "–", str(g.cards), g.in_deck],
+    ),
 }  # fmt: skip
 
 
@@ -137,8 +142,11 @@ TABLES["loadouts"] = (["id", "name", "class", "tiers S/D/I/F", "souls", "gear (+
 
 
 def _find(game_data: GameData, ident: str, kind: str | None) -> list[tuple[str, str, Any, Path]]:
-    """Entries called ``ident`` (``boss/card`` or a bare card id also finds boss behaviour cards)."""
-    kinds = [kind] if kind else [*KINDS, "cards"]
+    """Entries called ``ident`` (``boss/card`` or a bare card id also finds boss behaviour cards;
+    ``treasure`` is the whole deck, a group id one of its groups)."""
+    kinds = [kind] if kind else [*KINDS, TREASURE, "cards"]
+    if ident == TREASURE and kind in (None, TREASURE):
+        return [(TREASURE, TREASURE, game_data.treasure, game_data.origin(TREASURE, TREASURE))]
     found = [(k, ident, game_data.entries(k)[ident], game_data.origin(k, ident))
              for k in kinds if k != "cards" and ident in game_data.entries(k)]  # fmt: skip
     if "cards" in kinds:
@@ -152,9 +160,10 @@ def _find(game_data: GameData, ident: str, kind: str | None) -> list[tuple[str, 
 
 
 class DSTBGData(BaseDataSupport):
-    """``dsim data`` for DS:TBG: characters, items, enemies, bosses (and their cards), encounters, tiles, traps, loadouts."""
+    """``dsim data`` for DS:TBG: characters, items, enemies, bosses (and their cards), encounters, tiles, traps,
+    loadouts, and the treasure deck by group."""
 
-    kinds: Sequence[str] = KINDS
+    kinds: Sequence[str] = (*KINDS, TREASURE)
     extra_kinds: Sequence[str] = ("cards",)  # boss behaviour cards, found by ``show BOSS/CARD``
 
     def load(self, overlay: Path | None = None) -> GameData:
@@ -181,15 +190,23 @@ class DSTBGData(BaseDataSupport):
         return [f"souls spent on stat tiers (R-5.7: 2/4/8 per tier): {souls}"]
 
     def coverage(self, data: GameData) -> list[CoverageItem]:
-        """Card effects (item texts, heroic actions, boss abilities) the engine does not simulate."""
-        return [CoverageItem(u.effect.kind, u.owner_kind, u.owner_id, u.card, u.where, u.effect.text)
-                for u in effect_coverage.unsimulated(data)]
+        """The treasure deck's placeholder (whole games draw from it: GAP 4), then the card effects (item
+        texts, heroic actions, boss abilities) the engine does not simulate."""
+        deck = data.treasure
+        placeholders = [CoverageItem("placeholder", TREASURE, TREASURE, "Treasure deck",
+                                     display_path(data.origin(TREASURE, TREASURE)), deck.placeholder)
+                        ] if deck.placeholder else []  # fmt: skip
+        return placeholders + [CoverageItem(u.effect.kind, u.owner_kind, u.owner_id, u.card, u.where, u.effect.text)
+                               for u in effect_coverage.unsimulated(data)]  # fmt: skip
 
     def coverage_title(self, items: Sequence[CoverageItem]) -> str:
-        """The coverage table's title."""
-        kinds = len({i.kind for i in items})
-        return (f"Card effects not simulated: {len(items)} uses of {kinds} kinds "
-                f"({len(effect_coverage.SIMULATED_EFFECTS)} kinds simulated)")
+        """The coverage table's title: effect uses and kinds, then placeholders if any."""
+        effects = [i for i in items if i.kind != "placeholder"]
+        kinds = len({i.kind for i in effects})
+        title = (f"Card effects not simulated: {len(effects)} uses of {kinds} kinds "
+                 f"({len(effect_coverage.SIMULATED_EFFECTS)} kinds simulated)")
+        placeholders = len(items) - len(effects)
+        return title + (f"; placeholder figures: {placeholders}" if placeholders else "")
 
 
 class DSTBGDice:

@@ -29,6 +29,9 @@ from dsim.games.dstbg.schema import (
     Loadout,
     Tile,
     Trap,
+    TreasureDeck,
+    TreasureGroup,
+    TreasureGroupId,
 )
 from dsim.games.loading import EntriesByKind, FolderLoader
 from dsim.paths import game_data_dir
@@ -49,6 +52,20 @@ LIST_FILES: dict[str, type[BaseModel]] = {
 BOSS_DIR = "bosses"
 """Bosses are stored one per file, ``bosses/<boss_id>.yaml``."""
 KINDS = ("dice", "characters", "items", "enemies", "bosses", "encounters", "tiles", "traps", "loadouts")
+TREASURE = "treasure"
+"""The treasure deck is one mapping under ``treasure`` in ``treasure.yaml`` (not a list of entries); as a
+``dsim data`` kind its entries are the deck's groups (:meth:`GameData.treasure_groups`)."""
+TREASURE_FILE = f"{TREASURE}.yaml"
+TREASURE_GROUPS: dict[TreasureGroupId, tuple[str, str, str]] = {
+    "common": ("generic", "Common treasure", "all, with the Ember cards, from the start (R-1.8)"),
+    "class": ("class", "Class treasure", "the 5 of each chosen character, from the start (R-1.8)"),
+    "transposed": (
+        "transposed", "Transposed (advanced) treasure", "the 5 of each character, after the mini boss (R-1.12)"
+    ),
+    "legendary": ("legendary", "Legendary treasure", "{legendary} at random, after the mini boss (R-1.12)"),
+    "boss": ("boss", "Boss treasure", "never: a beaten mini boss's cards go to the inventory (R-12.27)"),
+}
+"""Deck group → (items' ``treasure`` value, name, when it enters the deck); starter items never do (R-1.7)."""
 TRAP_TOKENS = 20  # R-7.7: the box holds 20 trap tokens
 FIGURES_PER_NODE = 3  # R-2.6
 _WALL_NODES = {"bottom": (0, 4), "top": (0, 0), "left": (1, 0), "right": (1, 4)}
@@ -71,6 +88,30 @@ class GameData(EntriesByKind):
     traps: dict[str, Trap]
     loadouts: dict[str, Loadout]
     entry_door: Door
+    treasure: TreasureDeck
+
+    def entries(self, kind: str) -> dict[str, Any]:
+        """The entries of one kind by id; ``treasure`` gives the deck's groups (one mapping in the file)."""
+        if kind == TREASURE:
+            return self.treasure_groups()
+        return super().entries(kind)
+
+    def origin(self, kind: str, entry_id: str) -> Path:
+        """The file an entry was loaded from; every ``treasure`` group comes from the deck's file."""
+        return super().origin(kind, TREASURE if kind == TREASURE else entry_id)
+
+    def treasure_groups(self) -> dict[str, TreasureGroup]:
+        """The deck by group with its cards and copies (R-1.8, R-1.12): what whole games shuffle and draw."""
+        deck, groups = self.treasure, {}
+        for group, (treasure, name, when) in TREASURE_GROUPS.items():
+            ids = [item.id for item in self.items.values() if item.treasure == treasure]
+            copies = sum(deck.copies.get(item_id, 1) for item_id in ids)
+            embers = deck.embers if group == "common" else 0
+            groups[group] = TreasureGroup(
+                id=group, name=name, items=len(ids), copies=copies, embers=embers, cards=copies + embers,
+                in_deck=when.format(legendary=deck.legendary_added), item_ids=ids, placeholder=deck.placeholder,
+            )  # fmt: skip
+        return groups
 
 
 
@@ -81,6 +122,8 @@ class _Loader(FolderLoader):
     def __init__(self) -> None:
         super().__init__(KINDS)
         self.entry_door: Door | None = None
+        self.treasure: TreasureDeck | None = None
+        self.treasure_file: Path | None = None
 
     def load_folder(self, root: Path, shipped: bool) -> None:
         """Load every data file in ``root``; shipped folders must be complete, overlays need not."""
@@ -91,6 +134,11 @@ class _Loader(FolderLoader):
                 self._load_list_file(path, kind, model, shipped, seen)
             elif shipped:
                 self.problems.append(Problem(display_path(path), message="file not found"))
+        path = root / TREASURE_FILE
+        if path.exists():
+            self._load_treasure(path, shipped)
+        elif shipped:
+            self.problems.append(Problem(display_path(path), message="file not found"))
         boss_files = sorted((root / BOSS_DIR).glob("*.yaml"))
         if shipped and not boss_files:
             self.problems.append(Problem(display_path(root / BOSS_DIR), message="no boss files found"))
@@ -146,9 +194,39 @@ class _Loader(FolderLoader):
         except ValidationError as err:
             self.problems.extend(problems_from_validation(err, file, settings, ""))
 
+    def _load_treasure(self, path: Path, shipped: bool) -> None:
+        """The treasure deck (R-1.8): one mapping under ``treasure``; an overlay's replaces the shipped one
+        whole, and a broken one leaves no deck (its cross-checks are skipped)."""
+        ok, raw = self.read(path)
+        file, raw = display_path(path), {} if raw is None else raw
+        if not ok or not isinstance(raw, dict):
+            if ok:
+                self.problems.append(Problem(file, message=f"expected a mapping with the key '{TREASURE}'"))
+            self.treasure = self.treasure_file = None
+            return
+        for key in raw.keys() - {TREASURE}:
+            self.problems.append(
+                Problem(file, field=str(key), message=f"unknown top-level key; expected one of ['{TREASURE}']")
+            )
+        if TREASURE not in raw:
+            if shipped:
+                self.problems.append(Problem(file, field=TREASURE, message="required top-level key is missing"))
+            return
+        try:
+            self.treasure, self.treasure_file = TreasureDeck.model_validate(raw[TREASURE]), path
+        except ValidationError as err:
+            self.problems.extend(problems_from_validation(err, file, raw[TREASURE], TREASURE))
+            self.treasure = self.treasure_file = None
+
+    def origins(self) -> dict[tuple[str, str], Path]:
+        """The file of every valid entry, and of the treasure deck as ``("treasure", "treasure")``."""
+        found = super().origins()
+        if self.treasure_file is not None:
+            found[(TREASURE, TREASURE)] = self.treasure_file
+        return found
 
     def _unknown_files(self, root: Path) -> None:
-        expected = {f"{kind}.yaml" for kind in LIST_FILES}
+        expected = {f"{kind}.yaml" for kind in LIST_FILES} | {TREASURE_FILE}
         for path in sorted([*root.glob("*.y*ml"), *(root / BOSS_DIR).glob("*.yml")]):
             if path.name not in expected:
                 self.problems.append(
@@ -167,8 +245,13 @@ def load_game_data(data_dir: Path | None = None, overlay: Path | None = None) ->
     data_dir = data_dir or game_data_dir(GAME)
     loader = _Loader()
     loader.load(data_dir, overlay)
-    data = loader.build(GameData, data_dir, overlay, **loader.models(), entry_door=loader.entry_door or "bottom")
-    return loader.finish(data, cross_check, () if loader.entry_door is not None else ("entry_door",))
+    # Stand-ins when a file was broken: the problems found then make ``finish`` raise, never return them.
+    treasure = loader.treasure or TreasureDeck(embers=0, legendary_added=0, source="not loaded")
+    data = loader.build(
+        GameData, data_dir, overlay, **loader.models(), entry_door=loader.entry_door or "bottom", treasure=treasure
+    )
+    unread = [name for name, value in (("entry_door", loader.entry_door), (TREASURE, loader.treasure)) if value is None]
+    return loader.finish(data, cross_check, unread)
 
 
 def cross_check(data: GameData, known: dict[str, set[str]], broken: set[str]) -> Iterator[Problem]:
@@ -176,7 +259,8 @@ def cross_check(data: GameData, known: dict[str, set[str]], broken: set[str]) ->
 
     ``known`` holds every id seen per kind (also of invalid entries, so one bad entry does not cause
     a cascade of "unknown id" reports); checks over a whole kind skip kinds in ``broken``, and tile
-    checks are skipped when ``broken`` holds ``"entry_door"`` (no valid entry door was read).
+    checks are skipped when ``broken`` holds ``"entry_door"`` (no valid entry door was read), treasure
+    checks when it holds ``"treasure"`` (no valid deck was read).
     """
     yield from _check_dice(data, broken)
     yield from _check_characters(data, known)
@@ -188,6 +272,8 @@ def cross_check(data: GameData, known: dict[str, set[str]], broken: set[str]) ->
         yield from _check_tiles(data)
     if "traps" not in broken:
         yield from _check_traps(data)
+    if TREASURE not in broken:
+        yield from _check_treasure(data, known, broken)
 
 
 def _where(data: GameData, kind: str, entry_id: str) -> tuple[str, str]:
@@ -381,6 +467,28 @@ def _check_traps(data: GameData) -> Iterator[Problem]:
     if total != TRAP_TOKENS:
         file = display_path(data.data_dir / "traps.yaml")
         yield Problem(file, field="traps", message=f"token counts add up to {total}, the box has {TRAP_TOKENS} (R-7.7)")
+
+
+def _check_treasure(data: GameData, known: dict[str, set[str]], broken: set[str]) -> Iterator[Problem]:
+    """Copy counts name treasure cards, never starting equipment (R-1.7, R-1.8; GAP 4), and the random
+    legendary draw after the mini boss fits the legendary cards there are (R-1.12)."""
+    file, deck = display_path(data.origin(TREASURE, TREASURE)), data.treasure
+    expected = "expected the id of an item in items.yaml whose treasure is not 'starter'"
+    for item_id in deck.copies:
+        item = data.items.get(item_id)
+        if item is None and item_id not in known["items"]:
+            yield Problem(file, TREASURE, f"copies.{item_id}", f"unknown item {item_id!r}; {expected}")
+        elif item is not None and item.treasure == "starter":
+            yield Problem(
+                file, TREASURE, f"copies.{item_id}",
+                f"{item_id!r} is starting equipment (R-1.7), not in the deck; {expected}",
+            )  # fmt: skip
+    legendary = sum(deck.copies.get(i.id, 1) for i in data.items.values() if i.treasure == "legendary")
+    if "items" not in broken and deck.legendary_added > legendary:
+        yield Problem(
+            file, TREASURE, "legendary_added",
+            f"{deck.legendary_added} legendary cards to add after the mini boss, the items hold {legendary} (R-1.12)",
+        )  # fmt: skip
 
 
 def _check_loadouts(data: GameData, known: dict[str, set[str]]) -> Iterator[Problem]:

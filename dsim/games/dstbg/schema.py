@@ -536,6 +536,43 @@ class Trap(Entry):
     count: Count = Field(description="Tokens of this kind among the 20.")
 
 
+# ---------------------------------------------------------------- treasure deck
+
+COMMON_CARDS = 60  # R-1.8: the core box holds 60 common treasure cards
+LEGENDARY_CARDS = 10  # R-1.8: ... and 10 legendary cards
+MAX_COPIES = 8
+"""Most copies of one card the deck may hold: a sanity bound while copy counts are a GAP (README GAP 4)."""
+TreasureGroupId = Literal["common", "class", "transposed", "legendary", "boss"]
+
+
+class TreasureDeck(Annotations):
+    """``treasure.yaml``: what the treasure deck holds beyond one of each item card (R-1.8, R-1.12)."""
+
+    embers: int = Field(
+        ge=0, le=COMMON_CARDS, description="Ember cards shuffled into the common cards at setup (R-1.8, R-3.8)."
+    )
+    legendary_added: int = Field(
+        ge=0, le=LEGENDARY_CARDS, description="Legendary cards drawn at random and added after the mini boss (R-1.12)."
+    )
+    copies: dict[Id, Annotated[int, Field(ge=1, le=MAX_COPIES)]] = Field(
+        default_factory=dict, description="Item id → copies of the card in the deck; unlisted: one (GAP 4)."
+    )
+
+
+class TreasureGroup(Model):
+    """One group of the treasure deck, derived from items and deck (rows of ``dsim data list treasure``)."""
+
+    id: TreasureGroupId = Field(description="Group: items' ``treasure`` value, with generic items as 'common'.")
+    name: str = Field(min_length=1)
+    items: Count = Field(description="Distinct item cards in the group.")
+    copies: Count = Field(description="Item cards in the group, copies counted.")
+    embers: Count = Field(0, description="Ember cards (common group only, R-3.8).")
+    cards: Count = Field(description="All cards of the group: copies plus embers.")
+    in_deck: str = Field(description="When and how many of them enter the deck (rule ids).")
+    item_ids: list[Id] = Field(description="The group's item ids, in data order.")
+    placeholder: str | None = Field(None, description="The deck's placeholder note: its figures are a GAP.")
+
+
 # ---------------------------------------------------------------- loadouts
 
 LEVEL_SOULS = (0, 2, 6, 14)
