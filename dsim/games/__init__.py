@@ -72,3 +72,12 @@ def _make_dark_maiden() -> Game:
 
 
 register_game("dark_maiden", _make_dark_maiden)
+
+
+def _make_dstbg_game() -> Game:
+    from dsim.games.dstbg.whole.game import DSTBGGame
+
+    return DSTBGGame()
+
+
+register_game("dstbg_game", _make_dstbg_game)

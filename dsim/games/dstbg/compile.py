@@ -206,20 +206,22 @@ def _upgraded_line(line: Any, effects: list[Any], most_expensive: bool) -> dict[
     return out
 
 
-def _party_tables(data: Any, party: list[str], faces: dict[str, list[int]], loadout: Any = None):
-    """Character, item-instance and line tables for the party's equipment: the starting kits (R-1.7)
-    or a loadout's kits, with upgrades applied to the item-instance and line rows (R-4.7)."""
-    chars = np.zeros((L.MAX_CHARS, L.CT_FIELDS), np.int32)
-    items: list[list[int]] = []
-    lines: list[list[int]] = []
-    lstat: list[np.ndarray] = []
-    item_ids: list[str] = []
-    line_names: list[str] = []
-    equip = np.full((L.MAX_CHARS, 5), -1, np.int32)
+class ItemTables:
+    """Item-instance and attack-line rows built one instance at a time (R-4.1, R-4.7): what a party's
+    kit compiles to, and the whole treasure deck of a game played whole (:mod:`dsim.games.dstbg.whole`)."""
 
-    def instance(item_id: str, upgrade_ids: tuple[str, ...], worn: tuple[str, ...]) -> int:
-        """One item instance; ``worn`` are the armour's upgrades whose "your attacks" effects
-        (scope self, e.g. Hornet Ring) apply to every attack of the character."""
+    def __init__(self, data: Any, faces: dict[str, list[int]]) -> None:
+        self.data, self.faces = data, faces
+        self.items: list[list[int]] = []
+        self.lines: list[list[int]] = []
+        self.lstat: list[np.ndarray] = []
+        self.item_ids: list[str] = []
+        self.line_names: list[str] = []
+
+    def instance(self, item_id: str, upgrade_ids: tuple[str, ...] = (), worn: tuple[str, ...] = ()) -> int:
+        """Add one item instance and return its row; ``worn`` are the armour's upgrades whose "your attacks"
+        effects (scope self, e.g. Hornet Ring) apply to every attack of the character."""
+        data, lines = self.data, self.lines
         item = data.items[item_id]
         upgrades = [data.items[u] for u in upgrade_ids]
         line_effects = [e for up in upgrades for e in up.effects if e.kind in UPGRADE_LINE_EFFECTS]
@@ -258,31 +260,46 @@ def _party_tables(data: Any, party: list[str], faces: dict[str, list[int]], load
             lrow[L.L_FROM_BACKUP] = int(line.usable_from_backup)
             lrow[L.L_SUPPORT], lrow[L.L_SUPPORT_AMT], lrow[L.L_SUPPORT_SCOPE] = sup, amount, scope
             lines.append(lrow)
-            lstat.append(_line_stats(k, u, o, up["mod"], faces))
-            line_names.append(f"{item_id} #{j + 1}")
-        items.append(row)
-        item_ids.append("+".join((item_id, *upgrade_ids)))
-        return len(items) - 1
+            self.lstat.append(_line_stats(k, u, o, up["mod"], self.faces))
+            self.line_names.append(f"{item_id} #{j + 1}")
+        self.items.append(row)
+        self.item_ids.append("+".join((item_id, *upgrade_ids)))
+        return len(self.items) - 1
 
-    for c, (cid, gear) in enumerate(zip(party, party_gear(data, party, loadout), strict=True)):
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The kernel's ``items``, ``lines`` and ``lstat`` tables."""
+        return (
+            np.array(self.items, np.int32).reshape(-1, L.IT_FIELDS),
+            np.array(self.lines, np.int32).reshape(-1, L.L_FIELDS),
+            np.array(self.lstat, np.int32).reshape(-1, 2, LSTAT_THRESHOLDS, LSTAT_NEEDS),
+        )
+
+
+def _party_tables(data: Any, party: list[str], faces: dict[str, list[int]], loadout: Any = None):
+    """Character, item-instance and line tables for the party's equipment: the starting kits (R-1.7)
+    or a loadout's kits, with upgrades applied to the item-instance and line rows (R-4.7)."""
+    chars = party_chars(data, party)
+    built = ItemTables(data, faces)
+    equip = np.full((L.MAX_CHARS, 5), -1, np.int32)
+    for c, gear in enumerate(party_gear(data, party, loadout)):
+        worn = gear.upgrades_of(gear.armour)
+        equip[c, 0] = built.instance(gear.armour, worn, ())
+        for h, item_id in enumerate(gear.hands[:2]):
+            equip[c, 1 + h] = built.instance(item_id, gear.upgrades_of(item_id), worn)
+        for j, item_id in enumerate(gear.backup[:2]):
+            equip[c, 3 + j] = built.instance(item_id, gear.upgrades_of(item_id), worn)
+    items, lines, lstat = built.arrays()
+    return chars, items, lines, lstat, equip, tuple(built.item_ids), tuple(built.line_names)
+
+
+def party_chars(data: Any, party: list[str]) -> np.ndarray:
+    """The kernel's character table: taunt (R-3.9) and heroic action (R-3.7) per seat."""
+    chars = np.zeros((L.MAX_CHARS, L.CT_FIELDS), np.int32)
+    for c, cid in enumerate(party):
         ch = data.characters[cid]
         chars[c, L.CT_TAUNT] = ch.taunt
         chars[c, L.CT_HEROIC] = HEROIC.get(ch.heroic_action.id, L.HEROIC_NONE)
-        worn = gear.upgrades_of(gear.armour)
-        equip[c, 0] = instance(gear.armour, worn, ())
-        for h, item_id in enumerate(gear.hands[:2]):
-            equip[c, 1 + h] = instance(item_id, gear.upgrades_of(item_id), worn)
-        for j, item_id in enumerate(gear.backup[:2]):
-            equip[c, 3 + j] = instance(item_id, gear.upgrades_of(item_id), worn)
-    return (
-        chars,
-        np.array(items, np.int32).reshape(-1, L.IT_FIELDS),
-        np.array(lines, np.int32).reshape(-1, L.L_FIELDS),
-        np.array(lstat, np.int32).reshape(-1, 2, LSTAT_THRESHOLDS, LSTAT_NEEDS),
-        equip,
-        tuple(item_ids),
-        tuple(line_names),
-    )
+    return chars
 
 
 def _enemy_program(enemy: Any) -> list[list[int]]:

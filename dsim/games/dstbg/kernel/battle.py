@@ -81,10 +81,17 @@ def setup(t, b, policy) -> None:
         for j in range(5):
             st[ci(c, L.C_ARMOUR if j == 0 else L.C_HAND0 + j - 1)] = sc[X.SC_EQUIP + 5 * c + j]
         st[ci(c, L.C_ALIVE)] = 1
-        st[ci(c, L.C_ESTUS)] = sc[X.SC_ESTUS]
-        st[ci(c, L.C_LUCK)] = 1
-        st[ci(c, L.C_HEROIC)] = 1
         st[ci(c, L.C_POS)] = -1
+        if sc[X.SC_CARRY] == 1:  # R-5.9, R-8.7: estus, luck, heroic action and ember as the last battle left them
+            tokens = X.SC_TOKENS + X.TOKEN_FIELDS * c
+            st[ci(c, L.C_ESTUS)] = sc[tokens]
+            st[ci(c, L.C_LUCK)] = sc[tokens + 1]
+            st[ci(c, L.C_HEROIC)] = sc[tokens + 2]
+            st[ci(c, L.C_EMBER)] = sc[tokens + 3]
+        else:  # R-1.7: a battle on its own starts with every token ready
+            st[ci(c, L.C_ESTUS)] = sc[X.SC_ESTUS]
+            st[ci(c, L.C_LUCK)] = 1
+            st[ci(c, L.C_HEROIC)] = 1
     for x in range(n_nodes):  # walk distances of the setup's terrain, computed once per cell
         for y in range(n_nodes):
             b.dwalk[x, y] = t.dwalk0[x, y]
@@ -103,7 +110,10 @@ def setup(t, b, policy) -> None:
     mode = t.variants[L.V_INITIAL_AGGRO]
     if mode == 2:
         st[L.G_AGGRO] = randint(b.rng, sc[X.SC_N_CHARS])
-    first = decide(b, policy, L.H_FIRST_CHAR, sc[X.SC_N_CHARS])
+    # R-8.3: in a game played whole the first-activation token's holder; else (and in a game's first battle,
+    # SC_FIRST -1) the players pick (R-1.11, D-5)
+    carried = sc[X.SC_FIRST] if sc[X.SC_CARRY] == 1 else -1
+    first = carried if carried >= 0 else decide(b, policy, L.H_FIRST_CHAR, sc[X.SC_N_CHARS])
     st[L.G_NEXT_CHAR] = first
     if mode == 1:
         st[L.G_AGGRO] = first
@@ -226,12 +236,9 @@ PRESET = 3  # cursor slot: 1 = the state is given (run_one_impl on a hand-placed
 
 
 @allocating
-def play_block(t, policy, params, seed: int, stream: int, start: int, lo: int, hi: int, out) -> None:
-    """Battles ``start+lo .. start+hi-1`` on one set of buffers of their own (``run_battle`` resets
-    them). The bundles go down by reference (:mod:`dsim.numba_ref`): copying them by value on every
-    call cost most of the run time."""
-    n_nodes = t.steps.shape[0]
-    b = X.Battle(
+def battle_buffers(n_nodes: int, params):
+    """Buffers for battles on a board of ``n_nodes`` nodes, without forced dice or a trace."""
+    return X.Battle(
         np.zeros(L.STATE_LEN, np.int32),
         np.zeros(2, np.uint64),
         np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
@@ -244,6 +251,14 @@ def play_block(t, policy, params, seed: int, stream: int, start: int, lo: int, h
         np.zeros(1, np.int32),
         params,
     )
+
+
+@allocating
+def play_block(t, policy, params, seed: int, stream: int, start: int, lo: int, hi: int, out) -> None:
+    """Battles ``start+lo .. start+hi-1`` on one set of buffers of their own (``run_battle`` resets
+    them). The bundles go down by reference (:mod:`dsim.numba_ref`): copying them by value on every
+    call cost most of the run time."""
+    b = battle_buffers(t.steps.shape[0], params)
     tr = ref(t)
     br = ref(b)
     for i in range(lo, hi):

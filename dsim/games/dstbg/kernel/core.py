@@ -140,7 +140,7 @@ class _KernelDispatcher(CPUDispatcher):
         return super().get_call_template(tuple(_widen(a) for a in args), kws)
 
 
-def _kernel_sources() -> list[Path]:
+def kernel_sources() -> list[Path]:
     """Every source file whose code is compiled into the kernel (its callees included)."""
     here = Path(__file__).resolve().parent
     dsim = here.parents[2]
@@ -149,7 +149,7 @@ def _kernel_sources() -> list[Path]:
                                         dsim / "numba_ref.py", dsim / "numba_cache.py"]
 
 
-KERNEL_CACHE_DIR = cache_folder("dstbg-kernel", _kernel_sources(), Path(__file__).resolve().parent / "__pycache__")
+KERNEL_CACHE_DIR = cache_folder("dstbg-kernel", kernel_sources(), Path(__file__).resolve().parent / "__pycache__")
 
 
 def kernel_cache():
@@ -157,19 +157,25 @@ def kernel_cache():
     return cache_under(KERNEL_CACHE_DIR)
 
 
-def _compiled(nrt: bool):
-    """Decorator: a cached kernel function with or without reference counting."""
+def compiled_under(folder: str, nrt: bool):
+    """Decorator: a kernel function cached under ``folder``, with or without reference counting (code that
+    builds on the battle kernel, e.g. a game played whole, uses its own folder hashed over its sources too)."""
     options = {**_TARGET_OPTIONS, "_nrt": nrt}  # explicit: callees otherwise inherit the caller's setting
 
     def wrap(func):
         if config.DISABLE_JIT:
             return func
         dispatcher = _KernelDispatcher(py_func=func, locals={}, targetoptions=options)
-        with kernel_cache():
+        with cache_under(folder):
             dispatcher.enable_caching()
         return dispatcher
 
     return wrap
+
+
+def _compiled(nrt: bool):
+    """Decorator: a cached battle-kernel function with or without reference counting."""
+    return compiled_under(KERNEL_CACHE_DIR, nrt)
 
 
 def inline(func):

@@ -1,0 +1,168 @@
+"""``dsim game``: whole DS:TBG games of one party — the win rate with its interval, the funnel (the share reaching
+and beating each stage), the gear at the bosses; ``--explain`` replays one game, ``--battle`` one of its battles."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from dsim.cli.common import DataOpt, Seed, SetOpt, console, err, fail, parse_sets, user_errors
+
+GEAR_SHOWN = 8
+
+
+def game(
+    party: Annotated[str, typer.Option("--party", help="Comma-separated character ids, e.g. knight,warrior.")
+                     ] = "knight,warrior",
+    mini_boss: Annotated[str, typer.Option("--mini-boss", help="Mini boss id.")] = "gargoyle",
+    main_boss: Annotated[str, typer.Option("--main-boss", help="Main boss id.")] = "ornstein_and_smough",
+    games: Annotated[int, typer.Option("--games", min=1, max=10**9, help="Number of games to play.")] = 10_000,
+    strategy: Annotated[str, typer.Option("--strategy", help="Strategy between battles (`dsim policies list --game "
+                                                             "dstbg_game`): balanced, rush, farmer, random_legal.")
+                        ] = "balanced",
+    battle_policy: Annotated[str, typer.Option("--battle-policy", help="Battle policy (`dsim policies list`).")
+                             ] = "tactician",
+    mode: Annotated[str, typer.Option("--mode", help="standard or campaign (R-13).")] = "standard",
+    explain: Annotated[int | None, typer.Option("--explain", min=0, max=10**9, help="Replay game INDEX event by "
+                                                "event instead of playing many.")] = None,
+    battle: Annotated[int | None, typer.Option("--battle", min=0, max=10_000, help="With --explain: replay that "
+                                               "game's battle K (0-based) event by event.")] = None,
+    seed: Seed = 1,
+    set_: SetOpt = None,
+    data: DataOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play whole DS:TBG games (R-1.1): explore, rest, buy, level, the mini boss, the main boss.
+
+    Reports the game win rate with its 95% interval, the funnel and the gear the party brought to each boss.
+    The same cells run in sweeps as `--game dstbg_game` (`dsim run/compare/tune/sweep --game dstbg_game`)."""
+    from dsim.games import get_game
+    from dsim.play import cell_stream, run_cell
+
+    chosen = get_game("dstbg_game")
+    settings: dict[str, Any] = {"party": [p.strip() for p in party.split(",") if p.strip()], "mini_boss": mini_boss,
+                                "main_boss": main_boss, "policy": strategy, "battle_policy": battle_policy}
+    if mode != "standard":
+        settings["mode"] = mode
+    settings.update(parse_sets(chosen, set_))
+    if data:
+        settings["data"] = data
+    if battle is not None and explain is None:
+        fail("--battle replays a battle of one game: give the game with --explain INDEX")
+    with user_errors():
+        chosen.check_settings(settings)
+        if explain is not None:
+            _explain(chosen, settings, seed, cell_stream(settings), explain, battle, as_json)
+            return
+        summary = run_cell(chosen, settings, games, seed)
+        summary["gear_at_boss"] = _gear(chosen, settings, seed, min(games, 20_000))
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    _print(chosen, settings, summary)
+
+
+def _gear(chosen: Any, settings: dict[str, Any], seed: int, count: int) -> dict[str, list[dict[str, Any]]]:
+    """The most common hand items and armour each character brought to each boss's first fight."""
+    from dsim.games.dstbg.whole.game import prepare
+    from dsim.play import cell_stream
+
+    cg = prepare(settings).compiled
+    cols = chosen.play(settings, seed, cell_stream(settings), 0, count)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for boss, fights in (("mini", "mini_boss_fights"), ("main", "main_boss_fights")):
+        reached = cols[fights] > 0
+        rows = []
+        for seat, cid in enumerate(cg.party):
+            kit = Counter()
+            for slot in ("hand0", "hand1", "armour"):
+                kit.update(cg.item_ids[i] for i in cols[f"{boss}_gear_{seat}_{slot}"][reached] if i >= 0)
+            n = int(reached.sum())
+            rows += [{"character": cid, "item": item, "share": k / n} for item, k in kit.most_common(GEAR_SHOWN)]
+        out[boss] = rows
+    return out
+
+
+def _print(chosen: Any, settings: dict[str, Any], s: dict[str, Any]) -> None:
+    table = Table(title=f"{chosen.heading(settings)} — {s['games']:,} games, strategy {settings['policy']}")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    low, high = s["ci95"]
+    table.add_row("game win rate", f"{s['win_rate']:.4f}  (95% CI {low:.4f} – {high:.4f})")
+    for key, label in (("reached_mini_boss", "reached the mini boss"), ("beat_mini_boss", "beat the mini boss"),
+                       ("reached_main_boss", "reached the main boss")):
+        table.add_row(label, f"{s[key]:.4f}")
+    for key in chosen.outcome.means:
+        table.add_row(f"mean {key.replace('_', ' ')}", f"{s[f'mean_{key}']:.2f}")
+    if s["capped"]:
+        table.add_row("games cut off (max_battles)", str(s["capped"]))
+    table.add_row("games per second", f"{s['games_per_s']:,.0f}")
+    console.print(table)
+    for boss, rows in s["gear_at_boss"].items():
+        if not rows:
+            continue
+        gear = Table(title=f"gear at the {boss} boss's first fight (share of games that reached it)")
+        gear.add_column("character")
+        gear.add_column("item")
+        gear.add_column("share", justify="right")
+        for row in rows:
+            gear.add_row(row["character"], row["item"], f"{row['share']:.2f}")
+        console.print(gear)
+
+
+def _explain(chosen: Any, settings: dict[str, Any], seed: int, stream: int, index: int, battle: int | None,
+             as_json: bool) -> None:
+    """Game ``index`` event by event; with ``battle``, that battle's own events (the DS:TBG trace)."""
+    from dsim.games.dstbg.whole.trace import describe, game_events
+
+    from dsim.games.dstbg.whole.game import prepare
+
+    cell = prepare(settings)
+    events = game_events(cell, seed, stream, index)
+    if battle is None:
+        for ev in events:
+            typer.echo(json.dumps(ev)) if as_json else console.print(describe(ev, cell.compiled), markup=False,
+                                                                       highlight=False)
+        return
+    fought = [ev for ev in events if ev["event"] == "battle"]
+    if battle >= len(fought):
+        fail(f"game {index} has {len(fought)} battles (0 to {len(fought) - 1}); --battle {battle} is not one of them")
+    cards, main = {}, False  # the card on each tile, and whether the mini boss fell, as of the battle
+    for ev in events:
+        if ev["event"] == "deal":
+            cards[ev["a"]] = ev["b"]
+        elif ev["event"] == "mini_boss_won":
+            main = True
+        elif ev["event"] == "battle" and ev["c"] == battle:
+            err.print(describe(ev, cell.compiled), markup=False)
+            comp, b = _battle_replay(cell, seed, stream, index, battle, cards.get(ev["a"]), main)
+            break
+    from dsim.games.dstbg.trace import describe as describe_battle, events as battle_events
+
+    for ev in battle_events(b, comp):
+        if as_json:
+            typer.echo(json.dumps(ev))
+        elif ev.get("event") != "decision":
+            console.print(describe_battle(ev, comp), markup=False, highlight=False)
+
+
+def _battle_replay(cell: Any, seed: int, stream: int, index: int, battle: int, card: int | None, main: bool):
+    """Replay the game up to battle ``battle`` with the battle trace on: the battle's compiled names and buffers
+    (``card`` the encounter card for a tile's battle, None for a boss battle; ``main`` after the mini boss)."""
+    from dsim.games.dstbg.whole import engine
+
+    cg = cell.compiled
+    _, bt, ba, (te, tmini, tmain) = engine.play_one(cg, cell.battle_policy.decide, cell.strategy.decide,
+                                                     cell.battle_params, cell.strategy_params, seed, stream, index,
+                                                     stop_after=battle, trace_events=4000)
+    if card is not None:
+        return dataclasses.replace(cg.boss_compiled[0], tables=te, enemy_ids=cg.encounter_enemies[card],
+                                   card_ids=()), bt
+    if main:
+        return dataclasses.replace(cg.boss_compiled[1], tables=tmain), ba
+    return dataclasses.replace(cg.boss_compiled[0], tables=tmini), bt

@@ -1,0 +1,159 @@
+"""Python entry points of whole games: play batches on threads, replay one game with its log and a battle's trace.
+
+Each thread plays its slice of games on its own copies of the battle tables whose scenario vector the games
+write (gear, tokens). Game ``i`` depends only on (seed, stream, i): results are bit-identical for any thread
+count or chunk size.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numba
+import numpy as np
+
+from dsim.games.dstbg.engine import _pool
+from dsim.games.dstbg.kernel import context as X
+from dsim.games.dstbg.policy import PolicyFunctionType
+from dsim.games.dstbg.whole import kernel as K
+from dsim.games.dstbg.whole import layout as G
+from dsim.games.dstbg.whole.compile import CompiledGame
+from dsim.games.dstbg.whole.strategy import StrategyFunctionType
+from dsim.numba_cache import cache_under
+from dsim.policy import compiled
+
+DEFAULT_CHUNK = 1 << 12
+
+
+def _types(cg: CompiledGame) -> tuple[numba.types.Type, numba.types.Type]:
+    return numba.typeof(cg.game), numba.typeof(cg.encounters)
+
+
+@lru_cache(maxsize=None)
+def _batch_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
+    """Compile (or load from the cache) the batch entry: games one after another, without the GIL."""
+    t = numba.types
+    sig = t.void(game_type, tables_type, tables_type, tables_type, PolicyFunctionType, StrategyFunctionType,
+                 t.float64[::1], t.float64[::1], t.int64, t.int64, t.int64, t.int32[:, ::1])
+    if numba.config.DISABLE_JIT:
+        return K.play_batch_impl
+    with cache_under(K.GAME_CACHE_DIR):
+        return numba.njit(sig, cache=True, nogil=True)(K.play_batch_impl)
+
+
+@lru_cache(maxsize=None)
+def _one_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
+    """Compile (or load from the cache) the one-game entry (logs, traces, rule tests)."""
+    if numba.config.DISABLE_JIT:
+        return K.play_one_impl
+    t = numba.types
+    state_type = numba.typeof(_state(1, 1, 1))
+    battle_type = numba.typeof(X.new_battle(2, np.zeros(1)))
+    sig = t.void(game_type, tables_type, tables_type, tables_type, state_type, battle_type, battle_type,
+                 PolicyFunctionType, StrategyFunctionType, t.float64[::1], t.int64, t.int64, t.int64)
+    with cache_under(K.GAME_CACHE_DIR):
+        return numba.njit(sig, cache=True)(K.play_one_impl)
+
+
+@lru_cache(maxsize=None)
+def _step_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
+    """Compile (or load from the cache) the one-step entry of the rule tests."""
+    if numba.config.DISABLE_JIT:
+        return K.step_impl
+    t = numba.types
+    state_type = numba.typeof(_state(1, 1, 1))
+    battle_type = numba.typeof(X.new_battle(2, np.zeros(1)))
+    sig = t.void(game_type, tables_type, tables_type, tables_type, state_type, battle_type, battle_type,
+                 PolicyFunctionType, StrategyFunctionType, t.float64[::1], t.int64, t.int64, t.int64)
+    with cache_under(K.GAME_CACHE_DIR):
+        return numba.njit(sig, cache=True)(K.step_impl)
+
+
+def _state(n_cards: int, n_encounters: int, max_events: int) -> K.GameState:
+    """Buffers of one game, allocated in Python (the one-game entry)."""
+    return K.GameState(
+        np.zeros((G.ROWS, G.WIDTH), np.int32), np.zeros((n_cards, G.W_FIELDS), np.int32),
+        np.zeros(n_cards, np.int32), np.zeros(n_encounters, np.int32), np.zeros(2, np.uint64),
+        np.zeros((max_events, G.EV_FIELDS), np.int32), np.full(4, -1, np.int32), np.zeros(G.N_OUT, np.int32),
+    )
+
+
+def _own_tables(cg: CompiledGame) -> tuple[X.Tables, X.Tables, X.Tables]:
+    """Copies of the three battle tables whose scenario and walk distances a thread's games write."""
+    return tuple(t._replace(scen=t.scen.copy(), dwalk0=t.dwalk0.copy()) for t in (cg.encounters, cg.mini, cg.main))
+
+
+def play_batch(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams: np.ndarray, seed: int, stream: int,
+               start: int, count: int, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
+    """Outcome rows (``count`` × ``N_OUT`` int32) of games ``start .. start+count-1``."""
+    batch = _batch_entry(*_types(cg))
+    policy, strategy = compiled(policy), compiled(strategy)
+    bparams = np.ascontiguousarray(bparams, np.float64)
+    sparams = np.ascontiguousarray(sparams, np.float64)
+    out = np.zeros((count, G.N_OUT), np.int32)
+    threads = numba.get_num_threads()
+    tables = [_own_tables(cg) for _ in range(threads)]
+    for lo in range(0, count, chunk):
+        hi = min(count, lo + chunk)
+        cuts = [lo + (hi - lo) * k // threads for k in range(threads + 1)]
+        parts = [(a, z) for a, z in zip(cuts, cuts[1:]) if z > a]
+        if len(parts) == 1:
+            batch(cg.game, *tables[0], policy, strategy, bparams, sparams, seed, stream, start + lo, out[lo:hi])
+            continue
+        jobs = [_pool(threads).submit(batch, cg.game, *tables[k], policy, strategy, bparams, sparams, seed, stream,
+                                      start + a, out[a:z]) for k, (a, z) in enumerate(parts)]
+        for job in jobs:
+            job.result()
+    return out
+
+
+def play_one(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams: np.ndarray, seed: int, stream: int,
+             index: int, stop_after: int = -1, max_events: int = 20_000, trace_events: int = 0
+             ) -> tuple[K.GameState, X.Battle, X.Battle, tuple[X.Tables, X.Tables, X.Tables]]:
+    """Game ``index`` with its event log; ``stop_after`` ends it after that battle (its trace in the returned
+    battle buffers when ``trace_events`` > 0). Returns the game state, the tile and arena battle buffers and
+    the battle tables as the last battle left them."""
+    one = _one_entry(*_types(cg))
+    s = _state(cg.game.cards.shape[0], cg.game.enc_info.shape[0], max_events)
+    s.cursor[K.C_STOP] = stop_after
+    bparams = np.ascontiguousarray(bparams, np.float64)
+    bt = X.new_battle(cg.encounters.steps.shape[0], bparams, None, trace_events)
+    ba = X.new_battle(cg.main.steps.shape[0], bparams, None, trace_events)
+    tables = _own_tables(cg)
+    one(cg.game, *tables, s, bt, ba, compiled(policy), compiled(strategy), np.ascontiguousarray(sparams, np.float64),
+        seed, stream, index)
+    return s, bt, ba, tables
+
+
+class Table:
+    """A hand-set game for rule tests: its state, battle buffers and tables; :meth:`step` runs one step."""
+
+    def __init__(self, cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams: np.ndarray,
+                 max_events: int = 2_000, trace_events: int = 0) -> None:
+        self.cg, self.policy, self.strategy = cg, compiled(policy), compiled(strategy)
+        self.sparams = np.ascontiguousarray(sparams, np.float64)
+        bparams = np.ascontiguousarray(bparams, np.float64)
+        self.s = _state(cg.game.cards.shape[0], cg.game.enc_info.shape[0], max_events)
+        self.s.rng[0] = 12345
+        self.bt = X.new_battle(cg.encounters.steps.shape[0], bparams, None, trace_events)
+        self.ba = X.new_battle(cg.main.steps.shape[0], bparams, None, trace_events)
+        self.tables = _own_tables(cg)
+
+    def step(self, what: int, arg: int = 0, seed: int = 0) -> None:
+        """Run ``kernel.STEP_*`` ``what`` with ``arg`` (battles of the step draw from ``seed``)."""
+        entry = _step_entry(*_types(self.cg))
+        entry(self.cg.game, *self.tables, self.s, self.bt, self.ba, self.policy, self.strategy, self.sparams, seed,
+              what, arg)
+
+
+def outcome_columns(rows: np.ndarray) -> dict[str, np.ndarray]:
+    """Outcome rows as named columns (plus ``win``): the per-game summary and the gear at each boss."""
+    cols = {name: rows[:, i].copy() for i, name in enumerate(G.OUTCOME_NAMES)}
+    cols["win"] = rows[:, G.OUT_RESULT] == G.RESULT_WON
+    for boss, name in enumerate(("mini", "main")):
+        for seat in range(G.MAX_CHARS):
+            for slot, slot_name in enumerate(("armour", "hand0", "hand1")):
+                cols[f"{name}_gear_{seat}_{slot_name}"] = rows[:, G.OUT_GEAR + (boss * G.MAX_CHARS + seat) * G.GEAR_SLOTS
+                                                             + slot].copy()
+    return cols
+

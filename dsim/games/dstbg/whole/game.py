@@ -1,0 +1,262 @@
+"""DS:TBG played whole as a :class:`dsim.games.base.Game` (``--game dstbg_game``): the win rate of a game, not of
+one battle.
+
+Settings of one cell: ``party`` (1–4 character ids, seat order), ``mini_boss`` and ``main_boss`` (ids; default
+gargoyle and ornstein_and_smough), ``mode`` (``standard`` or ``campaign``, R-13), ``policy`` and
+``policy_params`` (the *strategy* between battles, ``policies/dstbg_game``), ``battle_policy`` and
+``battle_policy_params`` (who plays the battles, ``policies/dstbg``; default tactician), ``variants`` (game
+readings A-4 … A-56 and every battle reading), ``house_rules`` (battle-table edits, ``dsim variants list``),
+``data`` (an overlay folder).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload, cell_settings
+from dsim.paths import data_digest
+
+if TYPE_CHECKING:
+    from dsim.games.dstbg.whole.compile import CompiledGame
+    from dsim.policy import Policy
+
+KNOWN_KEYS = {"party", "mini_boss", "main_boss", "mode", "policy", "policy_params", "battle_policy",
+              "battle_policy_params", "variants", "house_rules", "data"}
+DEFAULT_MINI, DEFAULT_MAIN = "gargoyle", "ornstein_and_smough"
+DEFAULT_BATTLE_POLICY = "tactician"
+MODES = ("standard", "campaign")
+MAX_PARTY = 4
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A whole-game cell ready to play: tables, strategy and battle policy with their parameter vectors."""
+
+    compiled: CompiledGame
+    strategy: Policy
+    strategy_params: np.ndarray
+    battle_policy: Policy
+    battle_params: np.ndarray
+
+
+def _party(value: Any, known: Any) -> list[str]:
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not items or not all(isinstance(i, str) and i.strip() for i in items):
+        raise ValueError('setting "party" must be character ids, e.g. "knight,warrior" or a list of ids')
+    names = [i.strip() for i in items]
+    if len(names) > MAX_PARTY:
+        raise ValueError(f"a party has 1 to {MAX_PARTY} characters (R-1.4), got {len(names)}")
+    for name in names:
+        if name not in known:
+            raise ValueError(f"unknown character {name!r} (known: {', '.join(sorted(known))})")
+    return names
+
+
+@lru_cache(maxsize=64)
+def _cell(key: str) -> Cell:
+    from dsim.games.dstbg.game import game_data
+    from dsim.games.dstbg.policy import get_policy
+    from dsim.games.dstbg.whole.compile import compile_game
+    from dsim.games.dstbg.whole.strategy import REGISTRY
+
+    settings = cell_settings(key, KNOWN_KEYS)
+    data = game_data(settings.get("data"))
+    party = _party(settings.get("party", ["knight", "warrior"]), data.characters)
+    mode = settings.get("mode", "standard")
+    if mode not in MODES:
+        raise ValueError(f"setting 'mode' must be standard or campaign, got {mode!r}")
+    compiled = compile_game(data, party, settings.get("mini_boss", DEFAULT_MINI), settings.get("main_boss", DEFAULT_MAIN),
+                            settings.get("variants"), settings.get("house_rules"), mode == "campaign")
+    strategy = REGISTRY.get(settings.get("policy", DSTBGGame.default_policy))
+    battle = get_policy(settings.get("battle_policy", DEFAULT_BATTLE_POLICY))
+    return Cell(compiled, strategy, strategy.vector(settings.get("policy_params")), battle,
+                battle.vector(settings.get("battle_policy_params")))
+
+
+def prepare(settings: Mapping[str, Any]) -> Cell:
+    """Validate and compile one cell (``ValueError`` with a one-line message)."""
+    return _cell(json.dumps(settings, sort_keys=True, default=str))
+
+
+def _parse_mode(value: str) -> str:
+    if value not in MODES:
+        raise SettingsError(f"--mode: expected standard or campaign, got {value!r}")
+    return value
+
+
+STAGE_COLUMNS = ("reached_mini_boss", "beat_mini_boss", "reached_main_boss")
+
+
+class DSTBGGame(Game):
+    """Dark Souls: The Board Game played whole: explore, rest, buy, level, mini boss, main boss (R-1.1)."""
+
+    name = "dstbg_game"
+    title = "Dark Souls: The Board Game — whole games"
+    default_policy = "balanced"
+    rule_tables = ("variants", "house_rules")
+    heatmap_axes = (("party",), ("mini_boss", "main_boss"))
+    options = (
+        Option("party", "Comma-separated character ids in seat order, e.g. knight,warrior (1–4).", "list"),
+        Option("mini_boss", f"Mini boss id (default {DEFAULT_MINI}; `dsim data list bosses`)."),
+        Option("main_boss", f"Main boss id (default {DEFAULT_MAIN})."),
+        Option("mode", "standard (default) or campaign (R-13: prices, selling, bought sparks).", parse=_parse_mode),
+        Option("battle_policy", f"Battle policy of the characters (default {DEFAULT_BATTLE_POLICY}; "
+                                "`dsim policies list`)."),
+    )
+    outcome = Outcome(
+        success="win", rounds="battles", unit="game",
+        means=("battles", "battles_lost", "souls_earned", "souls_spent", "treasure_drawn", "sparks_left"),
+        internal=("result", "stage", "main_boss_health_left", "tiers_at_mini_boss", "tiers_at_main_boss",
+                  "mini_boss_first_win", "main_boss_first_win", "souls_left", "embers_drawn", "rests",
+                  "mini_boss_fights", "main_boss_fights", "capped", *STAGE_COLUMNS,
+                  *(f"{b}_gear_{s}_{k}" for b in ("mini", "main") for s in range(MAX_PARTY)
+                    for k in ("armour", "hand0", "hand1"))),
+    )
+    workloads = (
+        Workload("game-2p", "whole game, Knight + Warrior, Gargoyle then Ornstein & Smough, balanced strategy",
+                 {"party": ["knight", "warrior"], "policy": "balanced"}),
+        Workload("game-4p", "whole game, four characters, Gargoyle then Ornstein & Smough, balanced strategy",
+                 {"party": ["knight", "warrior", "assassin", "herald"], "policy": "balanced"}),
+    )
+
+    # ------------------------------------------------------------------ cells
+
+    def check_settings(self, settings: Mapping[str, Any]) -> None:
+        """Raise ``ValueError`` if the cell cannot be played."""
+        prepare(settings)
+
+    def play(self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int) -> dict[str, np.ndarray]:
+        """Games ``start .. start+count-1`` of the cell as outcome columns."""
+        from dsim.games.dstbg.whole import engine
+
+        cell = prepare(settings)
+        rows = engine.play_batch(cell.compiled, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
+                                 cell.strategy_params, seed, stream, start, count)
+        return engine.outcome_columns(rows)
+
+    def data_hash(self, settings: Mapping[str, Any]) -> str:
+        """SHA-256 over the DS:TBG data files and the overlay."""
+        return data_digest("dstbg", settings.get("data"))
+
+    def label(self, settings: Mapping[str, Any]) -> str:
+        """``knight+warrior: gargoyle → ornstein_and_smough``."""
+        party = settings.get("party", ["knight", "warrior"])
+        party = party.split(",") if isinstance(party, str) else party
+        mode = " (campaign)" if settings.get("mode") == "campaign" else ""
+        return f"{'+'.join(party)}: {settings.get('mini_boss', DEFAULT_MINI)} → " \
+               f"{settings.get('main_boss', DEFAULT_MAIN)}{mode}"
+
+    def heading(self, settings: Mapping[str, Any]) -> str:
+        """The run table's heading."""
+        return f"{self.label(settings)}, battles by {settings.get('battle_policy', DEFAULT_BATTLE_POLICY)}"
+
+    def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        """The funnel: reached and beat the mini boss, reached the main boss; games cut off by the cap."""
+        from dsim.games.dstbg.whole import layout as G
+
+        stage = columns["stage"]
+        return {"reached_mini_boss": stage >= G.STAGE_MINI_BOSS, "beat_mini_boss": stage >= G.STAGE_EXPLORE_2,
+                "reached_main_boss": stage >= G.STAGE_MAIN_BOSS, "capped": columns["result"] == G.RESULT_CAPPED}
+
+    def summary(self, totals: Mapping[str, float], count: int, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """Means per game and the funnel (share reaching and beating each stage)."""
+        out = {f"mean_{c}": totals[c] / count for c in self.outcome.means}
+        out |= {c: totals[c] / count for c in STAGE_COLUMNS}
+        out["capped"] = int(totals["capped"])
+        return out
+
+    # ------------------------------------------------------------------ rules
+
+    def rules(self) -> list[RuleSwitch]:
+        """The game readings, then the battle readings and house rules (they apply to every battle)."""
+        from dsim.games.dstbg.game import DSTBG
+        from dsim.games.dstbg.whole.variants import GAME_VARIANTS
+
+        return [v.switch() for v in GAME_VARIANTS.listed()] + DSTBG().rules()
+
+    def rules_not_simulated(self) -> dict[str, str]:
+        """What a whole game does not play (yet)."""
+        return dict(NOT_SIMULATED)
+
+    def parse_set(self, key: str, value: str) -> tuple[str, str, Any]:
+        """House rules go to ``house_rules``, every reading to ``variants``."""
+        from dsim.games.dstbg import house_rules as H
+
+        return ("house_rules" if key in H.BY_ID else "variants"), key, value
+
+    # ------------------------------------------------------------------ capabilities
+
+    def policies(self) -> Any:
+        """The strategies (``policies/dstbg_game``): ``--policy`` picks one, ``tune-policy`` tunes it."""
+        from dsim.games.dstbg.whole.strategy import REGISTRY
+
+        return REGISTRY
+
+    def evaluator(self, settings: Mapping[str, Any], seed: int) -> tuple[Policy, Any]:
+        """The cell's strategy and a win evaluator whose stream ignores the strategy and its parameters."""
+        from dsim.games.dstbg.whole import engine
+        from dsim.games.dstbg.whole import layout as G
+        from dsim.rng import stream_key
+
+        cell = prepare(settings)
+        games_id = {k: v for k, v in settings.items() if k not in self.policy_keys}
+        stream = stream_key(json.dumps(games_id, sort_keys=True, default=str))
+
+        def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
+            rows = engine.play_batch(cell.compiled, cell.battle_policy.decide, cell.strategy.decide,
+                                     cell.battle_params, np.asarray(vector, np.float64), seed, stream, start, count)
+            return rows[:, G.OUT_RESULT] == G.RESULT_WON
+
+        return cell.strategy, evaluate
+
+    def data(self) -> Any:
+        """The DS:TBG data (``data/dstbg``), the treasure deck included."""
+        from dsim.games.dstbg.datasupport import DSTBGData
+
+        return DSTBGData()
+
+    def explain(self, settings: Mapping[str, Any], seed: int, stream: int, index: int) -> list[dict[str, Any]]:
+        """Every event of game ``index`` between battles, with the rule behind it."""
+        from dsim.games.dstbg.whole.trace import game_events
+
+        return game_events(prepare(settings), seed, stream, index)
+
+    def describe_event(self, event: Mapping[str, Any], settings: Mapping[str, Any]) -> str:
+        """One readable line of a game event."""
+        from dsim.games.dstbg.whole.trace import describe
+
+        return describe(dict(event), prepare(settings).compiled)
+
+    def match_columns(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """``won``, ``lost``, ``capped`` and ``stage`` for ``explain --where``."""
+        from dsim.games.dstbg.whole import layout as G
+
+        return {"won": columns["result"] == G.RESULT_WON, "lost": columns["result"] == G.RESULT_LOST,
+                "capped": columns["result"] == G.RESULT_CAPPED}
+
+    def commands(self) -> list[tuple[str, Any]]:
+        """``dsim game``: whole games of one party with the funnel and the gear at the bosses."""
+        from dsim.games.dstbg.whole.cli import game
+
+        return [("game", game)]
+
+
+NOT_SIMULATED = {
+    "A-25 soul_retrieval_moves": "dropped souls come back when the party wins the tile's battle again (R-8.6 read "
+                                 "as: a won battle reaches the node); which moves pick them up is not modelled",
+    "A-26 multi_death_soul_node": "one death ends a battle here, so there is one node",
+    "R-4.7 upgrades": "upgrade cards drawn go to the inventory; applying them at Andre (R-5.6) is not simulated yet",
+    "R-13.3 joining and leaving": "the party is fixed for the whole game",
+    "R-13.4 retreat (A-51..A-53)": "a battle is fought to its end: retreating after an enemy turn is not simulated",
+    "R-13.10, R-13.11 scenarios": "campaign mode plays the mini boss then the main boss with campaign prices and "
+                                  "sparks; the scenarios' part lists are not in the data",
+    "D-2, D-3 layout and card placement": "A-5 chain or star; cards of equal level are placed at random",
+    "D-6 door": "the party enters every tile through the default door (tiles.yaml entry_door)",
+    "battle timeouts": "a battle still running at the round cap (max_rounds) counts as a defeat",
+}

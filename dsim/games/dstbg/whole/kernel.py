@@ -1,0 +1,966 @@
+"""The rules of a DS:TBG game played whole (R-1, R-5, R-6, R-8.4–R-8.7, R-12.27, R-13): setup, the bonfire,
+exploration, battles with what carries over, defeat and rest, the mini boss, the main boss.
+
+The state machine of R-6.6. Battles are played by the battle kernel (``dsim.games.dstbg.kernel``) on tables
+whose scenario vector the game fills before each battle (gear, tokens, first-activation token); every
+choice between battles is the strategy's (hooks ``layout.GH_*``), every choice in a battle the battle
+policy's. Game ``i`` draws only from ``battle_key(seed, stream, i)``; its battle ``k`` from a key of that
+and ``k``: results do not depend on threads or chunks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from dsim.games.dstbg.kernel import context as X
+from dsim.games.dstbg.kernel import layout as BL
+from dsim.games.dstbg.kernel.battle import battle_buffers, run_battle
+from dsim.games.dstbg.kernel.core import ci, compiled_under, ei, kernel_sources
+from dsim.numba_ref import keep_alive, ref
+from dsim.games.dstbg.whole import layout as G
+from dsim.numba_cache import cache_folder
+from dsim.rng import battle_key, mix64, randint
+
+HERE = Path(__file__).resolve().parent
+GAME_CACHE_DIR = cache_folder(
+    "dstbg-whole", kernel_sources() + [HERE / "kernel.py", HERE / "layout.py", HERE / "strategy.py"],
+    HERE / "__pycache__",
+)
+gk = compiled_under(GAME_CACHE_DIR, nrt=False)
+allocating = compiled_under(GAME_CACHE_DIR, nrt=True)
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GAME_KEY = 1 << 40  # index of a game's own stream beside its battles' (battle numbers stay far below)
+
+
+class GameState(NamedTuple):
+    """Mutable buffers of one game."""
+
+    pub: np.ndarray  # int32 (ROWS, WIDTH): game row, party rows, tile rows, option rows (layout.R_*)
+    where: np.ndarray  # int32 (n_cards, W_FIELDS): where each card is
+    deck: np.ndarray  # int32 (n_cards,): the treasure deck's draw pile, top last
+    used: np.ndarray  # int32 (n_encounters,): 1 = dealt before (A-9)
+    rng: np.ndarray  # uint64 (2,): key, counter
+    log: np.ndarray  # int32 (max_events, EV_FIELDS), (0, EV_FIELDS) when off
+    cursor: np.ndarray  # int32 (4,): events logged, battles fought, stop after this battle (-1 never), deck size
+    out: np.ndarray  # int32 (N_OUT,): the game's outcome row, filled as it goes
+
+
+C_EVENTS = 0
+C_BATTLES = 1
+C_STOP = 2
+C_DECK = 3
+
+# --- R-5.7, R-13.9: Firekeeper prices per tier raised from (standard / campaign); R-5.4, R-13.8: treasure
+LEVEL_COST = np.array([2, 4, 8, 0], np.int32)
+LEVEL_COST_CAMPAIGN = np.array([4, 8, 16, 20], np.int32)
+
+
+# --- small helpers ---------------------------------------------------------------------------------
+@gk
+def glog(s, ev: int, a: int, b: int, c: int, d: int) -> None:
+    """Record one game event when the log is on."""
+    k = s.cursor[C_EVENTS]
+    if k < s.log.shape[0]:
+        row = s.log[k]
+        row[0], row[1], row[2], row[3], row[4], row[5] = ev, a, b, c, d, s.cursor[C_BATTLES]
+        s.cursor[C_EVENTS] = k + 1
+
+
+@gk
+def opt(s, i: int, kind: int, seat: int, arg: int, cost: int, card: int, attack: int, defence: int,
+        old_attack: int, old_defence: int, level: int) -> None:
+    """Fill option row ``i`` (columns ``layout.O_*``)."""
+    row = s.pub[G.R_OPTS + i]
+    row[G.O_KIND], row[G.O_SEAT], row[G.O_ARG], row[G.O_COST], row[G.O_CARD] = kind, seat, arg, cost, card
+    row[G.O_ATTACK], row[G.O_DEFENCE], row[G.O_OLD_ATTACK], row[G.O_OLD_DEFENCE] = attack, defence, old_attack, old_defence
+    row[G.O_LEVEL] = level
+
+
+@gk
+def ask(s, strategy, params, hook: int, n: int) -> int:
+    """The strategy's choice among ``n`` option rows (an answer out of range counts as row 0)."""
+    if n <= 1:
+        return 0
+    game = s.pub[G.R_GAME]
+    game[G.G_DECISIONS] += 1  # a nonce from the game's key and the decision count: the game's stream stays untouched
+    game[G.G_NONCE] = np.int32(mix64(s.rng[0] + np.uint64(game[G.G_DECISIONS]) * GOLDEN) >> np.uint64(34))
+    k = strategy(hook, s.pub, n, params)
+    return k if 0 <= k < n else 0
+
+
+@gk
+def meets(g, s, seat: int, card: int, stat: int, extra: int) -> bool:
+    """R-3.10: every stat of ``seat`` (``stat`` raised by ``extra`` tiers) meets the card's requirements."""
+    p = s.pub[G.R_PARTY + seat]
+    for k in range(G.N_STATS):
+        tier = p[G.P_TIER + k] + (extra if k == stat else 0)
+        if g.stats[seat, k, tier] < g.cards[card, G.K_REQ + k]:
+            return False
+    return True
+
+
+@gk
+def refresh_worth(g, s, seat: int) -> None:
+    """The character's attack and defence worth from its armour and hands (option features)."""
+    p = s.pub[G.R_PARTY + seat]
+    attack = 0
+    defence = 0
+    for slot in range(G.SLOT_ARMOUR, G.SLOT_HAND1 + 1):
+        card = p[G.P_SLOT + slot]
+        if card >= 0:
+            attack = max(attack, g.cards[card, G.K_ATTACK])
+            defence += g.cards[card, G.K_DEFENCE]
+    p[G.P_ATTACK] = attack
+    p[G.P_DEFENCE] = defence
+
+
+@gk
+def to_inventory(s, card: int) -> None:
+    if card >= 0:
+        s.where[card, G.W_PLACE] = G.LOC_INVENTORY
+        s.where[card, G.W_SEAT] = -1
+
+
+@gk
+def weapons(s, seat: int) -> int:
+    """Weapon cards the character holds, hands and backup (R-4.2: at most three)."""
+    p = s.pub[G.R_PARTY + seat]
+    n = 0
+    for slot in range(G.SLOT_HAND0, G.SLOT_BACKUP1 + 1):
+        n += 1 if p[G.P_SLOT + slot] >= 0 else 0
+    return n
+
+
+@gk
+def worth_of(g, card: int, column: int) -> int:
+    return g.cards[card, column] if card >= 0 else 0
+
+
+# --- treasure (R-5.4, R-5.5, R-4.2, R-3.8, R-7.6) ---------------------------------------------------
+@gk
+def placements(g, s, card: int, free_only: bool) -> int:
+    """Option rows for where ``card`` can go: row 0 the inventory, then every slot of every character who
+    meets its requirements (R-4.2 slots, R-3.10), with the worth of what it would displace."""
+    opt(s, 0, G.OPT_STOP, -1, -1, 0, card, 0, 0, 0, 0, 0)
+    n = 1
+    kind = g.cards[card, G.K_SLOT]
+    if kind != G.KIND_ARMOUR and kind != G.KIND_ONE_HAND and kind != G.KIND_TWO_HANDS:
+        return n
+    attack = g.cards[card, G.K_ATTACK]
+    defence = g.cards[card, G.K_DEFENCE]
+    for seat in range(s.pub[G.R_GAME, G.G_N_CHARS]):
+        if not meets(g, s, seat, card, 0, 0):
+            continue
+        p = s.pub[G.R_PARTY + seat]
+        if kind == G.KIND_ARMOUR:
+            old = p[G.P_SLOT + G.SLOT_ARMOUR]
+            if not free_only:  # exactly one armour: a new one always displaces the old
+                opt(s, n, G.OPT_EQUIP, seat, G.SLOT_ARMOUR, 0, card, attack, defence, worth_of(g, old, G.K_ATTACK),
+                    worth_of(g, old, G.K_DEFENCE), 0)
+                n += 1
+            continue
+        h0 = p[G.P_SLOT + G.SLOT_HAND0]
+        h1 = p[G.P_SLOT + G.SLOT_HAND1]
+        two = kind == G.KIND_TWO_HANDS
+        h0_two = h0 >= 0 and g.cards[h0, G.K_SLOT] == G.KIND_TWO_HANDS
+        # hand 0: displaces it (and hand 1 for a two-handed card)
+        old_a = max(worth_of(g, h0, G.K_ATTACK), worth_of(g, h1, G.K_ATTACK) if two else 0)
+        old_d = worth_of(g, h0, G.K_DEFENCE) + (worth_of(g, h1, G.K_DEFENCE) if two else 0)
+        if not free_only or (h0 < 0 and (not two or h1 < 0)):
+            opt(s, n, G.OPT_EQUIP, seat, G.SLOT_HAND0, 0, card, attack, defence, old_a, old_d, 0)
+            n += 1
+        if not two and not h0_two and (not free_only or h1 < 0):
+            opt(s, n, G.OPT_EQUIP, seat, G.SLOT_HAND1, 0, card, attack, defence, worth_of(g, h1, G.K_ATTACK),
+                worth_of(g, h1, G.K_DEFENCE), 0)
+            n += 1
+        if weapons(s, seat) < 3 and (p[G.P_SLOT + G.SLOT_BACKUP0] < 0 or p[G.P_SLOT + G.SLOT_BACKUP1] < 0):
+            opt(s, n, G.OPT_EQUIP, seat, G.SLOT_BACKUP0, 0, card, 0, 0, 0, 0, 0)  # R-4.3: backups add nothing
+            n += 1
+    return n
+
+
+@gk
+def equip(g, s, seat: int, slot: int, card: int) -> None:
+    """R-4.2: put ``card`` in the slot; what it displaces goes to the inventory (R-5.2)."""
+    p = s.pub[G.R_PARTY + seat]
+    if slot == G.SLOT_BACKUP0:
+        slot = G.SLOT_BACKUP0 if p[G.P_SLOT + G.SLOT_BACKUP0] < 0 else G.SLOT_BACKUP1
+    to_inventory(s, p[G.P_SLOT + slot])
+    if slot == G.SLOT_HAND0 and g.cards[card, G.K_SLOT] == G.KIND_TWO_HANDS:
+        to_inventory(s, p[G.P_SLOT + G.SLOT_HAND1])  # a two-handed weapon leaves the other hand empty
+        p[G.P_SLOT + G.SLOT_HAND1] = -1
+    if slot == G.SLOT_HAND1:
+        h0 = p[G.P_SLOT + G.SLOT_HAND0]
+        if h0 >= 0 and g.cards[h0, G.K_SLOT] == G.KIND_TWO_HANDS:
+            to_inventory(s, h0)
+            p[G.P_SLOT + G.SLOT_HAND0] = -1
+    p[G.P_SLOT + slot] = card
+    s.where[card, G.W_PLACE] = G.LOC_EQUIPPED
+    s.where[card, G.W_SEAT] = seat
+    refresh_worth(g, s, seat)
+
+
+@gk
+def place(g, s, strategy, params, card: int, free_only: bool) -> None:
+    """D-9, D-12: the strategy puts ``card`` (in the inventory or just drawn) on a character or leaves it."""
+    n = placements(g, s, card, free_only)
+    k = ask(s, strategy, params, G.GH_PLACE, n)
+    row = s.pub[G.R_OPTS + k]
+    if row[G.O_KIND] == G.OPT_EQUIP:
+        equip(g, s, row[G.O_SEAT], row[G.O_ARG], card)
+        glog(s, G.EV_PLACE, card, row[G.O_SEAT], row[G.O_ARG], -1)
+    elif s.where[card, G.W_PLACE] != G.LOC_INVENTORY:
+        to_inventory(s, card)
+        glog(s, G.EV_PLACE, card, -1, -1, -1)
+
+
+@gk
+def shuffle_deck(s) -> None:
+    """Shuffle the whole draw pile (R-1.8, R-1.12)."""
+    n = s.cursor[C_DECK]
+    for i in range(n - 1, 0, -1):
+        j = randint(s.rng, i + 1)
+        s.deck[i], s.deck[j] = s.deck[j], s.deck[i]
+
+
+@gk
+def add_to_deck(s, card: int) -> None:
+    s.deck[s.cursor[C_DECK]] = card
+    s.cursor[C_DECK] += 1
+    s.where[card, G.W_PLACE] = G.LOC_DECK
+    s.where[card, G.W_SEAT] = -1
+
+
+@gk
+def refill_deck(g, s) -> None:
+    """A-8 ``reshuffle_inventory_unused``: an empty deck becomes the inventory's cards, shuffled."""
+    if s.cursor[C_DECK] > 0 or g.rules[G.V_DECK_EMPTY] != 1:
+        return
+    for card in range(g.cards.shape[0]):
+        if s.where[card, G.W_PLACE] == G.LOC_INVENTORY:
+            add_to_deck(s, card)
+    shuffle_deck(s)
+
+
+@gk
+def give_ember(g, s, strategy, params, card: int) -> bool:
+    """R-3.8, F-3.2: a drawn Ember goes at once to a character without one, then leaves the game; if every
+    character has one, it is shuffled back (False: draw a replacement without paying)."""
+    n = 0
+    for seat in range(s.pub[G.R_GAME, G.G_N_CHARS]):
+        if s.pub[G.R_PARTY + seat, G.P_EMBER] == 0:
+            opt(s, n, G.OPT_EMBER, seat, 0, 0, card, 0, 0, 0, 0, 0)
+            n += 1
+    if n == 0:
+        add_to_deck(s, card)
+        j = randint(s.rng, s.cursor[C_DECK])  # shuffled back: a random place in the pile
+        last = s.cursor[C_DECK] - 1
+        s.deck[last], s.deck[j] = s.deck[j], s.deck[last]
+        glog(s, G.EV_EMBER, -1, card, 0, 0)
+        return False
+    seat = s.pub[G.R_OPTS + ask(s, strategy, params, G.GH_EMBER, n), G.O_SEAT]
+    s.pub[G.R_PARTY + seat, G.P_EMBER] = 1
+    s.where[card, G.W_PLACE] = G.LOC_GONE
+    s.out[G.OUT_EMBERS] += 1
+    glog(s, G.EV_EMBER, seat, card, 0, 0)
+    return True
+
+
+@gk
+def only_embers_left(g, s) -> bool:
+    for i in range(s.cursor[C_DECK]):
+        if g.cards[s.deck[i], G.K_SLOT] != G.KIND_EMBER:
+            return False
+    return True
+
+
+@gk
+def draw(g, s, strategy, params, chest: bool) -> bool:
+    """Draw the top treasure card and place it (R-5.4, R-7.6); False when the deck is empty (A-8)."""
+    refill_deck(g, s)
+    while s.cursor[C_DECK] > 0:
+        s.cursor[C_DECK] -= 1
+        card = s.deck[s.cursor[C_DECK]]
+        s.pub[G.R_GAME, G.G_DRAWN] += 1
+        if g.cards[card, G.K_SLOT] == G.KIND_EMBER:
+            if give_ember(g, s, strategy, params, card):
+                return True
+            if only_embers_left(g, s):
+                return True  # nothing else to replace it with: the draw is spent
+            continue
+        place(g, s, strategy, params, card, chest and g.rules[G.V_CHEST_EQUIP] == 1)
+        return True
+    return False
+
+
+# --- the map (R-1.2, R-1.3, R-1.6, A-5, A-9) ---------------------------------------------------------
+@gk
+def deal(g, s, boss: int) -> None:
+    """R-1.6: a random card of each level the boss lists, lower levels nearer the bonfire; the fog gate on
+    the farthest tile (R-1.3). ``chain`` (A-5): tile k is k+1 doors away; ``star``: every tile one door."""
+    game = s.pub[G.R_GAME]
+    n_enc = g.enc_info.shape[0]
+    n_tiles = 0
+    graves = 0
+    exclude = g.rules[G.V_REDRAW] == 1
+    for k in range(G.MAX_TILES):
+        level = g.boss_levels[boss, k]
+        t = s.pub[G.R_TILES + k]
+        t[:] = 0
+        t[G.TL_CARD] = -1
+        if level < 0:
+            continue
+        # a card of this level not on the map yet (A-9 exclude_used: nor dealt before, while any is left)
+        for rule in range(2):
+            count = 0
+            for e in range(n_enc):
+                if g.enc_info[e, 0] == level and not taken(s, e, k) and not (rule == 0 and exclude and s.used[e] == 1):
+                    count += 1
+            if count > 0:
+                pick = randint(s.rng, count)
+                for e in range(n_enc):
+                    if g.enc_info[e, 0] == level and not taken(s, e, k) and not (rule == 0 and exclude and s.used[e] == 1):
+                        if pick == 0:
+                            t[G.TL_CARD] = e
+                            break
+                        pick -= 1
+                break
+        e = t[G.TL_CARD]
+        if e < 0:  # no card of this level in the data: the tile stays empty
+            continue
+        s.used[e] = 1
+        t[G.TL_LEVEL] = level
+        t[G.TL_CHESTS] = g.enc_info[e, 1]
+        t[G.TL_DIST] = k + 1 if g.rules[G.V_TILE_LAYOUT] == 0 else 1
+        graves += g.enc_info[e, 2]
+        n_tiles = k + 1
+    # R-1.3 the fog gate on the farthest tile; in a star every tile is farthest and the players pick one (D-2):
+    # the lowest level, so the boss is one easy battle away
+    fog = n_tiles - 1 if g.rules[G.V_TILE_LAYOUT] == 0 else 0
+    s.pub[G.R_TILES + fog, G.TL_FOG] = 1
+    game[G.G_N_TILES] = n_tiles
+    game[G.G_GRAVESTONES] = graves
+    game[G.G_FOG] = 0
+    for k in range(n_tiles):
+        t = s.pub[G.R_TILES + k]
+        glog(s, G.EV_DEAL, k, t[G.TL_CARD], t[G.TL_LEVEL], t[G.TL_FOG])
+
+
+@gk
+def taken(s, e: int, upto: int) -> bool:
+    """Whether encounter card ``e`` is already on one of the first ``upto`` tiles."""
+    for k in range(upto):
+        if s.pub[G.R_TILES + k, G.TL_CARD] == e:
+            return True
+    return False
+
+
+# --- rest, defeat, rewards (R-5.9, R-5.10, R-8.4, R-8.5, R-8.6) ----------------------------------------
+@gk
+def rest(g, s, spend: bool, voluntary: bool) -> None:
+    """R-5.9: the dial down one (unless ``spend`` is False, R-1.12), estus refilled, heroic actions and luck
+    ready, every encounter card face down (R-6.5) and the fog gate to win again (JP)."""
+    game = s.pub[G.R_GAME]
+    if spend:
+        game[G.G_SPARKS] -= 1
+    for seat in range(game[G.G_N_CHARS]):
+        p = s.pub[G.R_PARTY + seat]
+        p[G.P_ESTUS] = g.numbers[G.N_ESTUS]
+        p[G.P_HEROIC] = 1
+        p[G.P_LUCK] = 1
+    for k in range(game[G.G_N_TILES]):
+        s.pub[G.R_TILES + k, G.TL_CLEARED] = 0
+    game[G.G_FOG] = 0
+    if voluntary:
+        game[G.G_RESTS] += 1
+    glog(s, G.EV_REST, game[G.G_SPARKS], 1 if voluntary else 0, 0, 0)
+
+
+@gk
+def earn(s, souls: int) -> None:
+    game = s.pub[G.R_GAME]
+    game[G.G_SOULS] += souls
+    game[G.G_SOULS_EARNED] += souls
+    glog(s, G.EV_SOULS, souls, game[G.G_SOULS], 0, 0)
+
+
+@gk
+def defeat(g, s, tile: int) -> None:
+    """R-8.5: souls dropped where the party fell (souls already lying on the map are lost first, JP), every
+    ember removed (R-3.8), a forced rest; at 0 sparks the game is lost (R-5.10; campaign A-56)."""
+    game = s.pub[G.R_GAME]
+    game[G.G_LOST] += 1
+    if game[G.G_DROPPED_TILE] >= 0 and game[G.G_DROPPED_TILE] < G.MAX_TILES:
+        s.pub[G.R_TILES + game[G.G_DROPPED_TILE], G.TL_SOULS] = 0
+    game[G.G_DROPPED] = game[G.G_SOULS]
+    game[G.G_DROPPED_TILE] = tile if game[G.G_SOULS] > 0 else -1
+    if tile < G.MAX_TILES and game[G.G_SOULS] > 0:
+        s.pub[G.R_TILES + tile, G.TL_SOULS] = game[G.G_SOULS]
+    game[G.G_SOULS] = 0
+    for seat in range(game[G.G_N_CHARS]):
+        s.pub[G.R_PARTY + seat, G.P_EMBER] = 0
+    glog(s, G.EV_DEFEAT, game[G.G_DROPPED], game[G.G_SPARKS], tile, 0)
+    if game[G.G_SPARKS] <= 0:
+        game[G.G_OVER] = G.RESULT_LOST
+        glog(s, G.EV_LOST, 0, 0, 0, 0)
+        return
+    rest(g, s, True, False)
+    if game[G.G_CAMPAIGN] == 1 and g.rules[G.V_CAMPAIGN_END] == 1 and game[G.G_SPARKS] == 0:
+        game[G.G_OVER] = G.RESULT_LOST  # A-56 dial_reaches_zero
+        glog(s, G.EV_LOST, 0, 0, 0, 0)
+
+
+@gk
+def retrieve(s, tile: int) -> None:
+    """R-8.6: souls dropped on this tile go back to the cache when the party wins its battle again (the
+    simulator's reading: a won battle reaches the node; a later defeat loses them, R-8.5 JP)."""
+    game = s.pub[G.R_GAME]
+    if game[G.G_DROPPED_TILE] == tile and game[G.G_DROPPED] > 0:
+        souls = game[G.G_DROPPED]
+        game[G.G_SOULS] += souls
+        game[G.G_DROPPED] = 0
+        game[G.G_DROPPED_TILE] = -1
+        if tile < G.MAX_TILES:
+            s.pub[G.R_TILES + tile, G.TL_SOULS] = 0
+        glog(s, G.EV_RETRIEVE, souls, game[G.G_SOULS], 0, 0)
+
+
+# --- battles ---------------------------------------------------------------------------------------
+@gk
+def fill_scenario(g, s, sc) -> None:
+    """The party's gear and tokens into a battle's scenario (``SC_EQUIP``, ``SC_TOKENS``, ``SC_FIRST``)."""
+    game = s.pub[G.R_GAME]
+    sc[X.SC_CARRY] = 1
+    sc[X.SC_FIRST] = game[G.G_NEXT_CHAR]
+    for seat in range(game[G.G_N_CHARS]):
+        p = s.pub[G.R_PARTY + seat]
+        for slot in range(G.N_SLOTS):
+            card = p[G.P_SLOT + slot]
+            sc[X.SC_EQUIP + 5 * seat + slot] = g.cards[card, G.K_ITEM] if card >= 0 else -1
+        tokens = X.SC_TOKENS + X.TOKEN_FIELDS * seat
+        sc[tokens] = p[G.P_ESTUS]
+        sc[tokens + 1] = p[G.P_LUCK]
+        sc[tokens + 2] = p[G.P_HEROIC]
+        sc[tokens + 3] = p[G.P_EMBER]
+
+
+@gk
+def fight(g, s, t, b, policy, seed: int, stream: int) -> int:
+    """Play one battle on tables ``t`` (scenario filled) and carry its tokens back (R-5.9, R-8.3, R-8.7):
+    estus, luck, heroic action and ember as the battle left them; the first-activation token to the
+    character after the last to activate. Returns the battle's outcome (``BL.OUT_*``)."""
+    game = s.pub[G.R_GAME]
+    fill_scenario(g, s, t.scen)
+    number = s.cursor[C_BATTLES]
+    run_battle(t, b, policy, seed, stream, number)
+    st = b.st
+    for seat in range(game[G.G_N_CHARS]):
+        p = s.pub[G.R_PARTY + seat]
+        p[G.P_ESTUS] = st[ci(seat, BL.C_ESTUS)]
+        p[G.P_LUCK] = st[ci(seat, BL.C_LUCK)]
+        p[G.P_HEROIC] = st[ci(seat, BL.C_HEROIC)]
+        p[G.P_EMBER] = st[ci(seat, BL.C_EMBER)]
+    game[G.G_NEXT_CHAR] = st[BL.G_NEXT_CHAR]
+    game[G.G_BATTLES] += 1
+    s.cursor[C_BATTLES] = number + 1
+    return st[BL.G_OUTCOME]
+
+
+@gk
+def boss_health(t, b) -> int:
+    """Health left on the boss figures at the end of a boss battle."""
+    left = 0
+    for e in range(b.st[BL.G_N_ENEMIES]):
+        et = b.st[ei(e, BL.E_TYPE)]
+        if t.etypes[et, BL.ET_IS_BOSS] == 1 and b.st[ei(e, BL.E_ALIVE)] == 1:
+            left += t.etypes[et, BL.ET_HEALTH] - b.st[ei(e, BL.E_WOUNDS)]
+    return left
+
+
+@gk
+def explore(g, s, strategy, params, te, b, policy, seed: int, stream: int, tile: int) -> None:
+    """R-6.2: entering a tile whose card is face down starts its battle (R-7, R-8); a win clears it, pays
+    2 souls per character (R-8.4) and lets the party open its chests (R-7.6, D-12); a loss is a defeat."""
+    game = s.pub[G.R_GAME]
+    t = s.pub[G.R_TILES + tile]
+    card = t[G.TL_CARD]
+    for i in range(te.scen.shape[0]):  # the card's scenario and walk distances into the thread's tables
+        te.scen[i] = g.enc_scen[card, i]
+    n = te.dwalk0.shape[0]
+    for x in range(n):
+        for y in range(n):
+            te.dwalk0[x, y] = g.enc_dwalk[card, x, y]
+    result = fight(g, s, te, b, policy, seed, stream)
+    glog(s, G.EV_BATTLE, tile, result, s.cursor[C_BATTLES] - 1, b.st[BL.G_ROUND])
+    if result != BL.OUT_WIN:
+        defeat(g, s, tile)
+        return
+    t[G.TL_CLEARED] = 1
+    if t[G.TL_FOG] == 1:
+        game[G.G_FOG] = 1
+    earn(s, 2 * game[G.G_N_CHARS])
+    retrieve(s, tile)
+    while t[G.TL_OPENED] < t[G.TL_CHESTS]:
+        opt(s, 0, G.OPT_STOP, -1, tile, 0, -1, 0, 0, 0, 0, t[G.TL_LEVEL])
+        opt(s, 1, G.OPT_OPEN, -1, tile, 0, -1, 0, 0, 0, 0, t[G.TL_LEVEL])
+        if s.pub[G.R_OPTS + ask(s, strategy, params, G.GH_CHEST, 2), G.O_KIND] != G.OPT_OPEN:
+            break
+        t[G.TL_OPENED] += 1
+        glog(s, G.EV_CHEST, tile, 0, 0, 0)
+        for _ in range(2):  # R-7.6: two treasure cards, equipped at once or to the inventory (A-49)
+            draw(g, s, strategy, params, True)
+
+
+@gk
+def tiers(s) -> int:
+    total = 0
+    for seat in range(s.pub[G.R_GAME, G.G_N_CHARS]):
+        for k in range(G.N_STATS):
+            total += s.pub[G.R_PARTY + seat, G.P_TIER + k]
+    return total
+
+
+@gk
+def record_gear(g, s, boss: int) -> None:
+    """The party's tiers and gear at a boss's first fight (outcome columns)."""
+    s.out[G.OUT_TIERS_MAIN if boss == 1 else G.OUT_TIERS_MINI] = tiers(s)
+    for seat in range(s.pub[G.R_GAME, G.G_N_CHARS]):
+        for slot in range(G.GEAR_SLOTS):
+            card = s.pub[G.R_PARTY + seat, G.P_SLOT + slot]
+            s.out[G.OUT_GEAR + (boss * G.MAX_CHARS + seat) * G.GEAR_SLOTS + slot] = g.cards[card, G.K_ITEM] if card >= 0 else -1
+
+
+@gk
+def boss_battle(g, s, strategy, params, tb, b, policy, seed: int, stream: int, boss: int) -> None:
+    """R-12: the boss battle, with one behaviour card revealed per gravestone on the area's cards (R-12.5).
+    A win pays 1 soul per character per spark left (R-8.4); the mini boss then gives its treasure and the
+    map is re-dealt (R-12.27, R-1.12); the main boss wins the game."""
+    game = s.pub[G.R_GAME]
+    fights = G.OUT_MAIN_FIGHTS if boss == 1 else G.OUT_MINI_FIGHTS
+    if s.out[fights] == 0:
+        record_gear(g, s, boss)
+    s.out[fights] += 1
+    game[G.G_REACHED] = max(game[G.G_REACHED], G.STAGE_MAIN_BOSS if boss == 1 else G.STAGE_MINI_BOSS)
+    tb.scen[X.SC_GRAVESTONES] = game[G.G_GRAVESTONES]
+    result = fight(g, s, tb, b, policy, seed, stream)
+    glog(s, G.EV_BATTLE, G.TILE_BOSS, result, s.cursor[C_BATTLES] - 1, b.st[BL.G_ROUND])
+    if boss == 1:
+        s.out[G.OUT_MAIN_HEALTH] = boss_health(tb, b)
+    if result != BL.OUT_WIN:
+        defeat(g, s, G.TILE_BOSS)
+        return
+    first = G.OUT_MAIN_FIRST if boss == 1 else G.OUT_MINI_FIRST
+    s.out[first] = 1 if s.out[fights] == 1 else 0
+    earn(s, game[G.G_N_CHARS] * game[G.G_SPARKS])  # R-8.4 (JP: nothing at 0 sparks)
+    retrieve(s, G.TILE_BOSS)
+    if boss == 1:
+        game[G.G_OVER] = G.RESULT_WON
+        game[G.G_REACHED] = G.STAGE_WON
+        glog(s, G.EV_WON, 0, 0, 0, 0)
+        return
+    mini_boss_won(g, s, strategy, params)
+
+
+@gk
+def mini_boss_won(g, s, strategy, params) -> None:
+    """R-12.27, R-1.12: the mini boss's treasure to the inventory; a new map for the main boss; the dial back to
+    its start (campaign R-13.5: +1 spark instead, A-54); advanced and legendary treasure shuffled into the deck
+    (campaign A-55); a rest without a spark; dropped souls lost (A-6), chests fresh (A-7)."""
+    game = s.pub[G.R_GAME]
+    n_cards = g.cards.shape[0]
+    given = 0
+    for card in range(n_cards):
+        if g.cards[card, G.K_GROUP] == G.GROUP_BOSS and g.cards[card, G.K_BOSS] == 0:
+            to_inventory(s, card)
+            given += 1
+    glog(s, G.EV_MINI_BOSS_WON, given, 0, 0, 0)
+    if game[G.G_DROPPED] > 0 and g.rules[G.V_DROPPED_AFTER_MINI] == 1:
+        game[G.G_SOULS] += game[G.G_DROPPED]
+    game[G.G_DROPPED] = 0
+    game[G.G_DROPPED_TILE] = -1
+    opened = 0
+    keep = g.rules[G.V_CHESTS_AFTER_MINI] == 1
+    if keep:  # A-7 keep_opened: a tile position whose chest was opened stays opened
+        for k in range(game[G.G_N_TILES]):
+            opened |= (1 << k) if s.pub[G.R_TILES + k, G.TL_OPENED] > 0 else 0
+    deal(g, s, 1)
+    if keep:
+        for k in range(game[G.G_N_TILES]):
+            if opened & (1 << k):
+                s.pub[G.R_TILES + k, G.TL_OPENED] = s.pub[G.R_TILES + k, G.TL_CHESTS]
+    if game[G.G_CAMPAIGN] == 1:  # R-13.5: no reset; +1 spark (A-54 capped at the start)
+        game[G.G_SPARKS] += 1
+        if g.rules[G.V_SPARK_GAIN_CAP] == 0:
+            game[G.G_SPARKS] = min(game[G.G_SPARKS], game[G.G_START_SPARKS])
+    else:
+        game[G.G_SPARKS] = game[G.G_START_SPARKS]
+    if game[G.G_CAMPAIGN] == 0 or g.rules[G.V_CAMPAIGN_TREASURE] != 2:
+        added = 0
+        for card in range(n_cards):
+            if g.cards[card, G.K_GROUP] == G.GROUP_ADVANCED and s.where[card, G.W_PLACE] == G.LOC_BOX:
+                add_to_deck(s, card)
+        # five random legendary cards of the ten (R-1.12)
+        pool = 0
+        for card in range(n_cards):
+            if g.cards[card, G.K_GROUP] == G.GROUP_LEGENDARY and s.where[card, G.W_PLACE] == G.LOC_BOX:
+                pool += 1
+        while added < g.numbers[G.N_LEGENDARY] and pool > 0:
+            pick = randint(s.rng, pool)
+            for card in range(n_cards):
+                if g.cards[card, G.K_GROUP] == G.GROUP_LEGENDARY and s.where[card, G.W_PLACE] == G.LOC_BOX:
+                    if pick == 0:
+                        add_to_deck(s, card)
+                        break
+                    pick -= 1
+            pool -= 1
+            added += 1
+        shuffle_deck(s)
+    game[G.G_STAGE] = G.STAGE_EXPLORE_2
+    game[G.G_REACHED] = max(game[G.G_REACHED], G.STAGE_EXPLORE_2)
+    game[G.G_BOSS_FIGHTS] = 0
+    rest(g, s, False, False)  # R-1.12 step 7: a rest without a spark
+
+
+# --- the bonfire (R-5.4–R-5.8, R-13.5, R-13.8) ---------------------------------------------------------
+@gk
+def level_cost(g, s, tier: int) -> int:
+    """R-5.7 (2, 4, 8), campaign R-13.9 (4, 8, 16, tier 4: 20); 0 = not allowed."""
+    if s.pub[G.R_GAME, G.G_CAMPAIGN] == 1:
+        return LEVEL_COST_CAMPAIGN[tier] if tier < 4 else 0
+    return LEVEL_COST[tier] if tier < 3 else 0
+
+
+@gk
+def max_tier(s) -> int:
+    """R-3.10: tier 3; campaign R-13.9: tier 4."""
+    return 4 if s.pub[G.R_GAME, G.G_CAMPAIGN] == 1 else 3
+
+
+@gk
+def tiers_needed(g, s, seat: int, card: int, stat: int) -> int:
+    """Tiers of ``stat`` ``seat`` must still raise to equip ``card`` when its other stats already meet it;
+    0 if it meets it now, -1 if no tier of ``stat`` will do."""
+    p = s.pub[G.R_PARTY + seat]
+    for k in range(G.N_STATS):
+        if k != stat and g.stats[seat, k, p[G.P_TIER + k]] < g.cards[card, G.K_REQ + k]:
+            return -1
+    for tier in range(p[G.P_TIER + stat], max_tier(s) + 1):
+        if g.stats[seat, stat, tier] >= g.cards[card, G.K_REQ + stat]:
+            return tier - p[G.P_TIER + stat]
+    return -1
+
+
+@gk
+def unlocked(g, s, seat: int, stat: int) -> tuple[int, int]:
+    """The best inventory card ``seat`` could equip by raising ``stat`` (its other stats meet it already), and
+    the tiers that takes; (-1, 0) if none. Worth ties go to fewer tiers."""
+    best = -1
+    worth = -1
+    steps = 0
+    for card in range(g.cards.shape[0]):
+        if s.where[card, G.W_PLACE] != G.LOC_INVENTORY or g.cards[card, G.K_ITEM] < 0:
+            continue
+        need = tiers_needed(g, s, seat, card, stat)
+        if need <= 0:
+            continue
+        w = g.cards[card, G.K_ATTACK] + g.cards[card, G.K_DEFENCE]
+        if w > worth or (w == worth and need < steps):
+            best, worth, steps = card, w, need
+    return best, steps
+
+
+@gk
+def spend_options(g, s) -> int:
+    """R-5.4 buy, R-5.7 level, R-5.8 luck, campaign R-13.5 sparks and R-13.8 selling; row 0 stops."""
+    game = s.pub[G.R_GAME]
+    souls = game[G.G_SOULS]
+    opt(s, 0, G.OPT_STOP, -1, -1, 0, -1, 0, 0, 0, 0, 0)
+    n = 1
+    price = game[G.G_PRICE]
+    if souls >= price and (s.cursor[C_DECK] > 0 or (g.rules[G.V_DECK_EMPTY] == 1 and inventory_size(g, s) > 0)):
+        opt(s, n, G.OPT_BUY, -1, -1, price, -1, 0, 0, 0, 0, 0)
+        n += 1
+    for seat in range(game[G.G_N_CHARS]):
+        p = s.pub[G.R_PARTY + seat]
+        for stat in range(G.N_STATS):
+            cost = level_cost(g, s, p[G.P_TIER + stat])
+            if cost > 0 and cost <= souls and n < G.MAX_OPTS:
+                card, steps = unlocked(g, s, seat, stat)
+                opt(s, n, G.OPT_LEVEL, seat, stat, cost, card, worth_of(g, card, G.K_ATTACK),
+                    worth_of(g, card, G.K_DEFENCE), 0, 0, steps)
+                n += 1
+        if p[G.P_LUCK] == 0 and souls >= 1 and n < G.MAX_OPTS:
+            opt(s, n, G.OPT_LUCK, seat, 0, 1, -1, 0, 0, 0, 0, 0)
+            n += 1
+    if game[G.G_CAMPAIGN] == 1:
+        cost = 2 * game[G.G_N_CHARS]  # R-13.5: 2 souls per character, up to the starting dial
+        if game[G.G_SPARKS] < game[G.G_START_SPARKS] and souls >= cost and n < G.MAX_OPTS:
+            opt(s, n, G.OPT_SPARK, -1, 0, cost, -1, 0, 0, 0, 0, 0)
+            n += 1
+        for card in range(g.cards.shape[0]):  # R-13.8: sell a card not in use for 1 soul
+            if s.where[card, G.W_PLACE] == G.LOC_INVENTORY and n < G.MAX_OPTS:
+                opt(s, n, G.OPT_SELL, -1, 0, -1, card, worth_of(g, card, G.K_ATTACK), worth_of(g, card, G.K_DEFENCE),
+                    0, 0, 0)
+                n += 1
+    return n
+
+
+@gk
+def inventory_size(g, s) -> int:
+    n = 0
+    for card in range(g.cards.shape[0]):
+        n += 1 if s.where[card, G.W_PLACE] == G.LOC_INVENTORY else 0
+    return n
+
+
+@gk
+def pay(s, souls: int) -> None:
+    game = s.pub[G.R_GAME]
+    game[G.G_SOULS] -= souls
+    game[G.G_SOULS_SPENT] += souls
+
+
+@gk
+def bonfire(g, s, strategy, params) -> None:
+    """F-5.1: at the bonfire, without resting: equipment changes at Andre (R-5.5, D-9), then buying,
+    levelling and luck in the strategy's order until it stops (D-13)."""
+    for card in range(g.cards.shape[0]):  # R-5.5: inventory cards someone can equip
+        if s.where[card, G.W_PLACE] == G.LOC_INVENTORY and g.cards[card, G.K_ITEM] >= 0:
+            place(g, s, strategy, params, card, False)
+    game = s.pub[G.R_GAME]
+    for _ in range(10_000):
+        n = spend_options(g, s)
+        row = s.pub[G.R_OPTS + ask(s, strategy, params, G.GH_SPEND, n)]
+        kind = row[G.O_KIND]
+        if kind == G.OPT_STOP:
+            return
+        seat = row[G.O_SEAT]
+        if kind == G.OPT_BUY:  # R-5.4
+            pay(s, row[G.O_COST])
+            glog(s, G.EV_BUY, -1, row[G.O_COST], 0, 0)
+            draw(g, s, strategy, params, False)
+        elif kind == G.OPT_LEVEL:  # R-5.7
+            stat = row[G.O_ARG]
+            card = row[G.O_CARD]
+            pay(s, row[G.O_COST])
+            p = s.pub[G.R_PARTY + seat]
+            p[G.P_TIER + stat] += 1
+            glog(s, G.EV_LEVEL, seat, stat, p[G.P_TIER + stat], row[G.O_COST])
+            if card >= 0 and meets(g, s, seat, card, stat, 0):
+                place(g, s, strategy, params, card, False)
+        elif kind == G.OPT_LUCK:  # R-5.8
+            pay(s, 1)
+            s.pub[G.R_PARTY + seat, G.P_LUCK] = 1
+            glog(s, G.EV_LUCK, seat, 1, 0, 0)
+        elif kind == G.OPT_SPARK:  # R-13.5
+            pay(s, row[G.O_COST])
+            game[G.G_SPARKS] += 1
+            glog(s, G.EV_SPARK, game[G.G_SPARKS], row[G.O_COST], 0, 0)
+        elif kind == G.OPT_SELL:  # R-13.8: 1 soul, the card is out of the campaign
+            card = row[G.O_CARD]
+            game[G.G_SOULS] += 1
+            s.where[card, G.W_PLACE] = G.LOC_GONE
+            glog(s, G.EV_SELL, card, 0, 0, 0)
+
+
+@gk
+def route_options(s) -> int:
+    """R-6.2, R-6.4, R-5.9: the tiles the party can reach whose card is face down (``chain``: the first such
+    tile along the chain; ``star``: any), the boss once the fog gate is won, and a rest while sparks last."""
+    game = s.pub[G.R_GAME]
+    n = 0
+    for k in range(game[G.G_N_TILES]):
+        t = s.pub[G.R_TILES + k]
+        if t[G.TL_CLEARED] == 0:
+            opt(s, n, G.OPT_EXPLORE, -1, k, 0, t[G.TL_CARD], 0, 0, 0, 0, t[G.TL_LEVEL])
+            n += 1
+            if t[G.TL_DIST] > 1:  # a chain: the tiles beyond are out of reach
+                break
+    if game[G.G_FOG] == 1:
+        opt(s, n, G.OPT_BOSS, -1, -1, 0, -1, 0, 0, 0, 0, 0)
+        n += 1
+    if game[G.G_SPARKS] > 0:
+        opt(s, n, G.OPT_REST, -1, -1, 0, -1, 0, 0, 0, 0, 0)
+        n += 1
+    return n
+
+
+# --- a whole game (R-6.6) ----------------------------------------------------------------------------
+@gk
+def setup(g, s, n_chars: int) -> None:
+    """R-1: the dial (R-1.4), the soul cache (R-1.10), starting kits and tokens (R-1.7), the treasure deck of
+    common and class cards (R-1.8), the map for the mini boss (R-1.2, R-1.3, R-1.6)."""
+    s.pub[:, :] = 0
+    s.where[:, G.W_PLACE] = G.LOC_BOX
+    s.where[:, G.W_SEAT] = -1
+    s.used[:] = 0
+    s.out[:] = 0
+    s.cursor[C_DECK] = 0
+    game = s.pub[G.R_GAME]
+    game[G.G_N_CHARS] = n_chars
+    campaign = g.numbers[G.N_CAMPAIGN]
+    game[G.G_CAMPAIGN] = campaign
+    sparks = g.rules[G.V_START_SPARKS] if g.rules[G.V_START_SPARKS] >= 0 else 6 - n_chars
+    game[G.G_SPARKS] = sparks
+    game[G.G_START_SPARKS] = sparks
+    game[G.G_SOULS] = 16 if n_chars == 1 else 0
+    game[G.G_PRICE] = 2 if campaign == 1 else 1  # R-5.4, R-13.8
+    game[G.G_NEXT_CHAR] = -1
+    game[G.G_DROPPED_TILE] = -1
+    for seat in range(n_chars):
+        p = s.pub[G.R_PARTY + seat]
+        p[G.P_ESTUS] = g.numbers[G.N_ESTUS]
+        p[G.P_LUCK] = 1
+        p[G.P_HEROIC] = 1
+        p[G.P_CHAR] = seat
+        for slot in range(G.N_SLOTS):
+            card = g.kits[seat, slot]
+            p[G.P_SLOT + slot] = card
+            if card >= 0:
+                s.where[card, G.W_PLACE] = G.LOC_EQUIPPED
+                s.where[card, G.W_SEAT] = seat
+        refresh_worth(g, s, seat)
+    for card in range(g.cards.shape[0]):
+        group = g.cards[card, G.K_GROUP]
+        if group == G.GROUP_COMMON or group == G.GROUP_CLASS or group == G.GROUP_EMBER:
+            add_to_deck(s, card)
+    shuffle_deck(s)
+    glog(s, G.EV_SETUP, sparks, game[G.G_SOULS], 0, 0)
+    deal(g, s, 0)
+
+
+@gk
+def play_game(g, s, te, tmini, tmain, bt, ba, policy, strategy, params, seed: int, stream: int, index: int) -> None:
+    """Game ``index`` from setup to its end: the bonfire, then the strategy's route (a tile, the boss or a
+    rest) until the main boss falls, the sparks run out (R-5.10) or the battle cap is reached."""
+    key = battle_key(seed, stream, index)
+    battles = np.int64(key >> np.uint64(1))  # the game's battles draw from (seed, this, battle number)
+    s.rng[0] = battle_key(seed, battles, GAME_KEY)
+    s.rng[1] = 0
+    s.cursor[C_EVENTS] = 0
+    s.cursor[C_BATTLES] = 0
+    setup(g, s, te.scen[X.SC_N_CHARS])
+    game = s.pub[G.R_GAME]
+    while game[G.G_OVER] == G.RESULT_NONE:
+        if s.cursor[C_BATTLES] >= g.rules[G.V_MAX_BATTLES] or (0 <= s.cursor[C_STOP] < s.cursor[C_BATTLES]):
+            game[G.G_OVER] = G.RESULT_CAPPED
+            glog(s, G.EV_CAPPED, 0, 0, 0, 0)
+            break
+        bonfire(g, s, strategy, params)
+        n = route_options(s)
+        row = s.pub[G.R_OPTS + ask(s, strategy, params, G.GH_ROUTE, n)]
+        kind = row[G.O_KIND]
+        if kind == G.OPT_REST:
+            rest(g, s, True, True)
+            if game[G.G_CAMPAIGN] == 1 and g.rules[G.V_CAMPAIGN_END] == 1 and game[G.G_SPARKS] == 0:
+                game[G.G_OVER] = G.RESULT_LOST
+        elif kind == G.OPT_BOSS:
+            main = game[G.G_STAGE] >= G.STAGE_EXPLORE_2
+            boss_battle(g, s, strategy, params, tmain if main else tmini, ba if main else bt, policy, seed, battles,
+                        1 if main else 0)
+        else:
+            explore(g, s, strategy, params, te, bt, policy, seed, battles, row[G.O_ARG])
+    summarise(s)
+
+
+@gk
+def summarise(s) -> None:
+    """The game's outcome row (``layout.OUTCOME_NAMES``)."""
+    game = s.pub[G.R_GAME]
+    out = s.out
+    out[G.OUT_RESULT] = game[G.G_OVER]
+    out[G.OUT_STAGE] = game[G.G_REACHED]
+    out[G.OUT_SPARKS] = game[G.G_SPARKS]
+    out[G.OUT_BATTLES] = game[G.G_BATTLES]
+    out[G.OUT_LOST] = game[G.G_LOST]
+    out[G.OUT_EARNED] = game[G.G_SOULS_EARNED]
+    out[G.OUT_SPENT] = game[G.G_SOULS_SPENT]
+    out[G.OUT_DRAWN] = game[G.G_DRAWN]
+    out[G.OUT_RESTS] = game[G.G_RESTS]
+    out[G.OUT_SOULS_LEFT] = game[G.G_SOULS]
+
+
+@allocating
+def game_buffers(n_cards: int, n_encounters: int, max_events: int):
+    """Buffers of one game (``max_events`` 0: no log)."""
+    return GameState(
+        np.zeros((G.ROWS, G.WIDTH), np.int32),
+        np.zeros((n_cards, G.W_FIELDS), np.int32),
+        np.zeros(n_cards, np.int32),
+        np.zeros(n_encounters, np.int32),
+        np.zeros(2, np.uint64),
+        np.zeros((max_events, G.EV_FIELDS), np.int32),
+        np.full(4, -1, np.int32),
+        np.zeros(G.N_OUT, np.int32),
+    )
+
+
+@allocating
+def play_block(g, te, tmini, tmain, policy, strategy, bparams, sparams, seed: int, stream: int, start: int, out) -> None:
+    """Games ``start .. start+len(out)-1`` on buffers of their own; the bundles go down by reference
+    (:mod:`dsim.numba_ref`)."""
+    s = game_buffers(g.cards.shape[0], g.enc_info.shape[0], 0)
+    bt = battle_buffers(te.steps.shape[0], bparams)
+    ba = battle_buffers(tmain.steps.shape[0], bparams)
+    gr, sr, ter, tr1, tr2, btr, bar = ref(g), ref(s), ref(te), ref(tmini), ref(tmain), ref(bt), ref(ba)
+    for i in range(out.shape[0]):
+        play_game(gr, sr, ter, tr1, tr2, btr, bar, policy, strategy, sparams, seed, stream, start + i)
+        out[i, :] = s.out
+    keep_alive(s)
+    keep_alive(bt)
+    keep_alive(ba)
+
+
+def play_batch_impl(g, te, tmini, tmain, policy, strategy, bparams, sparams, seed, stream, start, out):
+    """Games ``start ..`` one after another (the engine runs one call per thread, each with its own copies of
+    the battle tables whose scenario the games write)."""
+    play_block(g, te, tmini, tmain, policy, strategy, bparams, sparams, seed, stream, start, out)
+
+
+def play_one_impl(g, te, tmini, tmain, s, bt, ba, policy, strategy, sparams, seed, stream, index):
+    """One game on caller-provided buffers (logs and battle traces: ``dsim explain``, rule tests)."""
+    play_game(ref(g), ref(s), ref(te), ref(tmini), ref(tmain), ref(bt), ref(ba), policy, strategy, sparams, seed,
+              stream, index)
+
+
+# steps a rule test can run on a hand-set game (``engine.step``)
+STEP_SETUP = 0  # arg: characters
+STEP_REST = 1  # arg: 1 voluntary (a spark), 0 the free rest
+STEP_DEFEAT = 2  # arg: tile (TILE_BOSS: the boss tile)
+STEP_EXPLORE = 3  # arg: tile
+STEP_BOSS = 4  # arg: 0 mini, 1 main
+STEP_MINI_BOSS_WON = 5
+STEP_BONFIRE = 6
+STEP_DRAW = 7  # arg: 1 = from a chest
+STEP_DEAL = 8  # arg: 0 mini, 1 main
+STEP_ROUTE = 9  # fills the route options
+
+
+def step_impl(g, te, tmini, tmain, s, bt, ba, policy, strategy, sparams, seed, what, arg):
+    """One step of the game on caller-provided state (rule tests); the battles of a step draw from ``seed``."""
+    gr, sr = ref(g), ref(s)
+    if what == STEP_SETUP:
+        setup(gr, sr, arg)
+    elif what == STEP_REST:
+        rest(gr, sr, arg == 1, arg == 1)
+    elif what == STEP_DEFEAT:
+        defeat(gr, sr, arg)
+    elif what == STEP_EXPLORE:
+        explore(gr, sr, strategy, sparams, ref(te), ref(bt), policy, seed, seed, arg)
+    elif what == STEP_BOSS:
+        boss_battle(gr, sr, strategy, sparams, ref(tmain) if arg == 1 else ref(tmini), ref(ba) if arg == 1 else ref(bt),
+                    policy, seed, seed, arg)
+    elif what == STEP_MINI_BOSS_WON:
+        mini_boss_won(gr, sr, strategy, sparams)
+    elif what == STEP_BONFIRE:
+        bonfire(gr, sr, strategy, sparams)
+    elif what == STEP_DRAW:
+        draw(gr, sr, strategy, sparams, arg == 1)
+    elif what == STEP_DEAL:
+        deal(gr, sr, arg)
+    elif what == STEP_ROUTE:
+        s.cursor[C_EVENTS] = route_options(sr)  # the option count, for the test to read

@@ -1,0 +1,72 @@
+"""A whole game's log for ``dsim explain --game dstbg_game``: every event between battles, with its rule."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from dsim.games.dstbg.whole import layout as G
+
+if TYPE_CHECKING:
+    from dsim.games.dstbg.whole.compile import CompiledGame
+    from dsim.games.dstbg.whole.game import Cell
+
+RULES = {
+    "setup": "R-1", "deal": "R-1.6", "battle": "R-8", "souls": "R-8.4", "defeat": "R-8.5", "rest": "R-5.9",
+    "buy": "R-5.4", "place": "R-5.5", "level": "R-5.7", "luck": "R-5.8", "ember": "R-3.8", "chest": "R-7.6",
+    "mini_boss_won": "R-12.27", "won": "R-12.27", "lost": "R-5.10", "retrieve": "R-8.6", "spark": "R-13.5",
+    "sell": "R-13.8", "capped": "sim",
+}
+STATS = ("strength", "dexterity", "intelligence", "faith")
+SLOTS = ("armour", "hand 0", "hand 1", "backup", "backup")
+BATTLE_RESULTS = {1: "won", 2: "lost", 3: "timeout (a defeat)"}
+
+
+def game_events(cell: Cell, seed: int, stream: int, index: int) -> list[dict[str, Any]]:
+    """The logged events of game ``index`` as records (event, rule, battle number, fields a–d)."""
+    from dsim.games.dstbg.whole import engine
+
+    s, *_ = engine.play_one(cell.compiled, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
+                            cell.strategy_params, seed, stream, index)
+    events = []
+    for row in s.log[: s.cursor[0]]:
+        name = G.EVENT_NAMES[row[0]]
+        events.append({"event": name, "rule": RULES[name], "battle": int(row[5]), "a": int(row[1]), "b": int(row[2]),
+                       "c": int(row[3]), "d": int(row[4])})
+    return events
+
+
+def _card(cg: CompiledGame, card: int) -> str:
+    return cg.card_names[card] if 0 <= card < len(cg.card_names) else "?"
+
+
+def _seat(cg: CompiledGame, seat: int) -> str:
+    return cg.party[seat] if 0 <= seat < len(cg.party) else "?"
+
+
+def describe(event: Mapping[str, Any], cg: CompiledGame) -> str:
+    """One readable line of a game event."""
+    name, a, b, c, d = event["event"], event["a"], event["b"], event["c"], event["d"]
+    text = {
+        "setup": lambda: f"setup: {a} sparks, {b} souls",
+        "deal": lambda: f"tile {a + 1}: {cg.encounter_ids[b]} (level {c}){' — fog gate' if d else ''}",
+        "battle": lambda: f"battle #{c} on {'the boss tile' if a == G.TILE_BOSS else f'tile {a + 1}'}: "
+                          f"{BATTLE_RESULTS.get(b, b)} after {d} rounds",
+        "souls": lambda: f"+{a} souls (cache {b})",
+        "defeat": lambda: f"defeat: {a} souls dropped, {b} sparks on the dial",
+        "rest": lambda: f"rest ({'chosen' if b else 'forced or free'}): {a} sparks left",
+        "buy": lambda: f"bought a treasure card for {b} soul{'s' * (b != 1)}",
+        "place": lambda: f"{_card(cg, a)} → {_seat(cg, b)} ({SLOTS[c]})" if b >= 0 else f"{_card(cg, a)} → inventory",
+        "level": lambda: f"{_seat(cg, a)}: {STATS[b]} to tier {c} for {d} souls",
+        "luck": lambda: f"{_seat(cg, a)}: luck ready again for {b} soul",
+        "ember": lambda: f"ember to {_seat(cg, a)}" if a >= 0 else "ember shuffled back (every character has one)",
+        "chest": lambda: f"chest opened on tile {a + 1}",
+        "mini_boss_won": lambda: f"mini boss beaten: {a} boss treasure cards to the inventory; a new map",
+        "won": lambda: "main boss beaten: the game is won",
+        "lost": lambda: "defeat at 0 sparks: the game is lost",
+        "retrieve": lambda: f"{a} dropped souls picked up (cache {b})",
+        "spark": lambda: f"spark bought for {b} souls: {a} sparks",
+        "sell": lambda: f"{_card(cg, a)} sold for 1 soul",
+        "capped": lambda: "battle cap reached (house rule max_battles): game cut off",
+    }[name]()
+    return f"[{event['rule']}] {text}"

@@ -1,0 +1,74 @@
+"""Rule readings of a DS:TBG game played whole (rules §16: setup, treasure, campaign), in ``layout.V_*`` order.
+
+Battle readings (A-2 …, ``dsim.games.dstbg.variants``) apply to every battle of the game; these apply
+between battles. Reading 0 is the documented default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from dsim.games.dstbg.variants import VARIANTS as BATTLE_VARIANTS
+from dsim.games.dstbg.whole import layout as G
+from dsim.variants import VariantSet, number, reading
+
+GAME_VARIANTS = VariantSet((
+    reading("tile_layout", "A-5", "how the exploration tiles are laid out (R-1.2, R-1.3)",
+       "000: around the bonfire tile in any order; FAQ: total freedom, one bonfire connection suffices.",
+       chain="each tile one door farther; levels rise along the chain; the fog gate on the last: every battle "
+             "stands between the bonfire and the boss",
+       star="every tile on the bonfire tile: any tile is the farthest, so the fog gate is one battle away"),
+    reading("post_miniboss_dropped_souls", "A-6", "souls lying on the map when it is re-dealt (R-1.12)",
+       "Not covered.", lost="they are collected with their tiles", return_to_cache="they go back to the cache"),
+    reading("post_miniboss_chests", "A-7", "chests after the map is re-dealt (R-1.12)",
+       "Not covered.", fresh="the new cards' chests are closed",
+       keep_opened="a tile whose chest was opened stays opened"),
+    reading("treasure_deck_empty", "A-8", "buying from an empty treasure deck (R-5.4)",
+       "Not covered.", no_more_draws="nothing more can be bought",
+       reshuffle_inventory_unused="the unused inventory cards are shuffled into a new deck"),
+    reading("encounter_redraw_after_miniboss", "A-9", "which encounter cards the main boss's map is dealt from",
+       "Not covered.", reshuffle_all="every card of the levels, the used ones included",
+       exclude_used="only cards not dealt before the mini boss (all of a level if too few are left)"),
+    reading("chest_equip", "A-49", "equipping a chest's card at once (R-7.6)",
+       "000: characters may equip it at once; changes of gear happen at Andre (R-5.5).",
+       allow_swap="the displaced item goes to the inventory", free_slot_only="only into an empty slot"),
+    reading("campaign_spark_gain_cap", "A-54", "the campaign's +1 spark after a boss (R-13.5)",
+       "000: the party gains 1 spark.", capped="not above the starting dial", uncapped="without a cap"),
+    reading("campaign_treasure_progression", "A-55", "advanced and legendary treasure in the campaign (R-1.12, R-13)",
+       "Not stated.", after_first_boss="added once, after the first boss", per_standard_rules_each_boss=
+       "added after each boss (a card already added stays)", never="never added"),
+    reading("campaign_end_at_zero", "A-56", "when the campaign ends for lack of sparks (R-13.6)",
+       "000: when the party runs out of sparks.", defeat_at_zero="at a defeat with the dial at 0 (as R-5.10)",
+       dial_reaches_zero="as soon as the dial reaches 0"),
+    number("max_battles", "sim", "simulator cap on battles in one game; a game still running is cut off", 400,
+           "games still running after this many battles end as `capped` (not a win)",
+           seed="Simulator setting: the rules have no battle limit (campaign sparks can be bought).", low=1,
+           high=100_000),
+    number("sparks", "house", "the spark dial's starting value (-1: R-1.4, 6 minus the characters)", -1,
+           "the dial starts at this value, also after the mini boss", seed="House rule.", low=-1, high=99),
+    reading("boss_choice", "A-4", "how the mini boss and the main boss are chosen (R-1.5, R-1.12)",
+       "000, JP: the players choose.", choose="the cell names them",
+       random="each game draws them at random among the bosses of the data"),
+))
+assert len(GAME_VARIANTS) == G.N_RULES
+
+
+def split_variants(settings: Mapping[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(battle readings, game readings)`` of one ``variants`` table; an id of neither names both lists."""
+    battle, game = {}, {}
+    for key, value in (settings or {}).items():
+        if key in GAME_VARIANTS.by_id:
+            game[key] = value
+        elif key in BATTLE_VARIANTS.by_id:
+            battle[key] = value
+        else:
+            raise ValueError(f"unknown variant {key!r} (see `dsim variants list --game dstbg_game`)")
+    return battle, game
+
+
+def game_rules(settings: Mapping[str, Any] | None) -> np.ndarray:
+    """The kernel's int32 game-rule vector (``layout.V_*``)."""
+    return GAME_VARIANTS.vector(settings)

@@ -1,0 +1,44 @@
+"""balanced: clears every tile on the map once, levels up for cards worth it, buys above a reserve, and rests
+before the boss when the estus is spent and a spark is to spare."""
+
+from __future__ import annotations
+
+from dsim.games.dstbg.whole import layout as G
+from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
+from policies.dstbg_game.common import best_place, ember_seat, estus_left, explore_lowest, first_of, spend
+
+P_RESERVE, P_ATTACK, P_DEFENCE, P_LEVEL, P_REST_SPARKS, P_MARGIN = range(6)
+
+
+@strategy_function
+def decide(hook, pub, n, params):
+    """Answer one hook (option columns: ``policies/dstbg_game/README.md``)."""
+    game, party, tiles, opts = views(pub)
+    if hook == G.GH_PLACE:
+        return best_place(opts, n, params[P_ATTACK], params[P_DEFENCE], params[P_MARGIN])
+    if hook == G.GH_SPEND:
+        return spend(game, opts, n, params[P_RESERVE], params[P_ATTACK], params[P_DEFENCE], params[P_LEVEL], True)
+    if hook == G.GH_EMBER:
+        return ember_seat(party, opts, n)
+    if hook == G.GH_CHEST:
+        return first_of(opts, n, G.OPT_OPEN)
+    # GH_ROUTE: every tile once, then rest if the estus is spent and sparks allow, then the boss
+    k = explore_lowest(opts, n)
+    if k >= 0:
+        return k
+    rest = first_of(opts, n, G.OPT_REST)
+    boss = first_of(opts, n, G.OPT_BOSS)
+    if rest >= 0 and estus_left(game, party) < game[G.G_N_CHARS] and game[G.G_SPARKS] > params[P_REST_SPARKS]:
+        return rest
+    return boss if boss >= 0 else 0
+
+
+register(Policy("balanced", "Balanced: every tile once, levels for worthwhile cards, rests before the boss when "
+                "the estus is spent and sparks allow.", decide, (
+                    Param("reserve", 1.0, 0.0, 30.0, "souls kept back when buying treasure"),
+                    Param("attack_weight", 1.0, 0.0, 3.0, "weight of attack worth when equipping"),
+                    Param("defence_weight", 1.2, 0.0, 3.0, "weight of defence worth when equipping"),
+                    Param("level_margin", 40.0, 0.0, 500.0, "worth (×100) a level must unlock to be bought"),
+                    Param("rest_sparks", 1.0, 0.0, 5.0, "rest before the boss only with more sparks than this"),
+                    Param("equip_margin", 10.0, 0.0, 300.0, "worth gain (×100) a card must bring to be equipped"),
+                )))

@@ -1,0 +1,108 @@
+"""Numba helpers shared by the whole-game strategies: where a card goes, what the souls buy, who takes an ember.
+
+Everything reads only what ``decide`` receives (``views``: the game row, the party, the tiles and the option
+rows). Worth is the kernel's option feature (``layout.K_ATTACK``, ``K_DEFENCE``, ×100): a strategy weighs
+attack against defence with its parameters. Option columns per hook: ``policies/dstbg_game/README.md``.
+No helper makes an array: they compile without reference counting, as the strategies do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from numba import njit
+
+from dsim.games.dstbg.whole import layout as G
+from dsim.numba_cache import cache_folder, cache_under
+
+_HERE = Path(__file__).resolve()
+with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).resolve()], _HERE.parent / "__pycache__")):
+
+    @njit(cache=True, _nrt=False)
+    def first_of(opts, n, kind):
+        """The first option row of ``kind``, -1 if there is none."""
+        for i in range(n):
+            if opts[i, G.O_KIND] == kind:
+                return i
+        return -1
+
+    @njit(cache=True, _nrt=False)
+    def best_place(opts, n, attack_weight, defence_weight, margin):
+        """D-9, D-12: the slot whose weighted worth gain is largest and above ``margin`` (×100 worth), else the
+        inventory (row 0). A backup slot is worth a little, so a spare weapon is kept at hand."""
+        best, value = 0, margin
+        for i in range(1, n):
+            row = opts[i]
+            if row[G.O_KIND] != G.OPT_EQUIP:
+                continue
+            if row[G.O_ARG] >= G.SLOT_BACKUP0:
+                gain = 1.0
+            else:
+                gain = attack_weight * (row[G.O_ATTACK] - row[G.O_OLD_ATTACK]) + \
+                    defence_weight * (row[G.O_DEFENCE] - row[G.O_OLD_DEFENCE])
+            if gain > value:
+                best, value = i, gain
+        return best
+
+    @njit(cache=True, _nrt=False)
+    def spend(game, opts, n, reserve, attack_weight, defence_weight, level_margin, luck):
+        """D-13: first a level toward an inventory card worth ``level_margin`` or more per tier it still needs,
+        then the luck tokens (if ``luck``), then treasure while the souls left stay at or above ``reserve``;
+        else stop."""
+        souls = game[G.G_SOULS]
+        best, value = -1, level_margin
+        for i in range(n):
+            row = opts[i]
+            if row[G.O_KIND] == G.OPT_LEVEL and row[G.O_CARD] >= 0:
+                gain = (attack_weight * row[G.O_ATTACK] + defence_weight * row[G.O_DEFENCE]) / max(row[G.O_LEVEL], 1)
+                if gain >= value:
+                    best, value = i, gain
+        if best >= 0:
+            return best
+        if luck:
+            k = first_of(opts, n, G.OPT_LUCK)
+            if k >= 0:
+                return k
+        k = first_of(opts, n, G.OPT_BUY)
+        if k >= 0 and souls - opts[k, G.O_COST] >= reserve:
+            return k
+        return 0
+
+    @njit(cache=True, _nrt=False)
+    def ember_seat(party, opts, n):
+        """D-11: the ember to the character with the least defence (the one hurt most by big hits)."""
+        best, low = 0, 1 << 30
+        for i in range(n):
+            d = party[opts[i, G.O_SEAT], G.P_DEFENCE]
+            if d < low:
+                best, low = i, d
+        return best
+
+    @njit(cache=True, _nrt=False)
+    def estus_left(game, party):
+        """Estus uses left in the party."""
+        total = 0
+        for c in range(game[G.G_N_CHARS]):
+            total += party[c, G.P_ESTUS]
+        return total
+
+    @njit(cache=True, _nrt=False)
+    def explore_lowest(opts, n):
+        """D-6: the reachable face-down tile of the lowest level, -1 if none."""
+        best, level = -1, 1 << 30
+        for i in range(n):
+            if opts[i, G.O_KIND] == G.OPT_EXPLORE and opts[i, G.O_LEVEL] < level:
+                best, level = i, opts[i, G.O_LEVEL]
+        return best
+
+    @njit(cache=True, _nrt=False)
+    def explore_fog(tiles, opts, n):
+        """D-6: the option that enters the fog-gate tile, else the first tile on the way, -1 if none."""
+        first = -1
+        for i in range(n):
+            if opts[i, G.O_KIND] == G.OPT_EXPLORE:
+                if tiles[opts[i, G.O_ARG], G.TL_FOG] == 1:
+                    return i
+                if first < 0:
+                    first = i
+        return first

@@ -1,0 +1,43 @@
+"""farmer: clears every tile, opens every chest and buys; rests to farm the map again while sparks stay above
+a floor, then goes for the boss with the gear it bought."""
+
+from __future__ import annotations
+
+from dsim.games.dstbg.whole import layout as G
+from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
+from policies.dstbg_game.common import best_place, ember_seat, explore_lowest, first_of, spend
+
+P_RESERVE, P_ATTACK, P_DEFENCE, P_KEEP_SPARKS, P_LEVEL = range(5)
+
+
+@strategy_function
+def decide(hook, pub, n, params):
+    """Answer one hook (option columns: ``policies/dstbg_game/README.md``)."""
+    game, party, tiles, opts = views(pub)
+    if hook == G.GH_PLACE:
+        return best_place(opts, n, params[P_ATTACK], params[P_DEFENCE], 0.0)
+    if hook == G.GH_SPEND:
+        return spend(game, opts, n, params[P_RESERVE], params[P_ATTACK], params[P_DEFENCE], params[P_LEVEL], True)
+    if hook == G.GH_EMBER:
+        return ember_seat(party, opts, n)
+    if hook == G.GH_CHEST:
+        return first_of(opts, n, G.OPT_OPEN)
+    # GH_ROUTE: every tile first; then farm again (a rest) while sparks stay above the floor; then the boss
+    k = explore_lowest(opts, n)
+    if k >= 0:
+        return k
+    rest = first_of(opts, n, G.OPT_REST)
+    if rest >= 0 and game[G.G_SPARKS] > params[P_KEEP_SPARKS]:
+        return rest
+    boss = first_of(opts, n, G.OPT_BOSS)
+    return boss if boss >= 0 else 0
+
+
+register(Policy("farmer", "Farmer: clears every tile and farms it again with rests while sparks last above a floor; "
+                "buys everything.", decide, (
+                    Param("reserve", 0.0, 0.0, 30.0, "souls kept back when buying treasure"),
+                    Param("attack_weight", 1.0, 0.0, 3.0, "weight of attack worth when equipping"),
+                    Param("defence_weight", 1.0, 0.0, 3.0, "weight of defence worth when equipping"),
+                    Param("keep_sparks", 2.0, 0.0, 5.0, "sparks kept for the boss: farm (rest) only above this"),
+                    Param("level_margin", 50.0, 0.0, 500.0, "worth (×100) a level must unlock to be bought"),
+                )))

@@ -1,0 +1,43 @@
+"""rush: straight for the boss. Only the tiles on the way to the fog gate, the boss as soon as it is open,
+treasure bought with every soul beyond a small reserve, no voluntary rest unless the estus is gone."""
+
+from __future__ import annotations
+
+from dsim.games.dstbg.whole import layout as G
+from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
+from policies.dstbg_game.common import best_place, ember_seat, estus_left, explore_fog, first_of, spend
+
+P_RESERVE, P_ATTACK, P_DEFENCE, P_REST_DRY = range(4)
+
+
+@strategy_function
+def decide(hook, pub, n, params):
+    """Answer one hook (option columns: ``policies/dstbg_game/README.md``)."""
+    game, party, tiles, opts = views(pub)
+    if hook == G.GH_PLACE:
+        return best_place(opts, n, params[P_ATTACK], params[P_DEFENCE], 0.0)
+    if hook == G.GH_SPEND:
+        return spend(game, opts, n, params[P_RESERVE], params[P_ATTACK], params[P_DEFENCE], 0.0, False)
+    if hook == G.GH_EMBER:
+        return ember_seat(party, opts, n)
+    if hook == G.GH_CHEST:
+        return first_of(opts, n, G.OPT_OPEN)
+    # GH_ROUTE: the boss when open; rest first only with no estus left and a spark to spare
+    boss = first_of(opts, n, G.OPT_BOSS)
+    rest = first_of(opts, n, G.OPT_REST)
+    if rest >= 0 and params[P_REST_DRY] > 0.5 and estus_left(game, party) == 0 and game[G.G_SPARKS] > 1:
+        return rest
+    if boss >= 0:
+        return boss
+    k = explore_fog(tiles, opts, n)
+    return k if k >= 0 else 0
+
+
+register(Policy("rush", "Rush: the tiles on the way to the fog gate, then the boss at once; buys with spare souls.",
+                decide, (
+                    Param("reserve", 0.0, 0.0, 30.0, "souls kept back when buying treasure"),
+                    Param("attack_weight", 1.0, 0.0, 3.0, "weight of attack worth when equipping"),
+                    Param("defence_weight", 1.0, 0.0, 3.0, "weight of defence worth when equipping"),
+                    Param("rest_when_dry", 1.0, 0.0, 1.0, "1 = rest before the next battle once the estus is gone "
+                          "(if a spark is to spare)"),
+                )))
