@@ -768,7 +768,7 @@ def bonfire(g, s, strategy, params) -> None:
 
 
 @gk
-def route_options(s) -> int:
+def route_options(g, s) -> int:
     """R-6.2, R-6.4, R-5.9: the tiles the party can reach whose card is face down (``chain``: the first such
     tile along the chain; ``star``: any), the boss once the fog gate is won, and a rest while sparks last."""
     game = s.pub[G.R_GAME]
@@ -778,7 +778,7 @@ def route_options(s) -> int:
         if t[G.TL_CLEARED] == 0:
             opt(s, n, G.OPT_EXPLORE, -1, k, 0, t[G.TL_CARD], 0, 0, 0, 0, t[G.TL_LEVEL])
             n += 1
-            if t[G.TL_DIST] > 1:  # a chain: the tiles beyond are out of reach
+            if g.rules[G.V_TILE_LAYOUT] == 0:  # a chain: the tiles beyond it are out of reach
                 break
     if game[G.G_FOG] == 1:
         opt(s, n, G.OPT_BOSS, -1, -1, 0, -1, 0, 0, 0, 0, 0)
@@ -851,7 +851,7 @@ def play_game(g, s, te, tmini, tmain, bt, ba, policy, strategy, params, seed: in
             glog(s, G.EV_CAPPED, 0, 0, 0, 0)
             break
         bonfire(g, s, strategy, params)
-        n = route_options(s)
+        n = route_options(g, s)
         row = s.pub[G.R_OPTS + ask(s, strategy, params, G.GH_ROUTE, n)]
         kind = row[G.O_KIND]
         if kind == G.OPT_REST:
@@ -937,7 +937,8 @@ STEP_MINI_BOSS_WON = 5
 STEP_BONFIRE = 6
 STEP_DRAW = 7  # arg: 1 = from a chest
 STEP_DEAL = 8  # arg: 0 mini, 1 main
-STEP_ROUTE = 9  # fills the route options
+STEP_ROUTE = 9  # fills the route options (their count in cursor[C_EVENTS])
+STEP_SPEND = 10  # fills the bonfire's spending options (their count in cursor[C_EVENTS])
 
 
 def step_impl(g, te, tmini, tmain, s, bt, ba, policy, strategy, sparams, seed, what, arg):
@@ -963,4 +964,6 @@ def step_impl(g, te, tmini, tmain, s, bt, ba, policy, strategy, sparams, seed, w
     elif what == STEP_DEAL:
         deal(gr, sr, arg)
     elif what == STEP_ROUTE:
-        s.cursor[C_EVENTS] = route_options(sr)  # the option count, for the test to read
+        s.cursor[C_EVENTS] = route_options(gr, sr)  # the option count, for the test to read
+    elif what == STEP_SPEND:
+        s.cursor[C_EVENTS] = spend_options(gr, sr)
