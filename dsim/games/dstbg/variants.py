@@ -176,23 +176,25 @@ BY_ID = VARIANTS.by_id
 
 # §16 entries (and readings) the battle engine cannot express yet, with the reason (rules §16 ids).
 NOT_SIMULATED: dict[str, str] = {
-    "A-1 spark_table": "campaign/bonfire rule: no effect inside one battle",
+    "A-1 spark_table": "bonfire rule: no effect inside one battle (whole games: house rule `sparks`, --game dstbg_game)",
     "A-4 boss_choice": "sweep parameter (the settings name the boss)",
-    "A-5 tile_layout": "exploration layer, not simulated",
-    "A-6 post_miniboss_dropped_souls": "campaign layer, not simulated",
-    "A-7 post_miniboss_chests": "campaign layer, not simulated",
-    "A-8 treasure_deck_empty": "campaign layer, not simulated",
-    "A-9 encounter_redraw_after_miniboss": "campaign layer, not simulated",
-    "A-10..A-12 ember_*": "registered, but inert: no character holds an ember at a battle's start (the kernel never sets one)",
+    "A-5 tile_layout": "between battles: played by whole games (--game dstbg_game)",
+    "A-6 post_miniboss_dropped_souls": "between battles: played by whole games (--game dstbg_game)",
+    "A-7 post_miniboss_chests": "between battles: played by whole games (--game dstbg_game)",
+    "A-8 treasure_deck_empty": "between battles: played by whole games (--game dstbg_game)",
+    "A-9 encounter_redraw_after_miniboss": "between battles: played by whole games (--game dstbg_game)",
+    "A-10..A-12 ember_*": "inert in a single battle (nobody holds an ember at its start); whole games carry embers "
+                          "into battles (--game dstbg_game)",
     "A-16 entry_nodes": "only door_wall is compiled (compile step)",
-    "A-25 soul_retrieval_moves": "campaign layer (souls), not simulated",
-    "A-26 multi_death_soul_node": "campaign layer (souls), not simulated",
+    "A-25 soul_retrieval_moves": "souls: whole games read R-8.6 as 'a won battle on the tile picks them up'",
+    "A-26 multi_death_soul_node": "one death ends a battle, so there is one node",
     "A-43 boss_arc_shift_in_node": "needs kernel code: stepping round the boss inside its node is not offered, so "
                                    "every reading plays as `forbidden`; the default `allowed` would change default results",
     "A-47 heatup_timing": "equivalent readings here: nothing reads the deck between the two moments",
-    "A-49 chest_equip": "campaign layer, not simulated",
+    "A-49 chest_equip": "between battles: played by whole games (--game dstbg_game)",
     "A-50 defeat_clears_cubes": "cubes are per battle here",
-    "A-51..A-56 campaign variants": "campaign layer, not simulated",
+    "A-51..A-53 retreat_*": "campaign retreat is not simulated (a battle is fought to its end)",
+    "A-54..A-56 campaign variants": "between battles: played by whole games in --mode campaign",
 }
 
 
