@@ -18,6 +18,7 @@ ALL_PARTIES = {c for n in range(1, 5) for c in combinations(CLASSES, n)}
 RUNNABLE = ("parties_vs_encounters", "dodge_vs_block", "house_rule_bleed")
 BOSS_STUDIES = ("parties_vs_bosses", "dodge_vs_block_bosses", "parties_vs_bosses_midgame")
 DARK_MAIDEN = ("dark_maiden_parties",)
+WHOLE_GAMES = ("dstbg_games",)
 
 
 def _cells(name: str):
@@ -25,7 +26,8 @@ def _cells(name: str):
 
 
 def test_every_experiment_file_is_covered_here():
-    assert {p.stem for p in EXPERIMENTS.glob("*.toml")} == set(RUNNABLE) | set(BOSS_STUDIES) | set(DARK_MAIDEN)
+    assert {p.stem for p in EXPERIMENTS.glob("*.toml")} == set(RUNNABLE) | set(BOSS_STUDIES) | set(DARK_MAIDEN) | \
+        set(WHOLE_GAMES)
 
 
 def test_parties_vs_encounters_is_every_party_against_one_encounter_per_level():
@@ -88,3 +90,16 @@ def test_dark_maiden_parties_is_every_basic_party_on_every_difficulty():
     assert [len(p) for p in parties].count(4) == 1 and all(set(p) <= set(basic) for p in parties)
     assert {c.settings["difficulty"] for c in cells} == {"easy", "normal", "hard"} and len(cells) == 24
     check_cells(get_game("dark_maiden"), cells, source.path)
+
+
+def test_dstbg_games_is_every_party_against_every_mini_boss_per_strategy():
+    """Whole games (R-1.1): every party of 1-4 core classes x every mini boss x every strategy, all playable."""
+    source = load_experiment(EXPERIMENTS / "dstbg_games.toml")
+    cells = expand(source.experiment)
+    assert {tuple(sorted(c.settings["party"])) for c in cells} == ALL_PARTIES
+    minis = {b for b, v in load_game_data().bosses.items() if v.kind == "mini"}
+    assert {c.settings["mini_boss"] for c in cells} == minis
+    assert {c.settings["policy"] for c in cells} == {p.name for p in get_game("dstbg_game").policies().all()
+                                                     if p.name != "scripted_test"}
+    assert len(cells) == len(ALL_PARTIES) * len(minis) * 4
+    check_cells(get_game("dstbg_game"), cells[:8], source.path)
