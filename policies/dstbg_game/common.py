@@ -45,6 +45,20 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
         return best
 
     @njit(cache=True, _nrt=False)
+    def best_upgrade(opts, n, attack_weight, defence_weight):
+        """D-9, R-4.7: the item whose weighted worth the upgrade raises most (held items before the inventory's
+        on ties), else none (row 0)."""
+        best, value = 0, 0.0
+        for i in range(1, n):
+            row = opts[i]
+            gain = attack_weight * (row[G.O_ATTACK] - row[G.O_OLD_ATTACK]) + \
+                defence_weight * (row[G.O_DEFENCE] - row[G.O_OLD_DEFENCE])
+            gain += 0.5 if row[G.O_SEAT] >= 0 else 0.0
+            if gain > value:
+                best, value = i, gain
+        return best
+
+    @njit(cache=True, _nrt=False)
     def spend(game, opts, n, reserve, attack_weight, defence_weight, level_margin, luck):
         """D-13: first a level toward an inventory card worth ``level_margin`` or more per tier it still needs,
         then the luck tokens (if ``luck``), then treasure while the souls left stay at or above ``reserve``;

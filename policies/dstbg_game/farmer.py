@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
-from policies.dstbg_game.common import best_place, ember_seat, explore_lowest, first_of, spend
+from policies.dstbg_game.common import best_place, best_upgrade, ember_seat, explore_lowest, first_of, spend
 
 P_RESERVE, P_ATTACK, P_DEFENCE, P_KEEP_SPARKS, P_LEVEL = range(5)
 
@@ -22,6 +22,8 @@ def decide(hook, pub, n, params):
         return ember_seat(party, opts, n)
     if hook == G.GH_CHEST:
         return first_of(opts, n, G.OPT_OPEN)
+    if hook == G.GH_UPGRADE:
+        return best_upgrade(opts, n, params[P_ATTACK], params[P_DEFENCE])
     # GH_ROUTE: every tile first; then farm again (a rest) while sparks stay above the floor; then the boss
     k = explore_lowest(opts, n)
     if k >= 0:

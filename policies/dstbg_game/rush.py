@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
-from policies.dstbg_game.common import best_place, ember_seat, estus_left, explore_fog, first_of, spend
+from policies.dstbg_game.common import best_place, best_upgrade, ember_seat, estus_left, explore_fog, first_of, spend
 
 P_RESERVE, P_ATTACK, P_DEFENCE, P_REST_DRY = range(4)
 
@@ -22,6 +22,8 @@ def decide(hook, pub, n, params):
         return ember_seat(party, opts, n)
     if hook == G.GH_CHEST:
         return first_of(opts, n, G.OPT_OPEN)
+    if hook == G.GH_UPGRADE:
+        return best_upgrade(opts, n, params[P_ATTACK], params[P_DEFENCE])
     # GH_ROUTE: the boss when open; rest first only with no estus left and a spark to spare
     boss = first_of(opts, n, G.OPT_BOSS)
     rest = first_of(opts, n, G.OPT_REST)

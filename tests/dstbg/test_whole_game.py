@@ -465,6 +465,88 @@ def test_A_49_chest_cards_displace_an_item_only_under_allow_swap(reading):
         assert p[G.P_SLOT + G.SLOT_BACKUP0] == card
 
 
+# ------------------------------------------------------------------ upgrades (R-4.7, R-4.5, R-5.6)
+
+def _an_upgrade(t, kind: str):
+    """A deck card of ``kind`` (weapon_upgrade / armour_upgrade), moved to the inventory."""
+    data = game_data(None)
+    card = next(c for c in deck(t) if t.cg.game.cards[c, G.K_SLOT] == G.KIND_UPGRADE
+                and data.items[t.cg.card_names[c]].kind == kind)
+    pile = [c for c in deck(t) if c != card]
+    t.s.deck[: len(pile)] = pile
+    t.s.cursor[K.C_DECK] = len(pile)
+    t.s.where[card, G.W_PLACE] = G.LOC_INVENTORY
+    return card
+
+
+def _give(t, seat, slot, predicate):
+    """Equip the first deck card matching ``predicate`` in ``slot`` of ``seat`` by hand; the old card to the box."""
+    g = t.cg.game
+    card = next(c for c in deck(t) if predicate(g.cards[c]))
+    pile = [c for c in deck(t) if c != card]
+    t.s.deck[: len(pile)] = pile
+    t.s.cursor[K.C_DECK] = len(pile)
+    old = party_row(t, seat)[G.P_SLOT + slot]
+    t.s.where[old, G.W_PLACE] = G.LOC_BOX
+    party_row(t, seat)[G.P_SLOT + slot] = card
+    t.s.where[card, G.W_PLACE], t.s.where[card, G.W_SEAT] = G.LOC_EQUIPPED, seat
+    return card
+
+
+def test_R_4_7_a_weapon_upgrade_goes_on_a_weapon_and_changes_what_the_battle_plays():
+    t = table(sparams=script(upgrade=(G.OPT_UPGRADE, 0, -1)))
+    for k in range(4):
+        party_row(t, 0)[G.P_TIER + k] = 3  # R-4.5: the holder meets the upgrade's requirements
+    _give(t, 0, G.SLOT_HAND0, lambda row: row[G.K_SLOT] == G.KIND_ONE_HAND and row[G.K_UPGRADE_SLOTS] >= 1)
+    up = _an_upgrade(t, "weapon_upgrade")
+    t.step(K.STEP_UPGRADE, up)
+    host = t.s.where[up, G.W_LINK]
+    assert t.s.where[up, G.W_PLACE] == G.LOC_ATTACHED and host >= 0 and t.s.where[host, G.W_LINK] == up
+    g = t.cg.game
+    assert g.cards[host, G.K_SLOT] in (G.KIND_ONE_HAND, G.KIND_TWO_HANDS) and g.cards[host, G.K_UPGRADE_SLOTS] >= 1
+    upgraded = g.upgraded[g.cards[host, G.K_ITEM], g.cards[up, G.K_UPGRADE]]
+    assert upgraded >= 0 and t.cg.item_ids[upgraded] == f"{t.cg.card_names[host]}+{t.cg.card_names[up]}"
+    t.step(K.STEP_EXPLORE, 0, 1)
+    assert upgraded in t.tables[0].scen[X.SC_EQUIP: X.SC_EQUIP + 5].tolist()  # the battle plays the upgraded item
+    t.step(K.STEP_DEFEAT, 0)  # R-4.7: a weapon upgrade never comes off
+    assert t.s.where[up, G.W_PLACE] == G.LOC_ATTACHED
+
+
+def test_R_4_7_an_armour_upgrade_comes_off_with_its_armour_and_can_go_on_another():
+    t = table(sparams=script(upgrade=(G.OPT_UPGRADE, 0, -1), place=(G.OPT_EQUIP, 0, G.SLOT_ARMOUR)))
+    party_row(t, 0)[G.P_TIER: G.P_TIER + 4] = 3
+    armour = _give(t, 0, G.SLOT_ARMOUR, lambda row: row[G.K_SLOT] == G.KIND_ARMOUR and row[G.K_UPGRADE_SLOTS] >= 1)
+    up = _an_upgrade(t, "armour_upgrade")
+    t.step(K.STEP_UPGRADE, up)
+    assert t.s.where[up, G.W_LINK] == armour
+    new = _top(t, lambda row: row[G.K_SLOT] == G.KIND_ARMOUR)
+    t.step(K.STEP_DRAW)  # the new armour displaces the old one to the inventory
+    assert party_row(t, 0)[G.P_SLOT + G.SLOT_ARMOUR] == new
+    assert t.s.where[up, G.W_PLACE] == G.LOC_INVENTORY and t.s.where[armour, G.W_LINK] == -1
+
+
+def test_R_4_5_an_upgraded_item_taken_from_the_inventory_needs_the_requirements_of_both():
+    t = table(sparams=script(place=(G.OPT_EQUIP, 1, -1)))  # the warrior takes what it can at Andre
+    g = t.cg.game
+    gem = next(c for c, name in enumerate(t.cg.card_names) if name == "heavy_gem")  # strength 25
+    u = g.cards[gem, G.K_UPGRADE]
+    warrior = party_row(t, 1)
+    warrior[G.P_TIER: G.P_TIER + 4] = 3
+    warrior[G.P_TIER] = 0  # strength at base: below the gem's 25
+    assert g.stats[1, 0, 0] < 25 <= g.stats[1, 0, 3]
+    weapon = next(c for c in deck(t) if g.cards[c, G.K_SLOT] == G.KIND_ONE_HAND and g.upgraded[g.cards[c, G.K_ITEM], u] >= 0
+                  and g.cards[c, G.K_REQ] <= g.stats[1, 0, 0])
+    t.s.cursor[K.C_DECK] = 0
+    for card, place in ((weapon, G.LOC_INVENTORY), (gem, G.LOC_ATTACHED)):
+        t.s.where[card, G.W_PLACE] = place
+    t.s.where[weapon, G.W_LINK], t.s.where[gem, G.W_LINK] = gem, weapon
+    t.step(K.STEP_BONFIRE)
+    assert t.s.where[weapon, G.W_PLACE] == G.LOC_INVENTORY  # the weapon alone would fit; with the gem it does not
+    warrior[G.P_TIER] = 3
+    t.step(K.STEP_BONFIRE)
+    assert t.s.where[weapon, G.W_PLACE] == G.LOC_EQUIPPED and t.s.where[weapon, G.W_SEAT] == 1
+
+
 # ------------------------------------------------------------------ whole games: properties
 
 def _check_places(t):
@@ -480,6 +562,11 @@ def _check_places(t):
     for card in range(len(s.where)):
         place = s.where[card, G.W_PLACE]
         assert (place == G.LOC_EQUIPPED) == (card in held)
+        link = s.where[card, G.W_LINK]
+        if place == G.LOC_ATTACHED:  # an upgrade on exactly one item, which names it back
+            assert link >= 0 and s.where[link, G.W_LINK] == card and s.where[link, G.W_PLACE] != G.LOC_ATTACHED
+        elif link >= 0:
+            assert s.where[link, G.W_PLACE] == G.LOC_ATTACHED and s.where[link, G.W_LINK] == card
         if card in held:
             assert s.where[card, G.W_SEAT] == held[card]
         assert (place == G.LOC_DECK) == (card in deck(t))

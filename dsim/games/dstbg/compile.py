@@ -90,6 +90,13 @@ def _support(line: Any) -> tuple[int, int, int]:
 
 def _line_stats(k: int, u: int, o: int, mod: int, faces: dict[str, list[int]]) -> np.ndarray:
     """E[damage]×100 and P(damage ≥ need)×1000 per weak-arc bonus and block/resist value."""
+    return _line_stats_of(k, u, o, mod, tuple((letter, tuple(values)) for letter, values in sorted(faces.items()))).copy()
+
+
+@lru_cache(maxsize=1024)
+def _line_stats_of(k: int, u: int, o: int, mod: int, face_key: tuple[tuple[str, tuple[int, ...]], ...]) -> np.ndarray:
+    """:func:`_line_stats` for hashable faces, memoised: a whole game compiles hundreds of item instances."""
+    faces = {letter: list(values) for letter, values in face_key}
     out = np.zeros((2, LSTAT_THRESHOLDS, LSTAT_NEEDS), np.int32)
     if k + u + o == 0:
         return out

@@ -37,6 +37,8 @@ class GameTables(NamedTuple):
     enc_dwalk: np.ndarray  # int32 (n_encounters, n, n): its walk distances around its terrain
     enc_info: np.ndarray  # int32 (n_encounters, 3): level, chests, gravestones (R-1.6, R-7.6, R-12.5)
     boss_levels: np.ndarray  # int32 (2, MAX_TILES): encounter levels before the mini and the main boss, -1 pad
+    upgraded: np.ndarray  # int32 (n_instances, n_upgrades): the instance of an item with one upgrade, -1 not allowed
+    worth: np.ndarray  # int32 (n_instances, 2): attack and defence worth ×100 (option features)
     rules: np.ndarray  # int32 (N_RULES,): game readings (layout.V_*)
     numbers: np.ndarray  # int32 (N_NUMBERS,): campaign flag, legendary cards added, estus per rest
 
@@ -80,15 +82,17 @@ def _card_row(data: Any, item_id: str | None, group: int, built: ItemTables, ins
               faces: dict[str, list[int]]) -> list[int]:
     """One card's static row (``layout.K_*``); ``item_id`` None is an Ember card (R-3.8)."""
     row = [0] * G.K_FIELDS
-    row[G.K_GROUP], row[G.K_SEAT], row[G.K_BOSS], row[G.K_ITEM] = group, -1, -1, -1
+    row[G.K_GROUP], row[G.K_SEAT], row[G.K_BOSS], row[G.K_ITEM], row[G.K_UPGRADE] = group, -1, -1, -1, -1
     if item_id is None:
         row[G.K_SLOT] = G.KIND_EMBER
         return row
     item = data.items[item_id]
     for s, stat in enumerate(STATS):
         row[G.K_REQ + s] = getattr(item.requirements, stat)
+    row[G.K_UPGRADE] = -1
+    row[G.K_UPGRADE_SLOTS] = item.upgrade_slots
     if item.kind in ("weapon_upgrade", "armour_upgrade"):
-        row[G.K_SLOT] = G.KIND_UPGRADE  # kept in the inventory: upgrades are not applied (README)
+        row[G.K_SLOT] = G.KIND_UPGRADE
         return row
     if item_id not in instances:
         instances[item_id] = built.instance(item_id)
@@ -96,6 +100,32 @@ def _card_row(data: Any, item_id: str | None, group: int, built: ItemTables, ins
     row[G.K_SLOT] = G.KIND_ARMOUR if item.kind == "armour" else (G.KIND_TWO_HANDS if item.hands == 2 else G.KIND_ONE_HAND)
     row[G.K_ATTACK], row[G.K_DEFENCE] = _worth(built, row[G.K_ITEM], faces)
     return row
+
+
+def _upgrades(data: Any, cards: list[list[int]], names: list[str], built: ItemTables, instances: dict[str, int],
+              faces: dict[str, list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Item instances with one upgrade card applied (R-4.7: weapon upgrades on hand items, armour upgrades on
+    armour, an item with an upgrade slot), as a table base instance × upgrade column; and every instance's worth.
+    The upgrade's line effects fold into the item's lines (``compile._upgraded_line``); an armour upgrade's
+    effects on its wearer's attacks (scope self, e.g. Hornet Ring) are not applied to the weapons here."""
+    upgrade_ids = sorted({names[k] for k, row in enumerate(cards) if row[G.K_SLOT] == G.KIND_UPGRADE})
+    for k, row in enumerate(cards):
+        if row[G.K_SLOT] == G.KIND_UPGRADE:
+            row[G.K_UPGRADE] = upgrade_ids.index(names[k])
+    bases = dict(instances)
+    upgraded = np.full((len(built.items) + len(bases) * max(len(upgrade_ids), 1), max(len(upgrade_ids), 1)), -1,
+                       np.int32)
+    for item_id, base in sorted(bases.items(), key=lambda kv: kv[1]):
+        item = data.items[item_id]
+        if item.upgrade_slots < 1:
+            continue
+        for u, up_id in enumerate(upgrade_ids):
+            wanted = "armour_upgrade" if item.kind == "armour" else "weapon_upgrade"
+            if data.items[up_id].kind == wanted:
+                upgraded[base, u] = built.instance(item_id, (up_id,))
+    upgraded = np.ascontiguousarray(upgraded[: len(built.items)])
+    worth = np.array([_worth(built, i, faces) for i in range(len(built.items))], np.int32).reshape(-1, 2)
+    return upgraded, worth
 
 
 def _union_encounters(compiled: list[Compiled]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -168,6 +198,7 @@ def compile_game(data: Any, party: list[str], mini_boss: str, main_boss: str, va
     for _ in range(deck.embers):  # R-3.8: Ember cards among the common treasure
         add(None, G.GROUP_EMBER)
 
+    upgraded, worth = _upgrades(data, cards, names, built, instances, faces)
     stats = np.zeros((BL.MAX_CHARS, len(STATS), 5), np.int32)
     for seat, cid in enumerate(party):
         for s, stat in enumerate(STATS):
@@ -199,7 +230,7 @@ def compile_game(data: Any, party: list[str], mini_boss: str, main_boss: str, va
     numbers[G.N_LEGENDARY] = deck.legendary_added
     numbers[G.N_ESTUS] = encounters.scen[X.SC_ESTUS]
     game = GameTables(np.array(cards, np.int32).reshape(-1, G.K_FIELDS), stats, kits, enc_scen, enc_dwalk, enc_info,
-                      boss_levels, game_rules(game_variants), numbers)
+                      boss_levels, upgraded, worth, game_rules(game_variants), numbers)
     return CompiledGame(
         game, encounters, bosses[0].tables, bosses[1].tables, tuple(party), mini_boss, main_boss, tuple(names),
         tuple(built.item_ids), tuple(built.line_names), tuple(enc_ids), tuple(c.enemy_ids for c in enc_compiled),

@@ -93,14 +93,34 @@ def ask(s, strategy, params, hook: int, n: int) -> int:
 
 
 @gk
+def requirement(g, s, card: int, stat: int) -> int:
+    """R-3.10, R-4.5: what ``card`` needs of ``stat``, its attached upgrade's need included."""
+    need = g.cards[card, G.K_REQ + stat]
+    up = s.where[card, G.W_LINK]
+    if up >= 0 and s.where[card, G.W_PLACE] != G.LOC_ATTACHED:
+        need = max(need, g.cards[up, G.K_REQ + stat])
+    return need
+
+
+@gk
 def meets(g, s, seat: int, card: int, stat: int, extra: int) -> bool:
     """R-3.10: every stat of ``seat`` (``stat`` raised by ``extra`` tiers) meets the card's requirements."""
     p = s.pub[G.R_PARTY + seat]
     for k in range(G.N_STATS):
         tier = p[G.P_TIER + k] + (extra if k == stat else 0)
-        if g.stats[seat, k, tier] < g.cards[card, G.K_REQ + k]:
+        if tier > 4 or g.stats[seat, k, tier] < requirement(g, s, card, k):
             return False
     return True
+
+
+@gk
+def instance(g, s, card: int) -> int:
+    """The item instance a card plays as: with its attached upgrade (R-4.7), else its own; -1 for none."""
+    base = g.cards[card, G.K_ITEM]
+    up = s.where[card, G.W_LINK]
+    if base >= 0 and up >= 0 and s.where[card, G.W_PLACE] != G.LOC_ATTACHED:
+        return g.upgraded[base, g.cards[up, G.K_UPGRADE]]
+    return base
 
 
 @gk
@@ -112,17 +132,26 @@ def refresh_worth(g, s, seat: int) -> None:
     for slot in range(G.SLOT_ARMOUR, G.SLOT_HAND1 + 1):
         card = p[G.P_SLOT + slot]
         if card >= 0:
-            attack = max(attack, g.cards[card, G.K_ATTACK])
-            defence += g.cards[card, G.K_DEFENCE]
+            attack = max(attack, worth_of(g, s, card, 0))
+            defence += worth_of(g, s, card, 1)
     p[G.P_ATTACK] = attack
     p[G.P_DEFENCE] = defence
 
 
 @gk
-def to_inventory(s, card: int) -> None:
-    if card >= 0:
-        s.where[card, G.W_PLACE] = G.LOC_INVENTORY
-        s.where[card, G.W_SEAT] = -1
+def to_inventory(g, s, card: int) -> None:
+    """A card back to the inventory (R-5.2); an armour's upgrade comes off with it, free to go on another
+    armour (R-4.7: armour upgrades move freely; weapon upgrades stay on their weapon)."""
+    if card < 0:
+        return
+    s.where[card, G.W_PLACE] = G.LOC_INVENTORY
+    s.where[card, G.W_SEAT] = -1
+    up = s.where[card, G.W_LINK]
+    if up >= 0 and g.cards[card, G.K_SLOT] == G.KIND_ARMOUR:
+        s.where[card, G.W_LINK] = -1
+        s.where[up, G.W_LINK] = -1
+        s.where[up, G.W_PLACE] = G.LOC_INVENTORY
+        glog(s, G.EV_UPGRADE, up, card, -1, 1)
 
 
 @gk
@@ -136,8 +165,12 @@ def weapons(s, seat: int) -> int:
 
 
 @gk
-def worth_of(g, card: int, column: int) -> int:
-    return g.cards[card, column] if card >= 0 else 0
+def worth_of(g, s, card: int, column: int) -> int:
+    """Attack (column 0) or defence (1) worth of the card as it would play, its upgrade included; 0 for none."""
+    if card < 0:
+        return 0
+    inst = instance(g, s, card)
+    return g.worth[inst, column] if inst >= 0 else 0
 
 
 # --- treasure (R-5.4, R-5.5, R-4.2, R-3.8, R-7.6) ---------------------------------------------------
@@ -150,8 +183,8 @@ def placements(g, s, card: int, free_only: bool) -> int:
     kind = g.cards[card, G.K_SLOT]
     if kind != G.KIND_ARMOUR and kind != G.KIND_ONE_HAND and kind != G.KIND_TWO_HANDS:
         return n
-    attack = g.cards[card, G.K_ATTACK]
-    defence = g.cards[card, G.K_DEFENCE]
+    attack = worth_of(g, s, card, 0)
+    defence = worth_of(g, s, card, 1)
     for seat in range(s.pub[G.R_GAME, G.G_N_CHARS]):
         if not meets(g, s, seat, card, 0, 0):
             continue
@@ -159,8 +192,8 @@ def placements(g, s, card: int, free_only: bool) -> int:
         if kind == G.KIND_ARMOUR:
             old = p[G.P_SLOT + G.SLOT_ARMOUR]
             if not free_only:  # exactly one armour: a new one always displaces the old
-                opt(s, n, G.OPT_EQUIP, seat, G.SLOT_ARMOUR, 0, card, attack, defence, worth_of(g, old, G.K_ATTACK),
-                    worth_of(g, old, G.K_DEFENCE), 0)
+                opt(s, n, G.OPT_EQUIP, seat, G.SLOT_ARMOUR, 0, card, attack, defence, worth_of(g, s, old, 0),
+                    worth_of(g, s, old, 1), 0)
                 n += 1
             continue
         h0 = p[G.P_SLOT + G.SLOT_HAND0]
@@ -168,14 +201,14 @@ def placements(g, s, card: int, free_only: bool) -> int:
         two = kind == G.KIND_TWO_HANDS
         h0_two = h0 >= 0 and g.cards[h0, G.K_SLOT] == G.KIND_TWO_HANDS
         # hand 0: displaces it (and hand 1 for a two-handed card)
-        old_a = max(worth_of(g, h0, G.K_ATTACK), worth_of(g, h1, G.K_ATTACK) if two else 0)
-        old_d = worth_of(g, h0, G.K_DEFENCE) + (worth_of(g, h1, G.K_DEFENCE) if two else 0)
+        old_a = max(worth_of(g, s, h0, 0), worth_of(g, s, h1, 0) if two else 0)
+        old_d = worth_of(g, s, h0, 1) + (worth_of(g, s, h1, 1) if two else 0)
         if not free_only or (h0 < 0 and (not two or h1 < 0)):
             opt(s, n, G.OPT_EQUIP, seat, G.SLOT_HAND0, 0, card, attack, defence, old_a, old_d, 0)
             n += 1
         if not two and not h0_two and (not free_only or h1 < 0):
-            opt(s, n, G.OPT_EQUIP, seat, G.SLOT_HAND1, 0, card, attack, defence, worth_of(g, h1, G.K_ATTACK),
-                worth_of(g, h1, G.K_DEFENCE), 0)
+            opt(s, n, G.OPT_EQUIP, seat, G.SLOT_HAND1, 0, card, attack, defence, worth_of(g, s, h1, 0),
+                worth_of(g, s, h1, 1), 0)
             n += 1
         if weapons(s, seat) < 3 and (p[G.P_SLOT + G.SLOT_BACKUP0] < 0 or p[G.P_SLOT + G.SLOT_BACKUP1] < 0):
             opt(s, n, G.OPT_EQUIP, seat, G.SLOT_BACKUP0, 0, card, 0, 0, 0, 0, 0)  # R-4.3: backups add nothing
@@ -189,14 +222,14 @@ def equip(g, s, seat: int, slot: int, card: int) -> None:
     p = s.pub[G.R_PARTY + seat]
     if slot == G.SLOT_BACKUP0:
         slot = G.SLOT_BACKUP0 if p[G.P_SLOT + G.SLOT_BACKUP0] < 0 else G.SLOT_BACKUP1
-    to_inventory(s, p[G.P_SLOT + slot])
+    to_inventory(g, s, p[G.P_SLOT + slot])
     if slot == G.SLOT_HAND0 and g.cards[card, G.K_SLOT] == G.KIND_TWO_HANDS:
-        to_inventory(s, p[G.P_SLOT + G.SLOT_HAND1])  # a two-handed weapon leaves the other hand empty
+        to_inventory(g, s, p[G.P_SLOT + G.SLOT_HAND1])  # a two-handed weapon leaves the other hand empty
         p[G.P_SLOT + G.SLOT_HAND1] = -1
     if slot == G.SLOT_HAND1:
         h0 = p[G.P_SLOT + G.SLOT_HAND0]
         if h0 >= 0 and g.cards[h0, G.K_SLOT] == G.KIND_TWO_HANDS:
-            to_inventory(s, h0)
+            to_inventory(g, s, h0)
             p[G.P_SLOT + G.SLOT_HAND0] = -1
     p[G.P_SLOT + slot] = card
     s.where[card, G.W_PLACE] = G.LOC_EQUIPPED
@@ -214,7 +247,7 @@ def place(g, s, strategy, params, card: int, free_only: bool) -> None:
         equip(g, s, row[G.O_SEAT], row[G.O_ARG], card)
         glog(s, G.EV_PLACE, card, row[G.O_SEAT], row[G.O_ARG], -1)
     elif s.where[card, G.W_PLACE] != G.LOC_INVENTORY:
-        to_inventory(s, card)
+        to_inventory(g, s, card)
         glog(s, G.EV_PLACE, card, -1, -1, -1)
 
 
@@ -440,7 +473,7 @@ def fill_scenario(g, s, sc) -> None:
         p = s.pub[G.R_PARTY + seat]
         for slot in range(G.N_SLOTS):
             card = p[G.P_SLOT + slot]
-            sc[X.SC_EQUIP + 5 * seat + slot] = g.cards[card, G.K_ITEM] if card >= 0 else -1
+            sc[X.SC_EQUIP + 5 * seat + slot] = instance(g, s, card) if card >= 0 else -1
         tokens = X.SC_TOKENS + X.TOKEN_FIELDS * seat
         sc[tokens] = p[G.P_ESTUS]
         sc[tokens + 1] = p[G.P_LUCK]
@@ -531,7 +564,7 @@ def record_gear(g, s, boss: int) -> None:
     for seat in range(s.pub[G.R_GAME, G.G_N_CHARS]):
         for slot in range(G.GEAR_SLOTS):
             card = s.pub[G.R_PARTY + seat, G.P_SLOT + slot]
-            s.out[G.OUT_GEAR + (boss * G.MAX_CHARS + seat) * G.GEAR_SLOTS + slot] = g.cards[card, G.K_ITEM] if card >= 0 else -1
+            s.out[G.OUT_GEAR + (boss * G.MAX_CHARS + seat) * G.GEAR_SLOTS + slot] = instance(g, s, card) if card >= 0 else -1
 
 
 @gk
@@ -575,7 +608,7 @@ def mini_boss_won(g, s, strategy, params) -> None:
     given = 0
     for card in range(n_cards):
         if g.cards[card, G.K_GROUP] == G.GROUP_BOSS and g.cards[card, G.K_BOSS] == 0:
-            to_inventory(s, card)
+            to_inventory(g, s, card)
             given += 1
     glog(s, G.EV_MINI_BOSS_WON, given, 0, 0, 0)
     if game[G.G_DROPPED] > 0 and g.rules[G.V_DROPPED_AFTER_MINI] == 1:
@@ -641,33 +674,39 @@ def max_tier(s) -> int:
 
 
 @gk
-def tiers_needed(g, s, seat: int, card: int, stat: int) -> int:
-    """Tiers of ``stat`` ``seat`` must still raise to equip ``card`` when its other stats already meet it;
-    0 if it meets it now, -1 if no tier of ``stat`` will do."""
+def tiers_needed(g, s, seat: int, card: int) -> int:
+    """Tiers ``seat`` must raise in all to equip ``card`` (R-3.10); -1 if no tiers will do."""
     p = s.pub[G.R_PARTY + seat]
+    total = 0
     for k in range(G.N_STATS):
-        if k != stat and g.stats[seat, k, p[G.P_TIER + k]] < g.cards[card, G.K_REQ + k]:
+        need = -1
+        for tier in range(p[G.P_TIER + k], max_tier(s) + 1):
+            if g.stats[seat, k, tier] >= requirement(g, s, card, k):
+                need = tier - p[G.P_TIER + k]
+                break
+        if need < 0:
             return -1
-    for tier in range(p[G.P_TIER + stat], max_tier(s) + 1):
-        if g.stats[seat, stat, tier] >= g.cards[card, G.K_REQ + stat]:
-            return tier - p[G.P_TIER + stat]
-    return -1
+        total += need
+    return total
 
 
 @gk
 def unlocked(g, s, seat: int, stat: int) -> tuple[int, int]:
-    """The best inventory card ``seat`` could equip by raising ``stat`` (its other stats meet it already), and
-    the tiers that takes; (-1, 0) if none. Worth ties go to fewer tiers."""
+    """The best inventory card ``seat`` could equip after raising ``stat`` (and any other stats it needs), with
+    the tiers that takes in all; (-1, 0) if none needs ``stat``. Worth ties go to fewer tiers."""
     best = -1
     worth = -1
     steps = 0
+    p = s.pub[G.R_PARTY + seat]
     for card in range(g.cards.shape[0]):
         if s.where[card, G.W_PLACE] != G.LOC_INVENTORY or g.cards[card, G.K_ITEM] < 0:
             continue
-        need = tiers_needed(g, s, seat, card, stat)
+        if g.stats[seat, stat, p[G.P_TIER + stat]] >= requirement(g, s, card, stat):
+            continue  # this stat is not what keeps it out of reach
+        need = tiers_needed(g, s, seat, card)
         if need <= 0:
             continue
-        w = g.cards[card, G.K_ATTACK] + g.cards[card, G.K_DEFENCE]
+        w = worth_of(g, s, card, 0) + worth_of(g, s, card, 1)
         if w > worth or (w == worth and need < steps):
             best, worth, steps = card, w, need
     return best, steps
@@ -690,8 +729,8 @@ def spend_options(g, s) -> int:
             cost = level_cost(g, s, p[G.P_TIER + stat])
             if cost > 0 and cost <= souls and n < G.MAX_OPTS:
                 card, steps = unlocked(g, s, seat, stat)
-                opt(s, n, G.OPT_LEVEL, seat, stat, cost, card, worth_of(g, card, G.K_ATTACK),
-                    worth_of(g, card, G.K_DEFENCE), 0, 0, steps)
+                opt(s, n, G.OPT_LEVEL, seat, stat, cost, card, worth_of(g, s, card, 0),
+                    worth_of(g, s, card, 1), 0, 0, steps)
                 n += 1
         if p[G.P_LUCK] == 0 and souls >= 1 and n < G.MAX_OPTS:
             opt(s, n, G.OPT_LUCK, seat, 0, 1, -1, 0, 0, 0, 0, 0)
@@ -703,7 +742,7 @@ def spend_options(g, s) -> int:
             n += 1
         for card in range(g.cards.shape[0]):  # R-13.8: sell a card not in use for 1 soul
             if s.where[card, G.W_PLACE] == G.LOC_INVENTORY and n < G.MAX_OPTS:
-                opt(s, n, G.OPT_SELL, -1, 0, -1, card, worth_of(g, card, G.K_ATTACK), worth_of(g, card, G.K_DEFENCE),
+                opt(s, n, G.OPT_SELL, -1, 0, -1, card, worth_of(g, s, card, 0), worth_of(g, s, card, 1),
                     0, 0, 0)
                 n += 1
     return n
@@ -725,9 +764,59 @@ def pay(s, souls: int) -> None:
 
 
 @gk
+def upgrade_options(g, s, up: int) -> int:
+    """R-4.7: the items ``up`` can go on — weapons for a weapon upgrade, armour for an armour upgrade, with an
+    upgrade slot and none on it yet, equipped or in the inventory; an equipped item only if its holder meets the
+    upgrade's requirements too (R-4.5). Row 0 leaves the card in the inventory."""
+    opt(s, 0, G.OPT_STOP, -1, -1, 0, -1, 0, 0, 0, 0, 0)
+    n = 1
+    u = g.cards[up, G.K_UPGRADE]
+    for card in range(g.cards.shape[0]):
+        place = s.where[card, G.W_PLACE]
+        if (place != G.LOC_EQUIPPED and place != G.LOC_INVENTORY) or n >= G.MAX_OPTS:
+            continue
+        base = g.cards[card, G.K_ITEM]
+        if base < 0 or s.where[card, G.W_LINK] >= 0 or g.upgraded[base, u] < 0:
+            continue
+        seat = s.where[card, G.W_SEAT] if place == G.LOC_EQUIPPED else -1
+        if seat >= 0:
+            p = s.pub[G.R_PARTY + seat]
+            ok = True
+            for k in range(G.N_STATS):
+                ok = ok and g.stats[seat, k, p[G.P_TIER + k]] >= g.cards[up, G.K_REQ + k]
+            if not ok:
+                continue
+        inst = g.upgraded[base, u]
+        opt(s, n, G.OPT_UPGRADE, seat, -1, 0, card, g.worth[inst, 0], g.worth[inst, 1], worth_of(g, s, card, 0),
+            worth_of(g, s, card, 1), 0)
+        n += 1
+    return n
+
+
+@gk
+def upgrade(g, s, strategy, params, up: int) -> None:
+    """D-9, R-5.6: the strategy puts the upgrade card on an item, at no cost (R-4.7), or keeps it."""
+    n = upgrade_options(g, s, up)
+    row = s.pub[G.R_OPTS + ask(s, strategy, params, G.GH_UPGRADE, n)]
+    if row[G.O_KIND] != G.OPT_UPGRADE:
+        return
+    card = row[G.O_CARD]
+    s.where[up, G.W_PLACE] = G.LOC_ATTACHED
+    s.where[up, G.W_SEAT] = -1
+    s.where[up, G.W_LINK] = card
+    s.where[card, G.W_LINK] = up
+    if row[G.O_SEAT] >= 0:
+        refresh_worth(g, s, row[G.O_SEAT])
+    glog(s, G.EV_UPGRADE, up, card, row[G.O_SEAT], 0)
+
+
+@gk
 def bonfire(g, s, strategy, params) -> None:
-    """F-5.1: at the bonfire, without resting: equipment changes at Andre (R-5.5, D-9), then buying,
-    levelling and luck in the strategy's order until it stops (D-13)."""
+    """F-5.1: at the bonfire, without resting: upgrades (R-5.6) and equipment changes at Andre (R-5.5, D-9),
+    then buying, levelling and luck in the strategy's order until it stops (D-13)."""
+    for card in range(g.cards.shape[0]):  # R-4.7: upgrade cards in the inventory
+        if s.where[card, G.W_PLACE] == G.LOC_INVENTORY and g.cards[card, G.K_SLOT] == G.KIND_UPGRADE:
+            upgrade(g, s, strategy, params, card)
     for card in range(g.cards.shape[0]):  # R-5.5: inventory cards someone can equip
         if s.where[card, G.W_PLACE] == G.LOC_INVENTORY and g.cards[card, G.K_ITEM] >= 0:
             place(g, s, strategy, params, card, False)
@@ -797,6 +886,7 @@ def setup(g, s, n_chars: int) -> None:
     s.pub[:, :] = 0
     s.where[:, G.W_PLACE] = G.LOC_BOX
     s.where[:, G.W_SEAT] = -1
+    s.where[:, G.W_LINK] = -1
     s.used[:] = 0
     s.out[:] = 0
     s.cursor[C_DECK] = 0
@@ -939,6 +1029,7 @@ STEP_DRAW = 7  # arg: 1 = from a chest
 STEP_DEAL = 8  # arg: 0 mini, 1 main
 STEP_ROUTE = 9  # fills the route options (their count in cursor[C_EVENTS])
 STEP_SPEND = 10  # fills the bonfire's spending options (their count in cursor[C_EVENTS])
+STEP_UPGRADE = 11  # arg: the upgrade card (the strategy picks its item)
 
 
 def step_impl(g, te, tmini, tmain, s, bt, ba, policy, strategy, sparams, seed, what, arg):
@@ -967,3 +1058,5 @@ def step_impl(g, te, tmini, tmain, s, bt, ba, policy, strategy, sparams, seed, w
         s.cursor[C_EVENTS] = route_options(gr, sr)  # the option count, for the test to read
     elif what == STEP_SPEND:
         s.cursor[C_EVENTS] = spend_options(gr, sr)
+    elif what == STEP_UPGRADE:
+        upgrade(gr, sr, strategy, sparams, arg)

@@ -118,7 +118,9 @@ OPT_BOSS = 8  # R-6.4: enter the boss battle
 OPT_REST = 9  # R-5.9: rest (a spark)
 OPT_EMBER = 10  # R-3.8: this character takes the ember
 OPT_OPEN = 11  # R-7.6: open the chest
-OPT_NAMES = ("stop", "buy", "level", "luck", "spark", "sell", "equip", "explore", "boss", "rest", "ember", "open")
+OPT_UPGRADE = 12  # R-4.7: put the upgrade card on the item O_CARD (held by O_SEAT, -1 in the inventory)
+OPT_NAMES = ("stop", "buy", "level", "luck", "spark", "sell", "equip", "explore", "boss", "rest", "ember", "open",
+             "upgrade")
 
 # hooks (rules §17)
 GH_SPEND = 0  # D-9, D-10, D-13, D-36, D-37: the next thing bought at the bonfire, or stop
@@ -126,7 +128,8 @@ GH_PLACE = 1  # D-9, D-12: who equips a card and where, or the inventory
 GH_ROUTE = 2  # D-6, D-7, D-8: the next tile, the boss, or a rest
 GH_EMBER = 3  # D-11: who takes a drawn ember
 GH_CHEST = 4  # D-12: open a chest after a win
-HOOK_NAMES = ("spend", "place", "route", "ember", "chest")
+GH_UPGRADE = 5  # D-9: which item an upgrade card goes on (R-4.7, R-5.6), or none
+HOOK_NAMES = ("spend", "place", "route", "ember", "chest", "upgrade")
 
 # --- cards (GameTables.cards, static) ----------------------------------------------------------------
 K_ITEM = 0  # item instance (battle tables' item row), -1 for an Ember card
@@ -137,7 +140,9 @@ K_ATTACK = 7  # attack worth ×100: best line's expected damage against block 1,
 K_DEFENCE = 8  # defence worth ×100: expected block and resist dice, dodge dice
 K_SEAT = 9  # class / advanced cards: the seat of their class; -1 otherwise
 K_BOSS = 10  # boss treasure: 0 mini, 1 main; -1 otherwise
-K_FIELDS = 11
+K_UPGRADE = 11  # upgrade cards: their column in GameTables.upgraded; -1 otherwise
+K_UPGRADE_SLOTS = 12  # items: upgrade slots (R-4.7; the simulator fits at most one upgrade)
+K_FIELDS = 13
 
 GROUP_STARTER = 0
 GROUP_COMMON = 1
@@ -151,18 +156,20 @@ GROUP_NAMES = ("starter", "common", "class", "advanced", "legendary", "boss", "e
 KIND_ARMOUR = 0
 KIND_ONE_HAND = 1
 KIND_TWO_HANDS = 2
-KIND_UPGRADE = 3  # upgrade cards: kept in the inventory (applying them is not simulated yet)
+KIND_UPGRADE = 3  # upgrade cards: attached to an item at Andre (R-4.7, R-5.6)
 KIND_EMBER = 4
 
 # where a card is (state ``where[card, W_*]``)
 W_PLACE = 0  # LOC_*
 W_SEAT = 1  # the character holding it (LOC_EQUIPPED), -1 otherwise
-W_FIELDS = 2
+W_LINK = 2  # an item: its attached upgrade card; an attached upgrade (LOC_ATTACHED): its item; -1 none
+W_FIELDS = 3
 LOC_BOX = 0  # not in play (yet): advanced and legendary before the mini boss, boss treasure, unused legendaries
 LOC_DECK = 1
 LOC_INVENTORY = 2
 LOC_EQUIPPED = 3
 LOC_GONE = 4  # an Ember given out (F-3.2), a sold card (R-13.8)
+LOC_ATTACHED = 5  # an upgrade card on an item (R-4.7)
 
 # --- rule readings and house rules (GameTables.rules) ---------------------------------------------
 V_TILE_LAYOUT = 0  # A-5: 0 chain, 1 star
@@ -205,9 +212,10 @@ EV_RETRIEVE = 15  # a: souls picked up
 EV_SPARK = 16  # a: sparks after, b: price (campaign)
 EV_SELL = 17  # a: card
 EV_CAPPED = 18
+EV_UPGRADE = 19  # a: upgrade card, b: item card, c: seat (-1 inventory), d: 1 = taken off (an armour upgrade)
 EV_FIELDS = 6  # event, a, b, c, d, battle index
 EVENT_NAMES = ("setup", "deal", "battle", "souls", "defeat", "rest", "buy", "place", "level", "luck", "ember",
-               "chest", "mini_boss_won", "won", "lost", "retrieve", "spark", "sell", "capped")
+               "chest", "mini_boss_won", "won", "lost", "retrieve", "spark", "sell", "capped", "upgrade")
 
 # --- outcome columns (one row per game) ---------------------------------------------------------------
 OUTCOME_NAMES = (
