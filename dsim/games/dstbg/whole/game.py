@@ -251,7 +251,8 @@ NOT_SIMULATED = {
     "A-25 soul_retrieval_moves": "dropped souls come back when the party wins the tile's battle again (R-8.6 read "
                                  "as: a won battle reaches the node); which moves pick them up is not modelled",
     "A-26 multi_death_soul_node": "one death ends a battle here, so there is one node",
-    "R-4.7 upgrades": "upgrade cards drawn go to the inventory; applying them at Andre (R-5.6) is not simulated yet",
+    "R-4.7 upgrades": "one upgrade per item (cards with two slots take one); an armour upgrade's effects on its "
+                      "wearer's attacks (scope self, e.g. Hornet Ring) are not applied to the weapons",
     "R-13.3 joining and leaving": "the party is fixed for the whole game",
     "R-13.4 retreat (A-51..A-53)": "a battle is fought to its end: retreating after an enemy turn is not simulated",
     "R-13.10, R-13.11 scenarios": "campaign mode plays the mini boss then the main boss with campaign prices and "
