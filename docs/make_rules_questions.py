@@ -64,14 +64,15 @@ def tune_section(title: str, question: str, args: list[str], note: str) -> str:
 
 
 def area_section(title: str, question: str, args: list[str], note: str) -> str:
-    """A worked question answered by `dsim area`: the chance to clear a boss's area per spark dial value."""
+    """A worked question answered by `dsim area`: the share of whole games that beat a mini boss's area, per spark
+    dial value."""
     cmd, res = dsim(["area", *args])
-    rows = ["| sparks | attempts | chance to beat the area | 95% interval |", "|---|---|---|---|"]
-    rows += [f"| {r['sparks']}{' (R-1.4 start)' if r['sparks'] == res['default_sparks'] else ''} | {r['attempts']} | "
-             f"{pct(r['win_rate'])} | {interval(r['ci95'])} |" for r in res["sparks"]]
-    bosses = ", ".join(f"{pct(b['win_rate'])} with {g} card(s) revealed" for g, b in res["boss"].items())
-    answer = (f"One run from the bonfire wins every dealt encounter and the boss {pct(res['attempt_win_rate'])} of the "
-              f"time (averaged over {res['deals']:,} deals; the boss alone: {bosses}).")
+    rows = ["| sparks | chance to beat the area | 95% interval | mean battles |", "|---|---|---|---|"]
+    rows += [f"| {r['sparks']}{' (R-1.4 start)' if r['default'] else ''} | {pct(r['chance'])} | {interval(r['ci95'])} | "
+             f"{r['mean_battles']:.1f} |" for r in res["sparks"]]
+    start = next(r for r in res["sparks"] if r["default"])
+    answer = (f"With the R-1.4 dial the pair beats the area in {pct(start['chance'])} of whole games "
+              f"(95% interval {interval(start['ci95'])}).")
     return f"## {title}\n\n**{question}**\n\n```\n{cmd}\n```\n\n" + "\n".join(rows) + f"\n\n{answer}\n\n{note}\n"
 
 
@@ -136,13 +137,14 @@ def build(battles: int) -> str:
         ),
         area_section(
             "6. House rule: how many sparks does a pair need for the Gargoyle?",
-            "A Knight and a Warrior with mid-game gear head for the Gargoyle. The spark dial gives them 4 retries "
-            "(R-1.4). How likely are they to get through, and what would one spark more or less do?",
-            ["--party", "knight,warrior", "--boss", "gargoyle", "--loadout", "mid_game",
-             "--battles", str(max(battles // 4, 1)), "--seed", "1"],
-            "Every encounter card of the boss's levels and the boss are played; the chance is averaged over every "
-            "deal of the cards, and a defeat turns the same cards face down again (R-6.5). Each battle starts with "
-            "full estus here, so these are upper bounds on a real run (`dsim/games/dstbg/area.py`).",
+            "A Knight and a Warrior set out from the bonfire with their starting kits for the Gargoyle. The spark "
+            "dial gives them 4 retries (R-1.4). How likely are they to get through, and what would sparks more or "
+            "less do?",
+            ["--party", "knight,warrior", "--boss", "gargoyle", "--games", str(max(battles * 2, 1)), "--seed", "1"],
+            "These are whole games (`dsim game`) read up to the mini boss: the party explores the boss's map, earns "
+            "and spends souls on treasure and levels between battles (strategy `balanced`), carries estus, luck and "
+            "heroic actions from battle to battle until a rest, and a defeat turns the same cards face down again "
+            "(R-6.5). The dial value is the house rule `sparks`.",
         ),
         explain_section(["--party", "knight,warrior", "--encounter", "black_dungeon", "--seed", "1",
                          "--where", "lost and rounds <= 4"]),

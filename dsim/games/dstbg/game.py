@@ -363,7 +363,7 @@ class DSTBG(Game):
         return extra
 
     def commands(self) -> list[tuple[str, Any]]:
-        """``dsim area`` (a boss's area within the sparks) and ``dsim dice attack|defend|dodge``."""
-        from dsim.games.dstbg.cli import area, attack, defend, dodge
+        """``dsim dice attack|defend|dodge`` (``dsim area`` and ``dsim game`` belong to whole games, ``dstbg_game``)."""
+        from dsim.games.dstbg.cli import attack, defend, dodge
 
-        return [("area", area), ("dice attack", attack), ("dice defend", defend), ("dice dodge", dodge)]
+        return [("dice attack", attack), ("dice defend", defend), ("dice dodge", dodge)]

@@ -1,5 +1,6 @@
 """``dsim game``: whole DS:TBG games of one party — the win rate with its interval, the funnel (the share reaching
-and beating each stage), the gear at the bosses; ``--explain`` replays one game, ``--battle`` one of its battles."""
+and beating each stage), the gear at the bosses; ``--explain`` replays one game, ``--battle`` one of its battles.
+``dsim area``: the same games read up to the mini boss — the chance to beat its area per spark dial value."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from rich.table import Table
 from dsim.cli.common import DataOpt, Seed, SetOpt, console, err, fail, parse_sets, user_errors
 
 GEAR_SHOWN = 8
+SPARKS = range(6)
 
 
 def game(
@@ -166,3 +168,62 @@ def _battle_replay(cell: Any, seed: int, stream: int, index: int, battle: int, c
     if main:
         return dataclasses.replace(cg.boss_compiled[1], tables=tmain), ba
     return dataclasses.replace(cg.boss_compiled[0], tables=tmini), bt
+
+
+def area(
+    party: Annotated[str, typer.Option("--party", help="Comma-separated character ids, e.g. knight,warrior.")],
+    boss: Annotated[str, typer.Option("--boss", help="Mini boss at the end of the area (`dsim data list bosses`).")],
+    sparks: Annotated[list[int] | None, typer.Option(
+        "--sparks", min=0, max=99, help="Spark dial values to report (repeatable; default 0 to 5). House rule: more "
+                                        "or fewer sparks than R-1.4's 6 − party size.")] = None,
+    games: Annotated[int, typer.Option("--games", min=1, max=10**9, help="Games per spark dial value.")] = 20_000,
+    strategy: Annotated[str, typer.Option("--strategy", help="Strategy between battles.")] = "balanced",
+    battle_policy: Annotated[str, typer.Option("--battle-policy", help="Battle policy.")] = "tactician",
+    seed: Seed = 1,
+    set_: SetOpt = None,
+    data: DataOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+) -> None:
+    """Chance to beat a mini boss's area within the sparks (R-1.4, R-5.9, R-5.10, R-6.5, R-12.27).
+
+    Whole games (`dsim game`) read up to the mini boss: the party explores the boss's map, rests, buys, levels
+    and retries after each defeat while sparks last; the chance is the share of games that beat the mini boss,
+    for each spark dial value (house rule `sparks`), with 95% Wilson intervals."""
+    from dsim.games import get_game
+    from dsim.play import cell_stream, play_sums
+    from dsim.stats import wilson_interval
+
+    chosen = get_game("dstbg_game")
+    base: dict[str, Any] = {"party": [p.strip() for p in party.split(",") if p.strip()], "mini_boss": boss,
+                            "policy": strategy, "battle_policy": battle_policy}
+    base.update(parse_sets(chosen, set_))
+    if data:
+        base["data"] = data
+    rows = []
+    with user_errors():
+        from dsim.games.dstbg.game import game_data
+
+        if game_data(data).bosses.get(boss) is not None and game_data(data).bosses[boss].kind != "mini":
+            fail(f"{boss!r} is a main boss: its area comes after a mini boss; play whole games with `dsim game "
+                 f"--main-boss {boss}`")
+        default = 6 - len(base["party"])
+        for value in sparks or SPARKS:
+            settings = base | {"variants": {**base.get("variants", {}), "sparks": value}}
+            chosen.check_settings(settings)
+            totals = play_sums(chosen, settings, games, seed, cell_stream(settings))
+            won = int(totals["beat_mini_boss"])
+            low, high = wilson_interval(won, games)
+            rows.append({"sparks": value, "default": value == default, "chance": won / games,
+                         "ci95": [float(low), float(high)], "mean_battles": totals["battles"] / games})
+    summary = {"game": "dstbg_game", "settings": base, "games": games, "seed": seed, "sparks": rows}
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    table = Table(title=f"{', '.join(base['party'])} — the {boss} area: share of whole games that beat it "
+                        f"({games:,} games per row, strategy {strategy})")
+    for col in ("sparks", "chance to beat the area", "95% interval", "mean battles"):
+        table.add_column(col, justify="right")
+    for row in rows:
+        table.add_row(f"{row['sparks']}{' (R-1.4)' if row['default'] else ''}", f"{row['chance']:.4f}",
+                      f"{row['ci95'][0]:.4f} – {row['ci95'][1]:.4f}", f"{row['mean_battles']:.1f}")
+    console.print(table)

@@ -241,10 +241,10 @@ class DSTBGGame(Game):
                 "capped": columns["result"] == G.RESULT_CAPPED}
 
     def commands(self) -> list[tuple[str, Any]]:
-        """``dsim game``: whole games of one party with the funnel and the gear at the bosses."""
-        from dsim.games.dstbg.whole.cli import game
+        """``dsim game`` (whole games: the funnel, the gear at the bosses) and ``dsim area`` (the first area)."""
+        from dsim.games.dstbg.whole.cli import area, game
 
-        return [("game", game)]
+        return [("game", game), ("area", area)]
 
 
 NOT_SIMULATED = {

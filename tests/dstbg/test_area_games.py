@@ -1,0 +1,42 @@
+"""`dsim area` as a special case of whole games: the share of games that beat the mini boss per spark dial value."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from dsim.cli import app
+from dsim.games import get_game
+from dsim.play import cell_stream, play_sums
+
+runner = CliRunner()
+
+
+def test_area_is_the_whole_games_share_that_beats_the_mini_boss_per_spark_value():
+    result = runner.invoke(app, ["area", "--party", "knight,warrior", "--boss", "gargoyle", "--sparks", "1",
+                                 "--sparks", "4", "--games", "400", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert [r["sparks"] for r in out["sparks"]] == [1, 4] and [r["default"] for r in out["sparks"]] == [False, True]
+    game = get_game("dstbg_game")
+    for row in out["sparks"]:
+        settings = out["settings"] | {"variants": {"sparks": row["sparks"]}}
+        totals = play_sums(game, settings, 400, 1, cell_stream(settings))
+        assert row["chance"] == totals["beat_mini_boss"] / 400  # the very same games
+        assert row["ci95"][0] <= row["chance"] <= row["ci95"][1]
+
+
+def test_R_1_4_R_5_10_the_spark_dial_bounds_the_battles_lost():
+    game = get_game("dstbg_game")
+    for sparks in (0, 2):
+        settings = {"party": ["knight", "warrior"], "policy": "rush", "variants": {"sparks": sparks}}
+        cols = game.play(settings, 1, cell_stream(settings), 0, 300)
+        first_area = cols["stage"] < 2
+        assert (cols["battles_lost"][first_area] <= sparks + 1).all()  # s sparks: s + 1 defeats end the game
+        assert (cols["sparks_left"] <= sparks).all()  # the house rule also sets the dial after the mini boss
+
+
+def test_a_main_boss_area_is_a_clear_error():
+    result = runner.invoke(app, ["area", "--party", "knight", "--boss", "ornstein_and_smough", "--games", "10"])
+    assert result.exit_code == 1 and "main boss" in result.output and "Traceback" not in result.output
