@@ -260,7 +260,8 @@ def test_R_5_9_R_8_7_tokens_carry_from_battle_to_battle_until_a_rest():
         sc = t.tables[0].scen
         assert sc[X.SC_CARRY] == 1
         for seat in range(2):
-            assert list(sc[X.SC_TOKENS + 4 * seat: X.SC_TOKENS + 4 * seat + 4]) == [0, 0, 0, 1]
+            tokens = X.SC_TOKENS + X.TOKEN_FIELDS * seat
+            assert list(sc[tokens: tokens + 4]) == [0, 0, 0, 1]
             p = party_row(t, seat)
             assert (p[G.P_ESTUS], p[G.P_LUCK], p[G.P_HEROIC]) == (0, 0, 0)  # nothing refills them in a battle
         t2 = table()

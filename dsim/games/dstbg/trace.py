@@ -40,6 +40,7 @@ EVENTS = {
     L.EV_HEATUP: ("heat_up", "R-12.6"),
     L.EV_LEAP: ("leap", "R-12.20"),
     L.EV_REVEAL: ("deck", "R-12.5"),
+    L.EV_RETREAT: ("retreat", "R-13.4"),
 }
 ARCS = {L.ARC_FRONT: "front", L.ARC_RIGHT: "right", L.ARC_BACK: "back", L.ARC_LEFT: "left"}
 FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -50,7 +51,8 @@ def _arcs(mask: int) -> list[str]:
 HOOKS = {v: k[2:].lower() for k, v in vars(L).items() if k.startswith("H_")}
 CONDITIONS = {L.COND_BLEED: "bleed", L.COND_POISON: "poison", L.COND_FROSTBITE: "frostbite", L.COND_STAGGER: "stagger"}
 SOURCES = {L.SRC_ATTACK: "attack", L.SRC_BLEED: "bleed", L.SRC_POISON: "poison", L.SRC_TRAP: "trap", L.SRC_PUSH: "push"}
-RESULTS = {L.OUT_RUNNING: "running", L.OUT_WIN: "win", L.OUT_LOSS: "loss", L.OUT_TIMEOUT: "timeout"}
+RESULTS = {L.OUT_RUNNING: "running", L.OUT_WIN: "win", L.OUT_LOSS: "loss", L.OUT_TIMEOUT: "timeout",
+           L.OUT_RETREAT: "retreat"}
 TERRAIN = {L.TERRAIN_NONE: None, L.TERRAIN_BARREL: "barrel", L.TERRAIN_BARREL_BROKEN: "broken_barrel",
            L.TERRAIN_CHEST: "chest", L.TERRAIN_GRAVESTONE: "gravestone"}
 
@@ -166,6 +168,7 @@ def describe(ev: dict[str, Any], comp: Compiled) -> str:
         "heat_up": lambda: f"{who} heats up" + (f" (survivor heals {a})" if c else ""),
         "leap": lambda: f"{who} leaps {rc(a)} -> {rc(c)}",
         "deck": lambda: f"behaviour deck of {a} cards, {c} revealed by gravestones",
+        "retreat": lambda: f"the party retreats after the enemies' turn of round {a}",
     }
     text = templates[name]() if name in templates else name
     rule = f"  [{ev['rule']}]" if ev["rule"] else ""

@@ -88,6 +88,9 @@ def setup(t, b, policy) -> None:
             st[ci(c, L.C_LUCK)] = sc[tokens + 1]
             st[ci(c, L.C_HEROIC)] = sc[tokens + 2]
             st[ci(c, L.C_EMBER)] = sc[tokens + 3]
+            st[ci(c, L.C_DAMAGE)] = sc[tokens + 4]  # R-13.4: after a retreat the red cubes stay
+            st[ci(c, L.C_STAMINA)] = sc[tokens + 5]
+            st[ci(c, L.C_COND)] = sc[tokens + 6]
         else:  # R-1.7: a battle on its own starts with every token ready
             st[ci(c, L.C_ESTUS)] = sc[X.SC_ESTUS]
             st[ci(c, L.C_LUCK)] = 1
@@ -157,6 +160,20 @@ def enemy_turn(t, b, policy) -> None:
 
 
 @kernel
+def offer_retreat(t, b, policy) -> None:
+    """R-13.4 (campaign, battles without a boss): once the enemies' actions are resolved the party may retreat
+    (D-39); A-51: after any enemy turn (``SC_RETREAT`` 1) or only the first (2). Row 0 fights on, row 1 retreats."""
+    mode = t.scen[X.SC_RETREAT]
+    if mode == 0 or (mode == 2 and b.st[L.G_ROUND] > 1) or not running(b):
+        return
+    set_opt(b, 0, 0, b.st[L.G_ROUND], 0, 0, 0, 0, 0, 0)
+    set_opt(b, 1, 1, b.st[L.G_ROUND], 0, 0, 0, 0, 0, 0)
+    if decide(b, policy, L.H_RETREAT, 2) == 1:
+        b.st[L.G_OUTCOME] = L.OUT_RETREAT
+        log(b, L.ACTOR_NONE, -1, L.EV_RETREAT, b.st[L.G_ROUND], 0, 0, 0, -1)
+
+
+@kernel
 def play(t, b, policy) -> None:
     """R-8.8: after setup, enemy turns and single-character turns alternate until one side is defeated."""
     st = b.st
@@ -171,6 +188,7 @@ def play(t, b, policy) -> None:
         log(b, L.ACTOR_NONE, -1, L.EV_ROUND, st[L.G_ROUND], 0, 0, 0, -1)
         if enemies_first:
             enemy_turn(t, b, policy)
+            offer_retreat(t, b, policy)
         if not running(b):
             break
         c = st[L.G_NEXT_CHAR]
@@ -178,6 +196,7 @@ def play(t, b, policy) -> None:
         st[L.G_NEXT_CHAR] = (c + 1) % n_chars  # R-8.2 clockwise
         if not enemies_first and running(b):
             enemy_turn(t, b, policy)
+            offer_retreat(t, b, policy)
         if st[L.G_BARRELS_CHANGED] == 1:
             recompute_walk(t, b)
     log(b, L.ACTOR_NONE, -1, L.EV_END, st[L.G_OUTCOME], min(st[L.G_ROUND], max_rounds), 0, 0, -1)  # rounds played

@@ -36,8 +36,9 @@ SC_ESTUS = SC_DECK_SIZE + 1  # estus flask uses per character and battle (1; hou
 # A game played whole (dsim.games.dstbg.whole) carries tokens from battle to battle:
 SC_CARRY = SC_ESTUS + 1  # 1 = start from SC_TOKENS and SC_FIRST instead of full tokens and a chosen first
 SC_FIRST = SC_CARRY + 1  # holder of the first-activation token
-SC_TOKENS = SC_FIRST + 1  # MAX_CHARS x (estus, luck, heroic, ember)
-TOKEN_FIELDS = 4
+SC_RETREAT = SC_FIRST + 1  # campaign retreat: 0 none, 1 after any enemy turn, 2 after the first only
+SC_TOKENS = SC_RETREAT + 1  # MAX_CHARS x (estus, luck, heroic, ember, red cubes, black cubes, conditions)
+TOKEN_FIELDS = 7  # cubes and conditions carry only after a retreat; a battle's end clears them
 SC_LEN = SC_TOKENS + TOKEN_FIELDS * L.MAX_CHARS
 
 

@@ -100,6 +100,7 @@ OUT_RUNNING = 0
 OUT_WIN = 1
 OUT_LOSS = 2
 OUT_TIMEOUT = 3
+OUT_RETREAT = 4  # the party retreated (campaign, R-13.4)
 
 COND_BLEED = 1
 COND_POISON = 2
@@ -257,6 +258,7 @@ H_ENEMY_STEP = 31  # D-31 (enemy) route among equally good nodes
 H_MOVE_PUSH = 32  # D-32 where a character pushed by a move/leap goes
 H_NODE_LIMIT = 33  # D-33 which figure leaves a full node, and where
 H_TAUNT_TIE = 34  # D-34 (enemy) nearest-character tie not settled by aggro/taunt
+H_RETREAT = 39  # D-39 retreat after an enemy turn (campaign, R-13.4): row 0 fight on, row 1 retreat
 
 # option row fields (meaning per hook documented in policies/dstbg/README.md)
 O_A = 0
@@ -347,6 +349,7 @@ EV_STAMINA = 27
 EV_LEAP = 28
 EV_DECISION = 29
 EV_REVEAL = 30
+EV_RETREAT = 31  # a: round
 
 # damage sources for EV_DAMAGE
 SRC_ATTACK = 0

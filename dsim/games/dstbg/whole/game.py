@@ -113,7 +113,7 @@ class DSTBGGame(Game):
         success="win", rounds="battles", unit="game",
         means=("battles", "battles_lost", "souls_earned", "souls_spent", "treasure_drawn", "sparks_left"),
         internal=("result", "stage", "main_boss_health_left", "tiers_at_mini_boss", "tiers_at_main_boss",
-                  "mini_boss_first_win", "main_boss_first_win", "souls_left", "embers_drawn", "rests",
+                  "mini_boss_first_win", "main_boss_first_win", "souls_left", "embers_drawn", "rests", "retreats",
                   "mini_boss_fights", "main_boss_fights", "capped", *STAGE_COLUMNS,
                   *(f"{b}_gear_{s}_{k}" for b in ("mini", "main") for s in range(MAX_PARTY)
                     for k in ("armour", "hand0", "hand1"))),
@@ -248,13 +248,14 @@ class DSTBGGame(Game):
 
 
 NOT_SIMULATED = {
+    "A-4 boss_choice": "the cell names the mini and the main boss (D-1); the `random` reading is the average of a "
+                       "sweep over them",
     "A-25 soul_retrieval_moves": "dropped souls come back when the party wins the tile's battle again (R-8.6 read "
                                  "as: a won battle reaches the node); which moves pick them up is not modelled",
     "A-26 multi_death_soul_node": "one death ends a battle here, so there is one node",
     "R-4.7 upgrades": "one upgrade per item (cards with two slots take one); an armour upgrade's effects on its "
                       "wearer's attacks (scope self, e.g. Hornet Ring) are not applied to the weapons",
     "R-13.3 joining and leaving": "the party is fixed for the whole game",
-    "R-13.4 retreat (A-51..A-53)": "a battle is fought to its end: retreating after an enemy turn is not simulated",
     "R-13.10, R-13.11 scenarios": "campaign mode plays the mini boss then the main boss with campaign prices and "
                                   "sparks; the scenarios' part lists are not in the data",
     "D-2, D-3 layout and card placement": "A-5 chain or star; cards of equal level are placed at random",

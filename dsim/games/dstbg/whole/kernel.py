@@ -469,6 +469,9 @@ def fill_scenario(g, s, sc) -> None:
     game = s.pub[G.R_GAME]
     sc[X.SC_CARRY] = 1
     sc[X.SC_FIRST] = game[G.G_NEXT_CHAR]
+    # a campaign party may retreat from a battle without a boss (A-51 when)
+    retreat = game[G.G_CAMPAIGN] == 1 and sc[X.SC_IS_BOSS] == 0
+    sc[X.SC_RETREAT] = 1 + g.rules[G.V_RETREAT_TIMING] if retreat else 0
     for seat in range(game[G.G_N_CHARS]):
         p = s.pub[G.R_PARTY + seat]
         for slot in range(G.N_SLOTS):
@@ -479,6 +482,9 @@ def fill_scenario(g, s, sc) -> None:
         sc[tokens + 1] = p[G.P_LUCK]
         sc[tokens + 2] = p[G.P_HEROIC]
         sc[tokens + 3] = p[G.P_EMBER]
+        sc[tokens + 4] = p[G.P_DAMAGE]
+        sc[tokens + 5] = p[G.P_STAMINA]
+        sc[tokens + 6] = p[G.P_COND]
 
 
 @gk
@@ -491,12 +497,18 @@ def fight(g, s, t, b, policy, seed: int, stream: int) -> int:
     number = s.cursor[C_BATTLES]
     run_battle(t, b, policy, seed, stream, number)
     st = b.st
+    retreated = st[BL.G_OUTCOME] == BL.OUT_RETREAT
     for seat in range(game[G.G_N_CHARS]):
         p = s.pub[G.R_PARTY + seat]
         p[G.P_ESTUS] = st[ci(seat, BL.C_ESTUS)]
         p[G.P_LUCK] = st[ci(seat, BL.C_LUCK)]
         p[G.P_HEROIC] = st[ci(seat, BL.C_HEROIC)]
         p[G.P_EMBER] = st[ci(seat, BL.C_EMBER)]
+        # a battle's end clears cubes and conditions: after a retreat the red cubes stay
+        # (A-52 black cubes, A-53 conditions)
+        p[G.P_DAMAGE] = st[ci(seat, BL.C_DAMAGE)] if retreated else 0
+        p[G.P_STAMINA] = st[ci(seat, BL.C_STAMINA)] if retreated and g.rules[G.V_RETREAT_STAMINA] == 1 else 0
+        p[G.P_COND] = st[ci(seat, BL.C_COND)] if retreated and g.rules[G.V_RETREAT_CONDITIONS] == 1 else 0
     game[G.G_NEXT_CHAR] = st[BL.G_NEXT_CHAR]
     game[G.G_BATTLES] += 1
     s.cursor[C_BATTLES] = number + 1
@@ -529,6 +541,9 @@ def explore(g, s, strategy, params, te, b, policy, seed: int, stream: int, tile:
             te.dwalk0[x, y] = g.enc_dwalk[card, x, y]
     result = fight(g, s, te, b, policy, seed, stream)
     glog(s, G.EV_BATTLE, tile, result, s.cursor[C_BATTLES] - 1, b.st[BL.G_ROUND])
+    if result == BL.OUT_RETREAT:  # no souls, the card face down, to be fought (or fled) again
+        s.out[G.OUT_RETREATS] += 1
+        return
     if result != BL.OUT_WIN:
         defeat(g, s, tile)
         return

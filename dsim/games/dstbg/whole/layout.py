@@ -80,7 +80,10 @@ SLOT_BACKUP1 = 4
 P_ATTACK = 13  # the best attack worth among the hand items (card K_ATTACK)
 P_DEFENCE = 14  # the summed defence worth of armour and hands (card K_DEFENCE)
 P_CHAR = 15  # character index in the data (for requirements)
-P_FIELDS = 16
+P_DAMAGE = 16  # red cubes carried after a retreat (R-13.4); 0 after any other battle (R-8.7)
+P_STAMINA = 17  # black cubes carried after a retreat (A-52 keep_black)
+P_COND = 18  # conditions carried after a retreat (A-53 keep)
+P_FIELDS = 19
 
 # --- one row per exploration tile (R-1.2, R-1.6) ----------------------------------------------------
 TL_CARD = 0  # encounter card index (GameTables.enc_*)
@@ -183,8 +186,10 @@ V_CAMPAIGN_TREASURE = 7  # A-55: 0 after the first boss, 1 after each boss, 2 ne
 V_CAMPAIGN_END = 8  # A-56: 0 defeat at zero, 1 dial reaches zero
 V_MAX_BATTLES = 9  # house rule: battles before a game is cut off (RESULT_CAPPED)
 V_START_SPARKS = 10  # house rule: the dial's start, -1 = R-1.4 (6 - characters)
-V_BOSS_CHOICE = 11  # A-4: 0 choose (the cell names them), 1 random
-N_RULES = 12
+V_RETREAT_TIMING = 11  # A-51: 0 after any enemy turn, 1 after the first only
+V_RETREAT_STAMINA = 12  # A-52: 0 black cubes cleared, 1 kept
+V_RETREAT_CONDITIONS = 13  # A-53: 0 cleared, 1 kept
+N_RULES = 14
 
 # --- numbers of the setup (GameTables.numbers) ----------------------------------------------------
 N_CAMPAIGN = 0  # 1 = campaign rules (R-13)
@@ -195,7 +200,7 @@ N_NUMBERS = 3
 # --- events of the game log (``dsim explain``) --------------------------------------------------------
 EV_SETUP = 0  # a: sparks, b: souls
 EV_DEAL = 1  # a: tile, b: encounter card, c: level, d: fog
-EV_BATTLE = 2  # a: tile (TILE_BOSS boss), b: result (battle OUT_*), c: battle number, d: rounds
+EV_BATTLE = 2  # a: tile (TILE_BOSS boss), b: result (battle OUT_*, OUT_RETREAT a retreat), c: battle number, d: rounds
 EV_SOULS = 3  # a: souls gained, b: cache after
 EV_DEFEAT = 4  # a: souls dropped, b: sparks left
 EV_REST = 5  # a: sparks after, b: 1 = voluntary, 0 = forced or free
@@ -221,7 +226,7 @@ EVENT_NAMES = ("setup", "deal", "battle", "souls", "defeat", "rest", "buy", "pla
 OUTCOME_NAMES = (
     "result", "stage", "sparks_left", "battles", "battles_lost", "souls_earned", "souls_spent", "treasure_drawn",
     "rests", "mini_boss_fights", "mini_boss_first_win", "main_boss_fights", "main_boss_first_win",
-    "main_boss_health_left", "tiers_at_mini_boss", "tiers_at_main_boss", "souls_left", "embers_drawn",
+    "main_boss_health_left", "tiers_at_mini_boss", "tiers_at_main_boss", "souls_left", "embers_drawn", "retreats",
 )
 N_OUT = len(OUTCOME_NAMES) + 2 * MAX_CHARS * 3  # + gear at each boss's first fight: armour, hand 0, hand 1 per seat
 OUT = {name: i for i, name in enumerate(OUTCOME_NAMES)}
@@ -243,5 +248,6 @@ OUT_TIERS_MINI = OUT["tiers_at_mini_boss"]
 OUT_TIERS_MAIN = OUT["tiers_at_main_boss"]
 OUT_SOULS_LEFT = OUT["souls_left"]
 OUT_EMBERS = OUT["embers_drawn"]
+OUT_RETREATS = OUT["retreats"]
 OUT_GEAR = len(OUTCOME_NAMES)  # [boss (0 mini, 1 main)][seat][armour, hand 0, hand 1]: item instance, -1 none
 GEAR_SLOTS = 3

@@ -19,7 +19,7 @@ RULES = {
 }
 STATS = ("strength", "dexterity", "intelligence", "faith")
 SLOTS = ("armour", "hand 0", "hand 1", "backup", "backup")
-BATTLE_RESULTS = {1: "won", 2: "lost", 3: "timeout (a defeat)"}
+BATTLE_RESULTS = {1: "won", 2: "lost", 3: "timeout (a defeat)", 4: "retreated (R-13.4)"}
 
 
 def game_events(cell: Cell, seed: int, stream: int, index: int) -> list[dict[str, Any]]:

@@ -49,9 +49,14 @@ GAME_VARIANTS = VariantSet((
            high=100_000),
     number("sparks", "house", "the spark dial's starting value (-1: R-1.4, 6 minus the characters)", -1,
            "the dial starts at this value, also after the mini boss", seed="House rule.", low=-1, high=99),
-    reading("boss_choice", "A-4", "how the mini boss and the main boss are chosen (R-1.5, R-1.12)",
-       "000, JP: the players choose.", choose="the cell names them",
-       random="each game draws them at random among the bosses of the data"),
+    reading("retreat_timing", "A-51", "when a campaign party may retreat from a battle (R-13.4)",
+       "000: once all enemy actions are resolved.", after_any_enemy_turn="after every enemy turn",
+       after_first_enemy_turn="only after the battle's first enemy turn"),
+    reading("retreat_stamina", "A-52", "black cubes after a retreat (R-13.4)",
+       "000: red cubes stay; black cubes are not mentioned.", clear_black="black cubes are removed",
+       keep_black="black cubes stay too"),
+    reading("retreat_conditions", "A-53", "condition tokens after a retreat (R-13.4)",
+       "Not stated.", clear="conditions are removed", keep="conditions stay"),
 ))
 assert len(GAME_VARIANTS) == G.N_RULES
 
