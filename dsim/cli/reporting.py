@@ -19,13 +19,16 @@ from rich.table import Table
 from dsim import analysis, results, stats
 
 Format = Literal["table", "json", "csv"]
+WIDE = 140  # terminal columns from which shares get their intervals in the table
 out_console = Console()
 err_console = Console(stderr=True)
 
 
 def _outcomes(cells: pd.DataFrame, outcome: Mapping[str, Any] | None = None) -> list[str]:
     """Outcome names with a mean column, less the game's internal ones (and the seat wins, shown as shares)."""
-    hidden = set((outcome or {}).get("internal", ())) | {f"win_seat_{k}" for k in range((outcome or {}).get("seats", 0))}
+    outcome = outcome or {}
+    hidden = set(outcome.get("internal", ())) | set(outcome.get("shares", ())) | \
+        {f"win_seat_{k}" for k in range(outcome.get("seats", 0))}
     return [c.removesuffix("_mean") for c in cells.columns if c.endswith("_mean") and c.removesuffix("_mean") not in hidden]
 
 
@@ -86,9 +89,16 @@ def _rate(row: pd.Series, name: str | None) -> str:
     return f"{_percent(row[mean])} ({_percent(row[low])}–{_percent(row[high])})"
 
 
+def _share_header(name: str) -> str:
+    """``seat 1 wins (95% CI)`` for a seat's win share, ``beat mini boss (95% CI)`` for another share."""
+    if name.startswith("win_seat_"):
+        return f"seat {name.rsplit('_', 1)[1]} wins (95% CI)"
+    return f"{name.replace('_', ' ')} (95% CI)"
+
+
 def _seat_rate(row: pd.Series, name: str | None) -> str:
     """:func:`_rate`, or ``—`` for a seat nobody sat in (a table smaller than the game's largest)."""
-    if name is not None and 0 < row.get("seats_taken", 0) <= int(name.rsplit("_", 1)[1]):
+    if name is not None and name.startswith("win_seat_") and 0 < row.get("seats_taken", 0) <= int(name.rsplit("_", 1)[1]):
         return "—"
     return _rate(row, name)
 
@@ -112,11 +122,15 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
     means = _outcomes(cells, outcome) if everything else [o for o in ("rounds",) if f"{o}_mean" in cells]
     seats = [f"win_seat_{k}" for k in range(outcome.get("seats", 0)) if f"win_seat_{k}_mean" in cells]
     rates = [None] if outcome.get("success", "win") is not None else seats
+    shares = [name for name in outcome.get("shares", ()) if f"{name}_ci_low" in cells]  # e.g. a game's funnel
+    wide = out_console.width >= WIDE  # narrower: the shares in a table of their own, without intervals
+    if wide:
+        rates += shares
     table = Table(title=title)
     for key in keys:
         table.add_column(key, overflow="fold")
     headers = [f"{outcome.get('unit', 'battle')}s",
-               *("win rate (95% CI)" if r is None else f"seat {r.rsplit('_', 1)[1]} wins (95% CI)" for r in rates),
+               *("win rate (95% CI)" if r is None else _share_header(r) for r in rates),
                *(f"mean {outcome.get('rounds', o) if o == 'rounds' else o}" for o in means)]  # Dark Maiden: turns
     for header in headers:
         table.add_column(header, justify="right")
@@ -133,11 +147,28 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
             *([row["cell"]] if everything or not keys else []),
         )
     out_console.print(table)
+    if shares and not wide:
+        _print_shares(cells, keys, shares, outcome.get("unit", "battle"))
     incomplete = cells.loc[~cells["complete"], "cell"].tolist()
     if incomplete:
         err_console.print(f"[yellow]{len(incomplete)} cell(s) not finished ({', '.join(incomplete[:5])}"
                           f"{' …' if len(incomplete) > 5 else ''}): run the same `dsim sweep` again to complete them."
                           "[/yellow]")
+
+
+def _print_shares(cells: pd.DataFrame, keys: list[str], shares: list[str], unit: str) -> None:
+    """The shares of a narrow report in a table of their own (their intervals: ``--json``, ``--csv`` or a terminal
+    of :data:`WIDE` columns)."""
+    table = Table(title=f"share of {unit}s (95% intervals: --json, --csv or a wider terminal)")
+    for key in keys:
+        table.add_column(key, overflow="fold")
+    for name in shares:
+        table.add_column(name.replace("_", " "), justify="right")
+    for _, row in cells.iterrows():
+        flat = results.flatten_settings(row["settings"])
+        table.add_row(*(analysis.format_value(flat.get(k)) for k in keys),
+                      *(_percent(row[f"{name}_mean"]) for name in shares))
+    out_console.print(table)
 
 
 def print_comparisons(cells: pd.DataFrame, fmt: Format) -> None:

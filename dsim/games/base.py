@@ -84,7 +84,8 @@ class Outcome:
     (the winner; ties may credit several) and ``score_seat_0 …``; reports then show the win share
     per seat with intervals. ``rounds`` is an integer column whose histograms drive the rounds and
     survival plots. ``means`` are the columns worth a summary mean; ``internal`` columns are never
-    shown as statistics. ``unit`` names one play ("battle", "game").
+    shown as statistics. ``shares`` are yes/no columns that reports show as rates with intervals beside the
+    success rate (e.g. how far a game got). ``unit`` names one play ("battle", "game").
     """
 
     success: str | None = "win"
@@ -94,6 +95,7 @@ class Outcome:
     seats: int = 0
     unit: str = "battle"
     success_label: str = "win rate"
+    shares: tuple[str, ...] = ()
 
     def seat_columns(self, prefix: str = "win_seat_") -> list[str]:
         """``win_seat_0 … win_seat_{seats-1}`` (or another prefix)."""

@@ -150,6 +150,10 @@ def outcome_columns(rows: np.ndarray) -> dict[str, np.ndarray]:
     """Outcome rows as named columns (plus ``win``): the per-game summary and the gear at each boss."""
     cols = {name: rows[:, i].copy() for i, name in enumerate(G.OUTCOME_NAMES)}
     cols["win"] = rows[:, G.OUT_RESULT] == G.RESULT_WON
+    stage = rows[:, G.OUT_STAGE]  # the funnel: how far each game got (R-1.1)
+    cols["reached_mini_boss"] = stage >= G.STAGE_MINI_BOSS
+    cols["beat_mini_boss"] = stage >= G.STAGE_EXPLORE_2
+    cols["reached_main_boss"] = stage >= G.STAGE_MAIN_BOSS
     for boss, name in enumerate(("mini", "main")):
         for seat in range(G.MAX_CHARS):
             for slot, slot_name in enumerate(("armour", "hand0", "hand1")):

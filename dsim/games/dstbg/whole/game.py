@@ -110,11 +110,11 @@ class DSTBGGame(Game):
                                 "`dsim policies list`)."),
     )
     outcome = Outcome(
-        success="win", rounds="battles", unit="game",
+        success="win", rounds="battles", unit="game", shares=STAGE_COLUMNS,
         means=("battles", "battles_lost", "souls_earned", "souls_spent", "treasure_drawn", "sparks_left"),
         internal=("result", "stage", "main_boss_health_left", "tiers_at_mini_boss", "tiers_at_main_boss",
                   "mini_boss_first_win", "main_boss_first_win", "souls_left", "embers_drawn", "rests", "retreats",
-                  "mini_boss_fights", "main_boss_fights", "capped", *STAGE_COLUMNS,
+                  "mini_boss_fights", "main_boss_fights", "capped",
                   *(f"{b}_gear_{s}_{k}" for b in ("mini", "main") for s in range(MAX_PARTY)
                     for k in ("armour", "hand0", "hand1"))),
     )
@@ -157,12 +157,10 @@ class DSTBGGame(Game):
         return f"{self.label(settings)}, battles by {settings.get('battle_policy', DEFAULT_BATTLE_POLICY)}"
 
     def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
-        """The funnel: reached and beat the mini boss, reached the main boss; games cut off by the cap."""
+        """Games cut off by the battle cap."""
         from dsim.games.dstbg.whole import layout as G
 
-        stage = columns["stage"]
-        return {"reached_mini_boss": stage >= G.STAGE_MINI_BOSS, "beat_mini_boss": stage >= G.STAGE_EXPLORE_2,
-                "reached_main_boss": stage >= G.STAGE_MAIN_BOSS, "capped": columns["result"] == G.RESULT_CAPPED}
+        return {"capped": columns["result"] == G.RESULT_CAPPED}
 
     def summary(self, totals: Mapping[str, float], count: int, settings: Mapping[str, Any]) -> dict[str, Any]:
         """Means per game and the funnel (share reaching and beating each stage)."""

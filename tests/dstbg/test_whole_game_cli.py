@@ -1,0 +1,79 @@
+"""Whole games on the command line: `dsim game` (funnel, gear, --explain, --battle), and the generic commands
+(`run`, `sweep` + `report` with the funnel as shares) on `--game dstbg_game`; every bad input a one-line error."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from dsim.cli import app
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_dsim_game_reports_the_win_rate_the_funnel_and_the_gear_at_the_bosses():
+    result = invoke("game", "--party", "knight,warrior", "--games", "300", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["games"] == 300 and 0 <= out["ci95"][0] <= out["win_rate"] <= out["ci95"][1]
+    assert 1 >= out["reached_mini_boss"] >= out["beat_mini_boss"] >= out["reached_main_boss"] >= out["win_rate"]
+    assert out["settings"]["battle_policy"] == "tactician" and out["settings"]["policy"] == "balanced"
+    mini = out["gear_at_boss"]["mini"]
+    assert mini and {row["character"] for row in mini} <= {"knight", "warrior"}
+    assert all(0 < row["share"] <= 1 for row in mini)
+    table = invoke("game", "--party", "knight,warrior", "--games", "200")
+    assert table.exit_code == 0 and "game win rate" in table.output and "reached the mini boss" in table.output
+
+
+def test_dsim_game_explain_lists_the_game_with_rule_ids_and_replays_a_battle():
+    result = invoke("game", "--explain", "0")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("[R-1] setup") and any(line.startswith("[R-8] battle #0") for line in lines)
+    battle = invoke("game", "--explain", "0", "--battle", "0")
+    assert battle.exit_code == 0, battle.output
+    assert "[R-7]" in battle.output and "battle ends" in battle.output
+    as_json = invoke("game", "--explain", "0", "--battle", "0", "--json")
+    assert as_json.exit_code == 0 and json.loads(as_json.stdout.splitlines()[0])["event"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("game", "--battle", "1"), "--explain"),
+    (("game", "--explain", "0", "--battle", "9999"), "battles"),
+    (("game", "--party", "knight,gandalf"), "unknown character"),
+    (("game", "--mini-boss", "ornstein_and_smough"), "is not a mini boss"),
+    (("game", "--mode", "hard"), "standard or campaign"),
+    (("game", "--strategy", "nope"), "unknown policy"),
+    (("game", "--set", "tile_layout=circle"), "no reading"),
+    (("run", "--game", "dstbg_game", "--party", "knight,warrior,assassin,herald,knight"), "1 to 4"),
+])
+def test_bad_whole_game_input_is_a_one_line_error(args, message):
+    result = invoke(*args)
+    assert result.exit_code != 0 and message in result.output and "Traceback" not in result.output
+
+
+def test_generic_run_compare_and_sweep_report_show_the_funnel(tmp_path):
+    run = invoke("run", "--game", "dstbg_game", "--party", "knight,warrior", "--games", "200", "--json")
+    assert run.exit_code == 0, run.output
+    assert "beat_mini_boss" in json.loads(run.stdout)
+    experiment = tmp_path / "games.toml"
+    experiment.write_text('game = "dstbg_game"\nname = "t"\nseed = 1\nbattles = 200\nchunk = 200\n'
+                          '[grid]\nparty = [["knight"], ["knight", "warrior"]]\npolicy = ["balanced", "rush"]\n')
+    out = tmp_path / "out"
+    sweep = invoke("sweep", str(experiment), "--out", str(out))
+    assert sweep.exit_code == 0, sweep.output
+    report = invoke("report", str(out), "--json")
+    assert report.exit_code == 0, report.output
+    cells = json.loads(report.stdout)
+    assert len(cells) == 4
+    for cell in cells:
+        low, high = cell["rate_ci95"]["beat_mini_boss"]
+        assert low <= cell["mean"]["beat_mini_boss"] <= high
+    table = invoke("report", str(out))
+    assert "share of games" in table.output and "beat mini boss" in table.output
