@@ -336,6 +336,36 @@ def variant(cells: pd.DataFrame, key: str | None = None) -> Figure:
     return fig
 
 
+def shares(cells: pd.DataFrame, names: tuple[str, ...], unit: str = "game") -> Figure:
+    """A game's shares (``Outcome.shares``, e.g. how far whole games got) and its win rate per cell, each with its
+    95 % interval, one row per cell (best win rate at the top), the legend below the plot."""
+    names = tuple(n for n in names if f"{n}_ci_low" in cells)
+    if not names:
+        raise PlotError("--kind shares: this game reports no shares (only whole games do, e.g. --game dstbg_game)")
+    deepest_first = ["win_rate", *(f"{n}_mean" for n in reversed(names))]  # the furthest stage decides the order
+    order = cells.assign(label=cell_labels(cells)).sort_values(deepest_first)
+    fig = Figure(figsize=(max(7.5, _row_plot_width(order["label"])), 1.8 + 0.45 * len(order)), layout="constrained")
+    ax = fig.add_subplot()
+    series = [(f"{n}_mean", f"{n}_ci_low", f"{n}_ci_high", n.replace("_", " ")) for n in names]
+    series.append(("win_rate", "ci_low", "ci_high", "won"))
+    offsets = np.linspace(-0.3, 0.3, len(series))
+    rows = np.arange(len(order))
+    for (mean, low, high, label), color, dy in zip(series, _colors(len(series)), offsets):
+        rate = order[mean].to_numpy()
+        err = np.vstack([rate - order[low].to_numpy(), order[high].to_numpy() - rate])
+        ax.errorbar(rate, rows + dy, xerr=np.maximum(err, 0), fmt="o", ms=4, color=color, capsize=2, label=label)
+    ax.set_yticks(rows, order["label"])
+    ax.set_ylim(-0.6, len(order) - 0.4)
+    top = max(float(order[high].max()) for _, _, high, _ in series)
+    ax.set_xlim(0, min(1.0, max(0.05, 1.1 * top)))  # shares of a few percent stay readable
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel(f"share of {unit}s (95% Wilson interval)")
+    ax.set_title(f"How far the {unit}s got")
+    ax.grid(axis="x", alpha=0.3)
+    _legend_below(fig, len(series))
+    return fig
+
+
 PLOTS: dict[str, Callable[..., Figure]] = {
     "heatmap": heatmap, "forest": forest, "rounds": rounds, "survival": survival, "variant": variant,
 }
@@ -347,10 +377,12 @@ COMPETITIVE: dict[str, Callable[..., Figure]] = {"forest": seat_forest, "rounds"
 
 def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | None = None,
               axes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()), competitive: bool = False,
-              unit: str = "battle") -> Figure:
-    """The figure ``kind`` (a key of :data:`PLOTS`); ``x``/``y`` choose settings where it uses them,
-    ``axes`` are the game's preferred heat-map rows and columns. A ``competitive`` game (no group win)
-    gets its seats' win shares and its game lengths instead."""
+              unit: str = "battle", share_names: tuple[str, ...] = ()) -> Figure:
+    """The figure ``kind`` (a key of :data:`PLOTS`, or ``shares``); ``x``/``y`` choose settings where it uses them,
+    ``axes`` are the game's preferred heat-map rows and columns, ``share_names`` its shares. A ``competitive``
+    game (no group win) gets its seats' win shares and its game lengths instead."""
+    if kind == "shares":
+        return shares(cells, share_names, unit)
     if competitive:
         if kind not in COMPETITIVE:
             raise PlotError(f"--kind {kind} draws a co-operative win rate; this game is competitive "

@@ -168,6 +168,7 @@ class PlotKind(str, Enum):
     survival = "survival"
     variant = "variant"
     scores = "scores"
+    shares = "shares"
 
 
 def plot(
@@ -178,7 +179,8 @@ def plot(
                      "game: each seat's win share); rounds: rounds to win and to lose (competitive: game lengths); "
                      "survival: battles not yet lost by round (competitive: games still running); "
                      "variant: win-rate change made by a rule variant; scores: a competitive game's final "
-                     "scores per seat."),
+                     "scores per seat; shares: how far the plays got (whole games: reached and beat the mini boss, "
+                     "reached the main boss, won) with intervals."),
     ],
     out: Annotated[
         Path | None,
@@ -198,7 +200,7 @@ def plot(
     try:
         game = _game_of(folder)
         plots.save(plots.make_plot(kind.value, results.load(folder), x, y, game.heatmap_axes,
-                                   game.outcome.success is None, game.outcome.unit), out)
+                                   game.outcome.success is None, game.outcome.unit, game.outcome.shares), out)
     except (results.ResultsError, plots.PlotError) as exc:
         _fail(str(exc))
     err_console.print(f"wrote {out}", highlight=False)

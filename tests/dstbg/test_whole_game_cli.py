@@ -77,3 +77,15 @@ def test_generic_run_compare_and_sweep_report_show_the_funnel(tmp_path):
         assert low <= cell["mean"]["beat_mini_boss"] <= high
     table = invoke("report", str(out))
     assert "share of games" in table.output and "beat mini boss" in table.output
+    figure = invoke("plot", str(out), "--kind", "shares")
+    assert figure.exit_code == 0 and (out / "shares.png").stat().st_size > 0
+
+
+def test_a_shares_plot_of_a_game_without_shares_is_a_clear_error():
+    import pandas as pd
+
+    from dsim import plots
+
+    cells = pd.DataFrame({"cell": ["a"], "settings": [{}], "win_rate": [0.5], "ci_low": [0.4], "ci_high": [0.6]})
+    with pytest.raises(plots.PlotError, match="no shares"):
+        plots.make_plot("shares", cells, share_names=())
