@@ -28,7 +28,7 @@ def _plot(*args):
 
 
 def test_plot_kinds_match_the_plot_registry():
-    assert {k.value for k in PlotKind} == set(plots.PLOTS) | set(plots.COMPETITIVE)
+    assert {k.value for k in PlotKind} == set(plots.PLOTS) | set(plots.COMPETITIVE) | {"shares"}
 
 
 @pytest.mark.parametrize("kind,options", [
