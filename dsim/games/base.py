@@ -223,9 +223,22 @@ class Game:
         """The game's policy registry (:class:`dsim.policy.PolicyRegistry`), or ``None``."""
         return None
 
-    def evaluator(self, settings: Mapping[str, Any], seed: int) -> tuple[Any, Evaluate]:
-        """The cell's policy and a success evaluator over parameter vectors with common random numbers."""
+    def evaluator(self, settings: Mapping[str, Any], seed: int, measure: str | None = None) -> tuple[Any, Evaluate]:
+        """The cell's policy and a success evaluator over parameter vectors with common random numbers; ``measure``
+        names another yes/no outcome column to count instead of the success (e.g. a whole game's
+        ``beat_mini_boss``)."""
         raise SettingsError(f"{self.name} has no tunable policies")
+
+    def measured(self, columns: Mapping[str, np.ndarray], measure: str | None) -> np.ndarray:
+        """The yes/no column an evaluator counts: ``measure``, or the success column; a clear error otherwise."""
+        name = measure or self.outcome.success
+        if name not in columns:
+            known = ", ".join(sorted(k for k, v in columns.items() if np.asarray(v).dtype == bool))
+            raise SettingsError(f"--measure: {self.name} has no outcome {name!r} (yes/no outcomes: {known})")
+        values = np.asarray(columns[name])
+        if values.dtype != bool:
+            raise SettingsError(f"--measure: {name!r} is not a yes/no outcome, so it has no rate to maximise")
+        return values
 
     def data(self) -> Any:
         """The game's data capability (:class:`dsim.games.data.GameDataSupport`), or ``None``."""

@@ -89,3 +89,18 @@ def test_a_shares_plot_of_a_game_without_shares_is_a_clear_error():
     cells = pd.DataFrame({"cell": ["a"], "settings": [{}], "win_rate": [0.5], "ci_low": [0.4], "ci_high": [0.6]})
     with pytest.raises(plots.PlotError, match="no shares"):
         plots.make_plot("shares", cells, share_names=())
+
+
+def test_tune_policy_and_policies_compare_count_a_measure_such_as_the_funnel():
+    compare = invoke("policies", "compare", "--game", "dstbg_game", "--party", "knight,warrior", "--games", "300",
+                     "--policies", "rush,random_legal", "--measure", "reached_mini_boss", "--json")
+    assert compare.exit_code == 0, compare.output
+    rows = {r["policy"]: r for r in json.loads(compare.stdout)}
+    assert rows["rush"]["win_rate"] > rows["random_legal"]["win_rate"]  # reached the mini boss, not won
+    tune = invoke("tune-policy", "--game", "dstbg_game", "--policy", "rush", "--party", "knight,warrior",
+                  "--budget", "2000", "--measure", "beat_mini_boss", "--json")
+    assert tune.exit_code == 0, tune.output
+    assert json.loads(tune.stdout)["measure"] == "beat_mini_boss"
+    for bad, message in (("stage", "not a yes/no outcome"), ("nope", "no outcome 'nope'")):
+        result = invoke("policies", "compare", "--game", "dstbg_game", "--games", "10", "--measure", bad)
+        assert result.exit_code == 1 and message in result.output

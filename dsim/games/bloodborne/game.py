@@ -227,11 +227,15 @@ class Bloodborne(Game):
 
         return REGISTRY
 
-    def evaluator(self, settings: Mapping[str, Any], seed: int) -> tuple[Policy, Any]:
+    def evaluator(self, settings: Mapping[str, Any], seed: int, measure: str | None = None) -> tuple[Policy, Any]:
         """The first listed policy and an evaluator of its wins under a parameter vector, the other seats
         playing their defaults, on games whose stream ignores every policy setting (common random numbers)."""
+        from dsim.games.base import SettingsError
         from dsim.games.bloodborne import engine
         from dsim.rng import stream_key
+
+        if measure is not None:
+            raise SettingsError("--measure: a Bloodborne policy is tuned on the wins of the seat it plays")
 
         cell = prepare(settings)
         games_id = {k: v for k, v in settings.items() if k not in (*self.policy_keys, "opponents")}

@@ -252,9 +252,9 @@ class DarkMaiden(Game):
 
         return REGISTRY
 
-    def evaluator(self, settings: Mapping[str, Any], seed: int) -> tuple[Policy, Any]:
-        """The cell's policy and an evaluator of its wins under a parameter vector, on games whose stream ignores
-        the policy settings (common random numbers)."""
+    def evaluator(self, settings: Mapping[str, Any], seed: int, measure: str | None = None) -> tuple[Policy, Any]:
+        """The cell's policy and an evaluator of its wins (or the yes/no outcome ``measure``) under a parameter
+        vector, on games whose stream ignores the policy settings (common random numbers)."""
         from dsim.games.dark_maiden import engine
         from dsim.rng import stream_key
 
@@ -266,7 +266,7 @@ class DarkMaiden(Game):
         def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
             rows = engine.play_batch(tables, function, np.asarray(vector, np.float64), cell.variants, cell.party,
                                      cell.lives, cell.items, seed, stream, start, count)
-            return outcome_columns(rows)["win"]
+            return self.measured(outcome_columns(rows), measure)
 
         return cell.policy, evaluate
 

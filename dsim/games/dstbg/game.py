@@ -286,8 +286,8 @@ class DSTBG(Game):
 
         return REGISTRY
 
-    def evaluator(self, settings: Mapping[str, Any], seed: int) -> tuple[Policy, Any]:
-        """The cell's policy and a win evaluator whose random stream ignores the policy and its
+    def evaluator(self, settings: Mapping[str, Any], seed: int, measure: str | None = None) -> tuple[Policy, Any]:
+        """The cell's policy and a win (or ``measure``) evaluator whose random stream ignores the policy and its
         parameters, so every policy and parameter vector plays the same battles (CRN)."""
         from dsim.games.dstbg import engine
         from dsim.games.dstbg.kernel import battle as K
@@ -301,7 +301,9 @@ class DSTBG(Game):
 
         def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
             rows = engine.play_batch(tables, decide, np.asarray(vector, np.float64), seed, stream, start, count)
-            return rows[:, K.OUT_RESULT] == L.OUT_WIN
+            if measure is None:
+                return rows[:, K.OUT_RESULT] == L.OUT_WIN
+            return self.measured(engine.outcome_columns(rows), measure)
 
         return cell.policy, evaluate
 

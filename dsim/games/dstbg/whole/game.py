@@ -196,8 +196,9 @@ class DSTBGGame(Game):
 
         return REGISTRY
 
-    def evaluator(self, settings: Mapping[str, Any], seed: int) -> tuple[Policy, Any]:
-        """The cell's strategy and a win evaluator whose stream ignores the strategy and its parameters."""
+    def evaluator(self, settings: Mapping[str, Any], seed: int, measure: str | None = None) -> tuple[Policy, Any]:
+        """The cell's strategy and a win (or ``measure``, e.g. ``beat_mini_boss``) evaluator whose stream ignores
+        the strategy and its parameters."""
         from dsim.games.dstbg.whole import engine
         from dsim.games.dstbg.whole import layout as G
         from dsim.rng import stream_key
@@ -209,7 +210,9 @@ class DSTBGGame(Game):
         def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
             rows = engine.play_batch(cell.compiled, cell.battle_policy.decide, cell.strategy.decide,
                                      cell.battle_params, np.asarray(vector, np.float64), seed, stream, start, count)
-            return rows[:, G.OUT_RESULT] == G.RESULT_WON
+            if measure is None:
+                return rows[:, G.OUT_RESULT] == G.RESULT_WON
+            return self.measured(engine.outcome_columns(rows), measure)
 
         return cell.strategy, evaluate
 
