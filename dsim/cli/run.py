@@ -33,23 +33,10 @@ def run(
     """Play BATTLES battles (or games) of one cell and report the win rate with its 95% Wilson interval.
 
     The cell is given by the game's own options; `dsim games` lists them per game."""
-    from dsim.play import CHUNK, run_cell
-
     chosen, settings = cell.one(policy)
     seed = cell.seed
     unit = f"{chosen.outcome.unit}s"
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                  TimeRemainingColumn(), console=err, disable=as_json or battles <= CHUNK, transient=True) as bar:
-        task = bar.add_task(unit, total=battles)
-        notice = LongRunNotice(unit)
-
-        def on_chunk(n: int) -> None:
-            bar.update(task, advance=n)
-            if not as_json:
-                notice(int(bar.tasks[task].completed), battles)
-
-        with _user_values():
-            summary = run_cell(chosen, settings, battles, seed, on_chunk)
+    summary = run_with_progress(chosen, settings, battles, seed, quiet=as_json)
     if as_json:
         typer.echo(json.dumps(summary))
         return
@@ -76,6 +63,26 @@ def run(
     rate = summary[f"{unit}_per_s"]
     table.add_row("throughput", f"{rate:,.0f} {unit}/s" if rate else "—")
     console.print(table)
+
+
+def run_with_progress(chosen: Any, settings: dict[str, Any], count: int, seed: int, quiet: bool = False) -> dict[str, Any]:
+    """:func:`dsim.play.run_cell` with a progress bar on stderr and, for a run over a minute, how long it will take
+    (neither when ``quiet``, e.g. for JSON output); values the kernel cannot hold end with one line."""
+    from dsim.play import CHUNK, run_cell
+
+    unit = f"{chosen.outcome.unit}s"
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                  TimeRemainingColumn(), console=err, disable=quiet or count <= CHUNK, transient=True) as bar:
+        task = bar.add_task(unit, total=count)
+        notice = LongRunNotice(unit)
+
+        def on_chunk(n: int) -> None:
+            bar.update(task, advance=n)
+            if not quiet:
+                notice(int(bar.tasks[task].completed), count)
+
+        with _user_values():
+            return run_cell(chosen, settings, count, seed, on_chunk)
 
 
 @contextmanager

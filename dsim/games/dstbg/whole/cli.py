@@ -10,9 +10,10 @@ from collections import Counter
 from typing import Annotated, Any
 
 import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dsim.cli.common import DataOpt, Seed, SetOpt, console, err, fail, parse_sets, user_errors
+from dsim.cli.common import DataOpt, LongRunNotice, Seed, SetOpt, console, err, fail, parse_sets, user_errors
 
 GEAR_SHOWN = 8
 SPARKS = range(6)
@@ -43,8 +44,9 @@ def game(
 
     Reports the game win rate with its 95% interval, the funnel and the gear the party brought to each boss.
     The same cells run in sweeps as `--game dstbg_game` (`dsim run/compare/tune/sweep --game dstbg_game`)."""
+    from dsim.cli.run import run_with_progress
     from dsim.games import get_game
-    from dsim.play import cell_stream, run_cell
+    from dsim.play import cell_stream
 
     chosen = get_game("dstbg_game")
     settings: dict[str, Any] = {"party": [p.strip() for p in party.split(",") if p.strip()], "mini_boss": mini_boss,
@@ -61,7 +63,7 @@ def game(
         if explain is not None:
             _explain(chosen, settings, seed, cell_stream(settings), explain, battle, as_json)
             return
-        summary = run_cell(chosen, settings, games, seed)
+        summary = run_with_progress(chosen, settings, games, seed, quiet=as_json)
         summary["gear_at_boss"] = _gear(chosen, settings, seed, min(games, 20_000))
     if as_json:
         typer.echo(json.dumps(summary))
@@ -207,14 +209,26 @@ def area(
             fail(f"{boss!r} is a main boss: its area comes after a mini boss; play whole games with `dsim game "
                  f"--main-boss {boss}`")
         default = 6 - len(base["party"])
-        for value in sparks or SPARKS:
-            settings = base | {"variants": {**base.get("variants", {}), "sparks": value}}
-            chosen.check_settings(settings)
-            totals = play_sums(chosen, settings, games, seed, cell_stream(settings))
-            won = int(totals["beat_mini_boss"])
-            low, high = wilson_interval(won, games)
-            rows.append({"sparks": value, "default": value == default, "chance": won / games,
-                         "ci95": [float(low), float(high)], "mean_battles": totals["battles"] / games})
+        values = list(sparks or SPARKS)
+        bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                       TimeRemainingColumn(), console=err, disable=as_json, transient=True)
+        task = bar.add_task("games", total=games * len(values))
+        notice = LongRunNotice("games")
+
+        def on_chunk(n: int) -> None:
+            bar.update(task, advance=n)
+            if not as_json:
+                notice(int(bar.tasks[task].completed), games * len(values))
+
+        with bar:
+            for value in values:
+                settings = base | {"variants": {**base.get("variants", {}), "sparks": value}}
+                chosen.check_settings(settings)
+                totals = play_sums(chosen, settings, games, seed, cell_stream(settings), on_chunk)
+                won = int(totals["beat_mini_boss"])
+                low, high = wilson_interval(won, games)
+                rows.append({"sparks": value, "default": value == default, "chance": won / games,
+                             "ci95": [float(low), float(high)], "mean_battles": totals["battles"] / games})
     summary = {"game": "dstbg_game", "settings": base, "games": games, "seed": seed, "sparks": rows}
     if as_json:
         typer.echo(json.dumps(summary))
