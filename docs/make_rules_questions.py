@@ -144,7 +144,7 @@ def build(battles: int) -> str:
             "These are whole games (`dsim game`) read up to the mini boss: the party explores the boss's map, earns "
             "and spends souls on treasure and levels between battles (strategy `balanced`), carries estus, luck and "
             "heroic actions from battle to battle until a rest, and a defeat turns the same cards face down again "
-            "(R-6.5). The dial value is the house rule `sparks`.",
+            "(R-6.5). The dial value is the house rule `sparks_delta` (an offset from R-1.4).",
         ),
         explain_section(["--party", "knight,warrior", "--encounter", "black_dungeon", "--seed", "1",
                          "--where", "lost and rounds <= 4"]),

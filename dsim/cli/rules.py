@@ -85,7 +85,7 @@ def compare(
                       f"{rec['p_value']:.2g}", f"{rec['p_adjusted']:.2g}")
     console.print(table)
     if len(records) == 1:
-        effects = Table(title="Other effects (mean per battle, B − A with 95% CI)")
+        effects = Table(title=f"Other effects (mean per {the_game.outcome.unit}, B − A with 95% CI)")
         for col in ("measure", "A", "B", "B − A (95% CI)"):
             effects.add_column(col, justify="right" if col != "measure" else "left")
         for name, m in records[0]["measures"].items():

@@ -1,5 +1,5 @@
-"""balanced: clears every tile on the map once, levels up for cards worth it, buys above a reserve, and rests
-before the boss when the estus is spent and a spark is to spare."""
+"""balanced: clears every tile on the map once, levels up for cards worth it, buys above a reserve, and goes for
+the boss; it rests first only if told to (a rest turns every card face down again, fog gate included: R-6.5)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
 from policies.dstbg_game.common import best_place, best_upgrade, ember_seat, estus_left, explore_lowest, first_of, spend
 
-P_RESERVE, P_ATTACK, P_DEFENCE, P_LEVEL, P_REST_SPARKS, P_MARGIN = range(6)
+P_RESERVE, P_ATTACK, P_DEFENCE, P_LEVEL, P_REST_SPARKS, P_MARGIN, P_LUCK = range(7)
 
 
 @strategy_function
@@ -17,14 +17,15 @@ def decide(hook, pub, n, params):
     if hook == G.GH_PLACE:
         return best_place(opts, n, params[P_ATTACK], params[P_DEFENCE], params[P_MARGIN])
     if hook == G.GH_SPEND:
-        return spend(game, opts, n, params[P_RESERVE], params[P_ATTACK], params[P_DEFENCE], params[P_LEVEL], True)
+        return spend(game, opts, n, params[P_RESERVE], params[P_ATTACK], params[P_DEFENCE], params[P_LEVEL],
+                     params[P_LUCK] > 0.5)
     if hook == G.GH_EMBER:
         return ember_seat(party, opts, n)
     if hook == G.GH_CHEST:
         return first_of(opts, n, G.OPT_OPEN)
     if hook == G.GH_UPGRADE:
         return best_upgrade(opts, n, params[P_ATTACK], params[P_DEFENCE])
-    # GH_ROUTE: every tile once, then rest if the estus is spent and sparks allow, then the boss
+    # GH_ROUTE: every tile once, then (if rest_sparks allows) a rest when the estus is spent, then the boss
     k = explore_lowest(opts, n)
     if k >= 0:
         return k
@@ -35,12 +36,14 @@ def decide(hook, pub, n, params):
     return boss if boss >= 0 else 0
 
 
-register(Policy("balanced", "Balanced: every tile once, levels for worthwhile cards, rests before the boss when "
-                "the estus is spent and sparks allow.", decide, (
+register(Policy("balanced", "Balanced: every tile once, levels for worthwhile cards, buys above a reserve, then the "
+                "boss.", decide, (
                     Param("reserve", 1.0, 0.0, 30.0, "souls kept back when buying treasure"),
                     Param("attack_weight", 1.0, 0.0, 3.0, "weight of attack worth when equipping"),
                     Param("defence_weight", 1.2, 0.0, 3.0, "weight of defence worth when equipping"),
                     Param("level_margin", 40.0, 0.0, 500.0, "worth (×100) a level must unlock to be bought"),
-                    Param("rest_sparks", 1.0, 0.0, 5.0, "rest before the boss only with more sparks than this"),
+                    Param("rest_sparks", 5.0, 0.0, 5.0, "rest before the boss when the estus is spent, only with more "
+                          "sparks than this (5: never; a rest sends the party through the map again, R-6.5)"),
                     Param("equip_margin", 10.0, 0.0, 300.0, "worth gain (×100) a card must bring to be equipped"),
+                    Param("restore_luck", 0.0, 0.0, 1.0, "> 0.5: pay 1 soul to ready a used luck token (R-5.8)"),
                 )))

@@ -1,5 +1,5 @@
 """rush: straight for the boss. Only the tiles on the way to the fog gate, the boss as soon as it is open,
-treasure bought with every soul beyond a small reserve, no voluntary rest unless the estus is gone."""
+treasure bought with every soul beyond a small reserve; on the way, a rest once the estus is gone."""
 
 from __future__ import annotations
 
@@ -24,13 +24,13 @@ def decide(hook, pub, n, params):
         return first_of(opts, n, G.OPT_OPEN)
     if hook == G.GH_UPGRADE:
         return best_upgrade(opts, n, params[P_ATTACK], params[P_DEFENCE])
-    # GH_ROUTE: the boss when open; rest first only with no estus left and a spark to spare
+    # GH_ROUTE: the boss as soon as it is open; on the way there, rest first with no estus left and a spark to spare
     boss = first_of(opts, n, G.OPT_BOSS)
+    if boss >= 0:
+        return boss
     rest = first_of(opts, n, G.OPT_REST)
     if rest >= 0 and params[P_REST_DRY] > 0.5 and estus_left(game, party) == 0 and game[G.G_SPARKS] > 1:
         return rest
-    if boss >= 0:
-        return boss
     k = explore_fog(tiles, opts, n)
     return k if k >= 0 else 0
 
@@ -40,6 +40,6 @@ register(Policy("rush", "Rush: the tiles on the way to the fog gate, then the bo
                     Param("reserve", 0.0, 0.0, 30.0, "souls kept back when buying treasure"),
                     Param("attack_weight", 1.0, 0.0, 3.0, "weight of attack worth when equipping"),
                     Param("defence_weight", 1.0, 0.0, 3.0, "weight of defence worth when equipping"),
-                    Param("rest_when_dry", 1.0, 0.0, 1.0, "1 = rest before the next battle once the estus is gone "
-                          "(if a spark is to spare)"),
+                    Param("rest_when_dry", 1.0, 0.0, 1.0, "1 = before the fog gate is won, rest once the estus is "
+                          "gone (if a spark is to spare)"),
                 )))

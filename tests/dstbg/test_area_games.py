@@ -21,7 +21,7 @@ def test_area_is_the_whole_games_share_that_beats_the_mini_boss_per_spark_value(
     assert [r["sparks"] for r in out["sparks"]] == [1, 4] and [r["default"] for r in out["sparks"]] == [False, True]
     game = get_game("dstbg_game")
     for row in out["sparks"]:
-        settings = out["settings"] | {"variants": {"sparks": row["sparks"]}}
+        settings = out["settings"] | {"variants": {"sparks_delta": row["sparks"] - 4}}
         totals = play_sums(game, settings, 400, 1, cell_stream(settings))
         assert row["chance"] == totals["beat_mini_boss"] / 400  # the very same games
         assert row["ci95"][0] <= row["chance"] <= row["ci95"][1]
@@ -30,7 +30,7 @@ def test_area_is_the_whole_games_share_that_beats_the_mini_boss_per_spark_value(
 def test_R_1_4_R_5_10_the_spark_dial_bounds_the_battles_lost():
     game = get_game("dstbg_game")
     for sparks in (0, 2):
-        settings = {"party": ["knight", "warrior"], "policy": "rush", "variants": {"sparks": sparks}}
+        settings = {"party": ["knight", "warrior"], "policy": "rush", "variants": {"sparks_delta": sparks - 4}}
         cols = game.play(settings, 1, cell_stream(settings), 0, 300)
         first_area = cols["stage"] < 2
         assert (cols["battles_lost"][first_area] <= sparks + 1).all()  # s sparks: s + 1 defeats end the game

@@ -142,8 +142,8 @@ BY_ID: dict[str, HouseRule] = {r.id: r for r in HOUSE_RULES}
 
 # House rules asked for that a single battle cannot express, and where they are answered instead.
 NOT_SIMULATED: dict[str, str] = {
-    "sparks": "a bonfire resource (R-1.4) with no effect inside one battle; `dsim area --sparks N` gives the chance "
-              "to clear a boss's area with N sparks",
+    "sparks": "a bonfire resource (R-1.4) with no effect inside one battle; whole games play it (`--game dstbg_game "
+              "--set sparks_delta=N`; `dsim area --sparks N` gives the chance to beat a mini boss's area with N sparks)",
     "starting_souls": "campaign resource: no effect inside one battle",
 }
 

@@ -176,7 +176,7 @@ BY_ID = VARIANTS.by_id
 
 # §16 entries (and readings) the battle engine cannot express yet, with the reason (rules §16 ids).
 NOT_SIMULATED: dict[str, str] = {
-    "A-1 spark_table": "bonfire rule: no effect inside one battle (whole games: house rule `sparks`, --game dstbg_game)",
+    "A-1 spark_table": "bonfire rule: no effect inside one battle (whole games: house rule `sparks_delta`, --game dstbg_game)",
     "A-4 boss_choice": "sweep parameter (the settings name the boss)",
     "A-5 tile_layout": "between battles: played by whole games (--game dstbg_game)",
     "A-6 post_miniboss_dropped_souls": "between battles: played by whole games (--game dstbg_game)",

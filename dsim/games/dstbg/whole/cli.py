@@ -190,7 +190,7 @@ def area(
 
     Whole games (`dsim game`) read up to the mini boss: the party explores the boss's map, rests, buys, levels
     and retries after each defeat while sparks last; the chance is the share of games that beat the mini boss,
-    for each spark dial value (house rule `sparks`), with 95% Wilson intervals."""
+    for each spark dial value (house rule `sparks_delta`), with 95% Wilson intervals."""
     from dsim.games import get_game
     from dsim.play import cell_stream, play_sums
     from dsim.stats import wilson_interval
@@ -221,8 +221,8 @@ def area(
                 notice(int(bar.tasks[task].completed), games * len(values))
 
         with bar:
-            for value in values:
-                settings = base | {"variants": {**base.get("variants", {}), "sparks": value}}
+            for value in values:  # an absolute dial value as the house rule's offset from R-1.4
+                settings = base | {"variants": {**base.get("variants", {}), "sparks_delta": value - default}}
                 chosen.check_settings(settings)
                 totals = play_sums(chosen, settings, games, seed, cell_stream(settings), on_chunk)
                 won = int(totals["beat_mini_boss"])

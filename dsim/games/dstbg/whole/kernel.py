@@ -909,7 +909,7 @@ def setup(g, s, n_chars: int) -> None:
     game[G.G_N_CHARS] = n_chars
     campaign = g.numbers[G.N_CAMPAIGN]
     game[G.G_CAMPAIGN] = campaign
-    sparks = g.rules[G.V_START_SPARKS] if g.rules[G.V_START_SPARKS] >= 0 else 6 - n_chars
+    sparks = max(0, 6 - n_chars + g.rules[G.V_SPARKS_DELTA])  # R-1.4 (house rule sparks_delta)
     game[G.G_SPARKS] = sparks
     game[G.G_START_SPARKS] = sparks
     game[G.G_SOULS] = 16 if n_chars == 1 else 0

@@ -185,7 +185,7 @@ V_SPARK_GAIN_CAP = 6  # A-54: 0 capped, 1 uncapped
 V_CAMPAIGN_TREASURE = 7  # A-55: 0 after the first boss, 1 after each boss, 2 never
 V_CAMPAIGN_END = 8  # A-56: 0 defeat at zero, 1 dial reaches zero
 V_MAX_BATTLES = 9  # house rule: battles before a game is cut off (RESULT_CAPPED)
-V_START_SPARKS = 10  # house rule: the dial's start, -1 = R-1.4 (6 - characters)
+V_SPARKS_DELTA = 10  # house rule: sparks added to R-1.4's start (6 - characters), 0 = printed
 V_RETREAT_TIMING = 11  # A-51: 0 after any enemy turn, 1 after the first only
 V_RETREAT_STAMINA = 12  # A-52: 0 black cubes cleared, 1 kept
 V_RETREAT_CONDITIONS = 13  # A-53: 0 cleared, 1 kept
