@@ -75,8 +75,18 @@ def test_generic_run_compare_and_sweep_report_show_the_funnel(tmp_path):
     for cell in cells:
         low, high = cell["rate_ci95"]["beat_mini_boss"]
         assert low <= cell["mean"]["beat_mini_boss"] <= high
-    table = invoke("report", str(out))
-    assert "share of games" in table.output and "beat mini boss" in table.output
+    from dsim.cli import reporting
+
+    before = reporting.out_console.width
+    try:
+        reporting.out_console.width = 80  # narrow: the funnel in a table of its own
+        narrow = invoke("report", str(out))
+        reporting.out_console.width = 200  # wide: beside the win rate, with intervals
+        wide = invoke("report", str(out))
+    finally:
+        reporting.out_console.width = before
+    assert "share of games" in narrow.output and "beat mini" in narrow.output
+    assert "share of games" not in wide.output and "beat mini boss (95% CI)" in wide.output
     figure = invoke("plot", str(out), "--kind", "shares")
     assert figure.exit_code == 0 and (out / "shares.png").stat().st_size > 0
 
