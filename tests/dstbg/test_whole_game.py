@@ -270,6 +270,28 @@ def test_R_5_9_R_8_7_tokens_carry_from_battle_to_battle_until_a_rest():
     assert won > 0 and used_estus > 0  # with full tokens the same battles do drink: the carried zeros made the difference
 
 
+def test_R_1_11_the_players_pick_the_first_character_of_the_game_only():
+    t = table()
+    assert game(t)[G.G_NEXT_CHAR] == -1  # no token before the first battle
+    t.step(K.STEP_EXPLORE, 0, 3)
+    assert t.tables[0].scen[X.SC_FIRST] == -1  # the first battle asks the battle policy (D-5)
+    assert game(t)[G.G_NEXT_CHAR] in (0, 1)
+
+
+def test_R_8_7_cubes_and_conditions_do_not_carry_after_a_battle_that_ends():
+    for seed in range(6):
+        t = table()
+        t.step(K.STEP_EXPLORE, 0, seed)
+        for seat in range(2):
+            p = party_row(t, seat)
+            assert (p[G.P_DAMAGE], p[G.P_STAMINA], p[G.P_COND]) == (0, 0, 0)
+        t.step(K.STEP_EXPLORE, 0 if game(t)[G.G_LOST] else 1, seed + 100)  # the next battle
+        sc = t.tables[0].scen
+        for seat in range(2):
+            tokens = X.SC_TOKENS + X.TOKEN_FIELDS * seat
+            assert list(sc[tokens + 4: tokens + 7]) == [0, 0, 0]  # the next battle starts without cubes
+
+
 def test_R_8_3_the_first_activation_token_passes_to_the_next_battle():
     t = table()
     t.step(K.STEP_EXPLORE, 0, 3)
