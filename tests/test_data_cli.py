@@ -30,6 +30,7 @@ def run_json(*args: str) -> Any:
 def test_validate_reports_the_counts() -> None:
     out = run("validate").stdout
     assert out.startswith("OK: 4 dice, 4 characters, 133 items, 6 enemies, 6 bosses, 36 encounters")
+    assert ", 2 scenarios (" in out
     assert "data/dstbg" in out
 
 
@@ -57,7 +58,7 @@ def test_list_table_marks_placeholders_and_decisions() -> None:
 
 def test_list_unknown_kind_is_a_one_line_error() -> None:
     result = run("list", "monsters", code=1)
-    kinds = "dice, characters, items, enemies, bosses, encounters, tiles, traps, loadouts, treasure"
+    kinds = "dice, characters, items, enemies, bosses, encounters, tiles, traps, loadouts, scenarios, treasure"
     assert result.stderr.strip().splitlines() == [f"Error: unknown kind 'monsters'; expected one of: {kinds}"]
 
 

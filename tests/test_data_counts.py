@@ -95,6 +95,11 @@ def test_R_7_7_twenty_trap_tokens(data: GameData) -> None:
     assert sum(t.count for t in data.traps.values()) == 20
 
 
+def test_R_13_10_R_13_11_two_campaign_scenarios_of_three_parts(data: GameData) -> None:
+    assert list(data.scenarios) == ["first_journey", "spiral_sword"]
+    assert [len(s.parts) for s in data.scenarios.values()] == [3, 3]
+
+
 def test_dice_have_six_faces_and_known_means(data: GameData) -> None:
     means = {d.letter: sum(d.faces) / 6 for d in data.dice.values()}
     assert means == pytest.approx({"K": 7 / 6, "U": 11 / 6, "O": 2.5, "G": 0.5})

@@ -141,6 +141,25 @@ def _loadout_row(loadout: Any) -> list[str]:
 TABLES["loadouts"] = (["id", "name", "class", "tiers S/D/I/F", "souls", "gear (+ upgrades)"], _loadout_row)
 
 
+def _scenario_parts(scenario: Any) -> str:
+    """``Undead Burg L1,L1,L2 → gargoyle ×2; Sen's Fortress L1,L1,L2,L2 → titanite_demon; …``."""
+    texts = []
+    for part in scenario.parts:
+        runs: list[list[Any]] = []  # consecutive fights of one boss: [id, count]
+        for boss_id in part.bosses:
+            if runs and runs[-1][0] == boss_id:
+                runs[-1][1] += 1
+            else:
+                runs.append([boss_id, 1])
+        bosses = ", ".join(f"{boss_id} ×{n}" if n > 1 else boss_id for boss_id, n in runs)
+        texts.append(f"{part.area} {','.join(f'L{level}' for level in part.levels)} → {bosses}")
+    return "; ".join(texts)
+
+
+TABLES["scenarios"] = (["id", "name", "parts (area, battle levels → bosses)"],
+                       lambda s: [s.id, s.name, _scenario_parts(s)])
+
+
 def _find(game_data: GameData, ident: str, kind: str | None) -> list[tuple[str, str, Any, Path]]:
     """Entries called ``ident`` (``boss/card`` or a bare card id also finds boss behaviour cards;
     ``treasure`` is the whole deck, a group id one of its groups)."""
@@ -161,7 +180,7 @@ def _find(game_data: GameData, ident: str, kind: str | None) -> list[tuple[str, 
 
 class DSTBGData(BaseDataSupport):
     """``dsim data`` for DS:TBG: characters, items, enemies, bosses (and their cards), encounters, tiles, traps,
-    loadouts, and the treasure deck by group."""
+    loadouts, campaign scenarios, and the treasure deck by group."""
 
     kinds: Sequence[str] = (*KINDS, TREASURE)
     extra_kinds: Sequence[str] = ("cards",)  # boss behaviour cards, found by ``show BOSS/CARD``
@@ -183,7 +202,12 @@ class DSTBGData(BaseDataSupport):
         return _find(data, ident, kind)
 
     def notes(self, kind: str, entry: Any) -> list[str]:
-        """Extra lines under ``dsim data show``: the souls a loadout's stat tiers cost."""
+        """Extra lines under ``dsim data show``: the souls a loadout's stat tiers cost, a scenario's battles."""
+        if kind == "scenarios":
+            battles = sum(len(part.levels) for part in entry.parts)
+            bosses = sum(len(part.bosses) for part in entry.parts)
+            return [f"{len(entry.parts)} parts: {battles} exploration battles and {bosses} boss battles (R-13.2); "
+                    f"final boss {entry.parts[-1].bosses[-1]} (R-13.6)", _scenario_parts(entry)]
         if kind != "loadouts":
             return []
         souls = ", ".join(f"{cid} {kit.levels.souls()}" for cid, kit in entry.characters.items())

@@ -27,6 +27,7 @@ from dsim.games.dstbg.schema import (
     Enemy,
     Item,
     Loadout,
+    Scenario,
     Tile,
     Trap,
     TreasureDeck,
@@ -47,11 +48,14 @@ LIST_FILES: dict[str, type[BaseModel]] = {
     "tiles": Tile,
     "traps": Trap,
     "loadouts": Loadout,
+    "scenarios": Scenario,
 }
 """Kinds stored as ``<kind>.yaml`` holding a list under the key ``<kind>``."""
 BOSS_DIR = "bosses"
 """Bosses are stored one per file, ``bosses/<boss_id>.yaml``."""
-KINDS = ("dice", "characters", "items", "enemies", "bosses", "encounters", "tiles", "traps", "loadouts")
+KINDS = (
+    "dice", "characters", "items", "enemies", "bosses", "encounters", "tiles", "traps", "loadouts", "scenarios"
+)
 TREASURE = "treasure"
 """The treasure deck is one mapping under ``treasure`` in ``treasure.yaml`` (not a list of entries); as a
 ``dsim data`` kind its entries are the deck's groups (:meth:`GameData.treasure_groups`)."""
@@ -87,6 +91,7 @@ class GameData(EntriesByKind):
     tiles: dict[str, Tile]
     traps: dict[str, Trap]
     loadouts: dict[str, Loadout]
+    scenarios: dict[str, Scenario]
     entry_door: Door
     treasure: TreasureDeck
 
@@ -268,6 +273,7 @@ def cross_check(data: GameData, known: dict[str, set[str]], broken: set[str]) ->
     yield from _check_bosses(data, known)
     yield from _check_encounters(data, known)
     yield from _check_loadouts(data, known)
+    yield from _check_scenarios(data, known)
     if "entry_door" not in broken:
         yield from _check_tiles(data)
     if "traps" not in broken:
@@ -538,3 +544,34 @@ def _check_loadouts(data: GameData, known: dict[str, set[str]]) -> Iterator[Prob
                         )
                         continue
                     yield from _unmet(data, (file, label), upgrade_id, f"{where}[{j}]", values, shortfall)
+
+
+def _check_scenarios(data: GameData, known: dict[str, set[str]]) -> Iterator[Problem]:
+    """Every part's bosses exist; parts before the last end with mini bosses and the last part holds a
+    main boss, the scenario's final boss (R-13.2, R-13.6; main bosses fight on the joined arena)."""
+    expected = "expected the id of a boss file bosses/<id>.yaml"
+    for scenario in data.scenarios.values():
+        file, label = _where(data, "scenarios", scenario.id)
+        last = len(scenario.parts) - 1
+        for i, part in enumerate(scenario.parts):
+            bosses = [data.bosses.get(boss_id) for boss_id in part.bosses]
+            for j, (boss_id, boss) in enumerate(zip(part.bosses, bosses, strict=True)):
+                field_path = f"parts[{i}].bosses[{j}]"
+                if boss is None:
+                    if boss_id not in known["bosses"]:
+                        yield Problem(
+                            file, label, field_path,
+                            f"unknown boss {boss_id!r}; {expected} ({', '.join(sorted(known['bosses']))})",
+                        )  # fmt: skip
+                elif i < last and boss.kind != "mini":
+                    yield Problem(
+                        file, label, field_path,
+                        f"{boss_id!r} is a {boss.kind} boss; expected a mini boss in a part before the last "
+                        "(the last part's main boss ends the scenario, R-13.6)",
+                    )  # fmt: skip
+            if i == last and all(bosses) and not any(boss.kind == "main" for boss in bosses if boss):
+                yield Problem(
+                    file, label, f"parts[{i}].bosses",
+                    f"no main boss among {', '.join(part.bosses)}; expected the last part to hold a main boss, "
+                    "the scenario's final boss (R-13.6)",
+                )  # fmt: skip

@@ -612,3 +612,27 @@ class Loadout(Entry):
     """A named set of kits, one per character class (``dsim run --loadout``)."""
 
     characters: dict[Id, Kit] = Field(min_length=1, description="Character id → kit.")
+
+
+# ---------------------------------------------------------------- campaign scenarios
+
+Level = Annotated[int, Field(ge=1, le=3, description="Encounter level of one exploration battle (R-1.6).")]
+
+
+class ScenarioPart(Model):
+    """One part of a campaign scenario (R-13.2): an area's exploration battles, then its boss battle(s)."""
+
+    area: str = Field(min_length=1, description="Area name as the rules give it.")
+    levels: list[Level] = Field(
+        min_length=1, max_length=6, description="Encounter level of each exploration battle, in the listed order."
+    )
+    bosses: list[Id] = Field(
+        min_length=1, max_length=2,
+        description="Boss ids fought in a row at the end of the part (mini bosses; the last part's: main).",
+    )  # fmt: skip
+
+
+class Scenario(Entry):
+    """A campaign scenario (R-13.10, R-13.11): parts played in order; its final boss ends it (R-13.6)."""
+
+    parts: list[ScenarioPart] = Field(min_length=1, max_length=3, description="The parts in play order.")
