@@ -13,10 +13,12 @@ from dsim.games.dstbg.policy import get_policy
 from dsim.games.dstbg.whole import engine
 from dsim.games.dstbg.whole import kernel as K
 from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.compile import compile_game
+from dsim.games.dstbg.whole.compile import compile_game, standard_areas
 from tests.dstbg.scripted_strategy import SCRIPTED, script
 from tests.kit import play, scene
 from tests.kit import script as battle_script
+
+AREAS = standard_areas(game_data(None), "gargoyle", "ornstein_and_smough")  # mini boss, then main boss
 
 
 def _placed(retreat: int, rounds: int = 3):
@@ -51,7 +53,7 @@ def test_A_51_after_first_enemy_turn_offers_it_once():
 
 
 def _campaign(variants=None):
-    cg = compile_game(game_data(None), ["knight", "warrior"], "gargoyle", "ornstein_and_smough", variants, None, True)
+    cg = compile_game(game_data(None), ["knight", "warrior"], AREAS, variants, None, True)
     battle = get_policy("tactician")
     t = engine.Table(cg, battle.decide, SCRIPTED.decide, battle.vector({"flee_at": 1}), script())
     t.step(K.STEP_SETUP, 2)
@@ -88,7 +90,7 @@ def test_R_13_4_A_52_A_53_after_a_retreat_red_cubes_stay_no_souls_and_the_card_s
 
 
 def test_R_13_4_no_retreat_in_the_standard_game_or_from_a_boss():
-    cg = compile_game(game_data(None), ["knight", "warrior"], "gargoyle", "ornstein_and_smough")
+    cg = compile_game(game_data(None), ["knight", "warrior"], AREAS)
     battle = get_policy("tactician")
     t = engine.Table(cg, battle.decide, SCRIPTED.decide, battle.vector({"flee_at": 1}), script())
     t.step(K.STEP_SETUP, 2)

@@ -16,16 +16,18 @@ from dsim.games.dstbg.policy import get_policy
 from dsim.games.dstbg.whole import engine
 from dsim.games.dstbg.whole import kernel as K
 from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.compile import compile_game
+from dsim.games.dstbg.whole.compile import compile_game, standard_areas
 from dsim.games.dstbg.whole.strategy import REGISTRY
 from tests.dstbg.scripted_strategy import SCRIPTED, script
+
+AREAS = standard_areas(game_data(None), "gargoyle", "ornstein_and_smough")  # mini boss, then main boss
 
 PARTY = ["knight", "warrior"]
 
 
 @lru_cache(maxsize=None)
 def compiled(party: tuple[str, ...] = tuple(PARTY), campaign: bool = False, layout: str = "chain"):
-    return compile_game(game_data(None), list(party), "gargoyle", "ornstein_and_smough",
+    return compile_game(game_data(None), list(party), AREAS,
                         {"tile_layout": layout} if layout != "chain" else None, None, campaign)
 
 
@@ -200,7 +202,7 @@ def test_A_56_campaign_dial_reaches_zero_ends_it_at_once():
     game(t)[G.G_SPARKS] = 1
     t.step(K.STEP_DEFEAT, 0)
     assert game(t)[G.G_OVER] == G.RESULT_NONE  # standard (and campaign default): the next defeat loses
-    cg = compile_game(game_data(None), PARTY, "gargoyle", "ornstein_and_smough",
+    cg = compile_game(game_data(None), PARTY, AREAS,
                       {"campaign_end_at_zero": "dial_reaches_zero"}, None, True)
     battle = get_policy("tactician")
     t = engine.Table(cg, battle.decide, SCRIPTED.decide, battle.vector(), script())
@@ -303,13 +305,13 @@ def test_R_8_3_the_first_activation_token_passes_to_the_next_battle():
 
 
 def test_R_8_4_boss_win_pays_one_soul_per_character_per_spark_and_R_12_27_then_the_main_map():
-    cg = compile_game(game_data(None), PARTY, "gargoyle", "ornstein_and_smough", None, {"boss_health_delta": -100})
+    cg = compile_game(game_data(None), PARTY, AREAS, None, {"boss_health_delta": -100})
     battle = get_policy("tactician")
     for seed in range(30):  # a boss of 1 health: some seed beats it
         t = engine.Table(cg, battle.decide, SCRIPTED.decide, battle.vector(), script())
         t.step(K.STEP_SETUP, 2)
         game(t)[G.G_SPARKS] = 3
-        t.step(K.STEP_BOSS, 0, seed)
+        t.step(K.STEP_BOSS, 0, seed)  # area 0: the mini boss
         if game(t)[G.G_LOST] == 0:
             assert game(t)[G.G_SOULS_EARNED] == 2 * 3 and game(t)[G.G_STAGE] == G.STAGE_EXPLORE_2
             assert game(t)[G.G_SPARKS] == 4  # the dial back to its start
@@ -318,13 +320,13 @@ def test_R_8_4_boss_win_pays_one_soul_per_character_per_spark_and_R_12_27_then_t
 
 
 def test_R_12_27_beating_the_main_boss_wins_the_game():
-    cg = compile_game(game_data(None), PARTY, "gargoyle", "ornstein_and_smough", None, {"boss_health_delta": -100})
+    cg = compile_game(game_data(None), PARTY, AREAS, None, {"boss_health_delta": -100})
     battle = get_policy("tactician")
     for seed in range(30):
         t = engine.Table(cg, battle.decide, SCRIPTED.decide, battle.vector(), script())
         t.step(K.STEP_SETUP, 2)
-        game(t)[G.G_STAGE] = G.STAGE_EXPLORE_2
-        t.step(K.STEP_BOSS, 1, seed)
+        game(t)[G.G_STAGE], game(t)[G.G_AREA] = G.STAGE_EXPLORE_2, 1
+        t.step(K.STEP_BOSS, 0, seed)  # area 1: the main boss
         if game(t)[G.G_LOST] == 0:
             assert game(t)[G.G_OVER] == G.RESULT_WON and game(t)[G.G_REACHED] == G.STAGE_WON
             return
@@ -339,7 +341,7 @@ def test_R_1_12_R_12_27_the_mini_boss_gives_its_treasure_redeals_resets_sparks_a
     game(t)[G.G_SPARKS] = 1
     party_row(t, 0)[G.P_ESTUS] = 0
     old_deck = len(deck(t))
-    t.step(K.STEP_MINI_BOSS_WON)
+    t.step(K.STEP_AREA_WON)
     gm = game(t)
     assert gm[G.G_SPARKS] == 4 and gm[G.G_STAGE] == G.STAGE_EXPLORE_2 and party_row(t, 0)[G.P_ESTUS] == 1
     inventory = cards_where(t, G.LOC_INVENTORY)
@@ -357,10 +359,10 @@ def test_R_1_12_R_12_27_the_mini_boss_gives_its_treasure_redeals_resets_sparks_a
 def test_R_13_5_campaign_mini_boss_gives_one_spark_capped_A_54():
     t = table(campaign=True)
     game(t)[G.G_SPARKS] = 1
-    t.step(K.STEP_MINI_BOSS_WON)
+    t.step(K.STEP_AREA_WON)
     assert game(t)[G.G_SPARKS] == 2
     t = table(campaign=True)
-    t.step(K.STEP_MINI_BOSS_WON)
+    t.step(K.STEP_AREA_WON)
     assert game(t)[G.G_SPARKS] == 4  # capped at the start
 
 
@@ -472,7 +474,7 @@ def test_R_3_10_a_card_above_the_characters_stats_cannot_be_equipped():
 
 @pytest.mark.parametrize("reading", ["allow_swap", "free_slot_only"])
 def test_A_49_chest_cards_displace_an_item_only_under_allow_swap(reading):
-    cg = compile_game(game_data(None), PARTY, "gargoyle", "ornstein_and_smough", {"chest_equip": reading})
+    cg = compile_game(game_data(None), PARTY, AREAS, {"chest_equip": reading})
     battle = get_policy("tactician")
     t = engine.Table(cg, battle.decide, SCRIPTED.decide, battle.vector(), script(place=(G.OPT_EQUIP, 0, -1)))
     t.step(K.STEP_SETUP, 2)

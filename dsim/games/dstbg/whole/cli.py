@@ -122,9 +122,9 @@ def _print(chosen: Any, settings: dict[str, Any], s: dict[str, Any]) -> None:
 def _explain(chosen: Any, settings: dict[str, Any], seed: int, stream: int, index: int, battle: int | None,
              as_json: bool) -> None:
     """Game ``index`` event by event; with ``battle``, that battle's own events (the DS:TBG trace)."""
-    from dsim.games.dstbg.whole.trace import describe, game_events
-
+    from dsim.games.dstbg.whole import layout as G
     from dsim.games.dstbg.whole.game import prepare
+    from dsim.games.dstbg.whole.trace import describe, game_events
 
     cell = prepare(settings)
     events = game_events(cell, seed, stream, index)
@@ -136,15 +136,14 @@ def _explain(chosen: Any, settings: dict[str, Any], seed: int, stream: int, inde
     fought = [ev for ev in events if ev["event"] == "battle"]
     if battle >= len(fought):
         fail(f"game {index} has {len(fought)} battles (0 to {len(fought) - 1}); --battle {battle} is not one of them")
-    cards, main = {}, False  # the card on each tile, and whether the mini boss fell, as of the battle
+    cards = {}  # the card on each tile as of the battle
     for ev in events:
         if ev["event"] == "deal":
             cards[ev["a"]] = ev["b"]
-        elif ev["event"] == "mini_boss_won":
-            main = True
         elif ev["event"] == "battle" and ev["c"] == battle:
             err.print(describe(ev, cell.compiled), markup=False)
-            comp, b = _battle_replay(cell, seed, stream, index, battle, cards.get(ev["a"]), main)
+            boss = ev["a"] - G.TILE_BOSS if ev["a"] >= G.TILE_BOSS else None
+            comp, b = _battle_replay(cell, seed, stream, index, battle, cards.get(ev["a"]), boss)
             break
     from dsim.games.dstbg.trace import describe as describe_battle, events as battle_events
 
@@ -155,21 +154,20 @@ def _explain(chosen: Any, settings: dict[str, Any], seed: int, stream: int, inde
             console.print(describe_battle(ev, comp), markup=False, highlight=False)
 
 
-def _battle_replay(cell: Any, seed: int, stream: int, index: int, battle: int, card: int | None, main: bool):
+def _battle_replay(cell: Any, seed: int, stream: int, index: int, battle: int, card: int | None, boss: int | None):
     """Replay the game up to battle ``battle`` with the battle trace on: the battle's compiled names and buffers
-    (``card`` the encounter card for a tile's battle, None for a boss battle; ``main`` after the mini boss)."""
+    (``boss`` the boss's index for a boss battle, else ``card`` the tile's encounter card)."""
     from dsim.games.dstbg.whole import engine
 
     cg = cell.compiled
-    _, bt, ba, (te, tmini, tmain) = engine.play_one(cg, cell.battle_policy.decide, cell.strategy.decide,
-                                                     cell.battle_params, cell.strategy_params, seed, stream, index,
-                                                     stop_after=battle, trace_events=4000)
-    if card is not None:
-        return dataclasses.replace(cg.boss_compiled[0], tables=te, enemy_ids=cg.encounter_enemies[card],
-                                   card_ids=()), bt
-    if main:
-        return dataclasses.replace(cg.boss_compiled[1], tables=tmain), ba
-    return dataclasses.replace(cg.boss_compiled[0], tables=tmini), bt
+    _, bt, ba, (te, *bosses) = engine.play_one(cg, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
+                                               cell.strategy_params, seed, stream, index, stop_after=battle,
+                                               trace_events=4000)
+    if boss is None:
+        return dataclasses.replace(cg.encounter_compiled, tables=te, enemy_ids=cg.encounter_enemies[card]), bt
+    tables = bosses[boss]
+    return dataclasses.replace(cg.boss_compiled[boss], tables=tables), (bt if tables.steps.shape[0] == te.steps.shape[0]
+                                                                         else ba)
 
 
 def area(

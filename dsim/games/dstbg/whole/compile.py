@@ -36,7 +36,8 @@ class GameTables(NamedTuple):
     enc_scen: np.ndarray  # int32 (n_encounters, SC_LEN): each encounter card's scenario (R-7)
     enc_dwalk: np.ndarray  # int32 (n_encounters, n, n): its walk distances around its terrain
     enc_info: np.ndarray  # int32 (n_encounters, 3): level, chests, gravestones (R-1.6, R-7.6, R-12.5)
-    boss_levels: np.ndarray  # int32 (2, MAX_TILES): encounter levels before the mini and the main boss, -1 pad
+    area_levels: np.ndarray  # int32 (MAX_AREAS, MAX_TILES): each area's encounter levels (R-1.6, R-13.10), -1 pad
+    area_bosses: np.ndarray  # int32 (MAX_AREAS, MAX_FIGHTS): the boss (battle table) of each fight closing it, -1 none
     upgraded: np.ndarray  # int32 (n_instances, n_upgrades): the instance of an item with one upgrade, -1 not allowed
     worth: np.ndarray  # int32 (n_instances, 2): attack and defence worth ×100 (option features)
     rules: np.ndarray  # int32 (N_RULES,): game readings (layout.V_*)
@@ -49,17 +50,22 @@ class CompiledGame:
 
     game: GameTables
     encounters: X.Tables  # the encounter cards' shared battle tables (scenario filled per battle)
-    mini: X.Tables
-    main: X.Tables
+    bosses: tuple[X.Tables, X.Tables, X.Tables]  # each boss's battle tables (the last repeated to fill three)
     party: tuple[str, ...]
-    mini_boss: str
-    main_boss: str
+    boss_ids: tuple[str, ...]  # the game's different bosses, by battle-table index
+    areas: tuple[tuple[tuple[int, ...], tuple[str, ...]], ...]  # per area: its levels and its boss fights
     card_names: tuple[str, ...]  # per card: item id or "ember"
     item_ids: tuple[str, ...]  # per item instance
     line_names: tuple[str, ...]
     encounter_ids: tuple[str, ...]
     encounter_enemies: tuple[tuple[str, ...], ...]  # per encounter card: enemy id per slot
-    boss_compiled: tuple[Compiled, Compiled]  # for traces of boss battles (names of enemies and cards)
+    boss_compiled: tuple[Compiled, ...]  # per boss, for traces of boss battles (names of enemies and cards)
+    encounter_compiled: Compiled  # an encounter card's, for traces of tile battles (the tile's board)
+
+    @property
+    def arena(self) -> X.Tables:
+        """The largest board among the bosses' (the main boss's joined tiles): its battle buffers fit every boss."""
+        return max(self.bosses, key=lambda t: t.steps.shape[0])
 
 
 def _worth(built: ItemTables, instance: int, faces: dict[str, list[int]]) -> tuple[int, int]:
@@ -147,17 +153,27 @@ def _union_encounters(compiled: list[Compiled]) -> tuple[np.ndarray, np.ndarray,
     return np.concatenate(etypes), np.concatenate(prog), np.stack(scens), np.stack(dwalks)
 
 
-def compile_game(data: Any, party: list[str], mini_boss: str, main_boss: str, variants: dict[str, Any] | None = None,
-                 house_rules: dict[str, Any] | None = None, campaign: bool = False) -> CompiledGame:
-    """Compile a whole game of ``party`` against ``mini_boss`` then ``main_boss`` (R-1.1)."""
+def standard_areas(data: Any, mini_boss: str, main_boss: str) -> list[tuple[list[int], list[str]]]:
+    """R-1.1, R-1.6: the mini boss's area, then the main boss's, each with the levels its data card lists."""
     for boss_id, kind in ((mini_boss, "mini"), (main_boss, "main")):
         if boss_id not in data.bosses:
             raise ValueError(f"unknown boss {boss_id!r} (known: {', '.join(sorted(data.bosses))})")
         if data.bosses[boss_id].kind != kind:
             known = ", ".join(sorted(b for b, v in data.bosses.items() if v.kind == kind))
             raise ValueError(f"{boss_id!r} is not a {kind} boss (the {kind} bosses: {known})")
-    if len(set(party)) != len(party):
-        raise ValueError("a party has each character once (R-1.7: one figure per class)")
+    return [(list(data.bosses[b].encounter_levels), [b]) for b in (mini_boss, main_boss)]
+
+
+def compile_game(data: Any, party: list[str], areas: list[tuple[list[int], list[str]]],
+                 variants: dict[str, Any] | None = None, house_rules: dict[str, Any] | None = None,
+                 campaign: bool = False) -> CompiledGame:
+    """Compile a whole game of ``party`` through ``areas`` (each: encounter levels and the boss fights closing it):
+    the mini boss's and the main boss's (:func:`standard_areas`, R-1.1) or a campaign scenario's parts (R-13.10)."""
+    if not 1 <= len(areas) <= G.MAX_AREAS:
+        raise ValueError(f"a game has 1 to {G.MAX_AREAS} areas, got {len(areas)}")
+    boss_ids = list(dict.fromkeys(b for _, fights in areas for b in fights))
+    if len(boss_ids) > G.MAX_BOSSES or any(not 1 <= len(f) <= G.MAX_FIGHTS for _, f in areas):
+        raise ValueError(f"a game has at most {G.MAX_BOSSES} different bosses and 1 to {G.MAX_FIGHTS} fights per area")
     battle_variants, game_variants = split_variants(variants)
     faces = {d.letter: list(d.faces) for d in data.dice.values()}
     built = ItemTables(data, faces)
@@ -190,9 +206,9 @@ def compile_game(data: Any, party: list[str], mini_boss: str, main_boss: str, va
                 continue
             seat = party.index(item.class_of)
         if group == G.GROUP_BOSS:  # R-12.27: the treasure of the bosses of this game
-            if item.boss_of not in (mini_boss, main_boss):
+            if item.boss_of not in boss_ids:
                 continue
-            boss = 0 if item.boss_of == mini_boss else 1
+            boss = boss_ids.index(item.boss_of)
         for _ in range(deck.copies.get(item_id, 1)):
             add(item_id, group, seat, boss)
     for _ in range(deck.embers):  # R-3.8: Ember cards among the common treasure
@@ -220,19 +236,23 @@ def compile_game(data: Any, party: list[str], mini_boss: str, main_boss: str, va
     enc_info = np.array([[e.level, (e.terrain_1 == "chest") + (e.terrain_2 == "chest"),
                           (e.terrain_1 == "gravestone") + (e.terrain_2 == "gravestone")]
                          for e in (data.encounters[i] for i in enc_ids)], np.int32).reshape(-1, 3)
-    bosses = tuple(universal(compile_boss(data, party, b, 0, battle_variants)) for b in (mini_boss, main_boss))
-    boss_levels = np.full((2, G.MAX_TILES), -1, np.int32)
-    for k, boss_id in enumerate((mini_boss, main_boss)):
-        levels = sorted(data.bosses[boss_id].encounter_levels)[: G.MAX_TILES]
-        boss_levels[k, : len(levels)] = levels
+    bosses = tuple(universal(compile_boss(data, party, b, 0, battle_variants)) for b in boss_ids)
+    area_levels = np.full((G.MAX_AREAS, G.MAX_TILES), -1, np.int32)
+    area_bosses = np.full((G.MAX_AREAS, G.MAX_FIGHTS), -1, np.int32)
+    for a, (levels, fights) in enumerate(areas):
+        levels = sorted(levels)[: G.MAX_TILES]  # R-1.6: lower levels nearer the bonfire
+        area_levels[a, : len(levels)] = levels
+        area_bosses[a, : len(fights)] = [boss_ids.index(b) for b in fights]
     numbers = np.zeros(G.N_NUMBERS, np.int32)
     numbers[G.N_CAMPAIGN] = int(campaign)
     numbers[G.N_LEGENDARY] = deck.legendary_added
     numbers[G.N_ESTUS] = encounters.scen[X.SC_ESTUS]
+    numbers[G.N_AREAS] = len(areas)
     game = GameTables(np.array(cards, np.int32).reshape(-1, G.K_FIELDS), stats, kits, enc_scen, enc_dwalk, enc_info,
-                      boss_levels, upgraded, worth, game_rules(game_variants), numbers)
+                      area_levels, area_bosses, upgraded, worth, game_rules(game_variants), numbers)
     return CompiledGame(
-        game, encounters, bosses[0].tables, bosses[1].tables, tuple(party), mini_boss, main_boss, tuple(names),
+        game, encounters, tuple(bosses[min(k, len(bosses) - 1)].tables for k in range(G.MAX_BOSSES)), tuple(party),
+        tuple(boss_ids), tuple((tuple(levels), tuple(fights)) for levels, fights in areas), tuple(names),
         tuple(built.item_ids), tuple(built.line_names), tuple(enc_ids), tuple(c.enemy_ids for c in enc_compiled),
-        bosses,
+        bosses, enc_compiled[0],
     )

@@ -33,8 +33,8 @@ def _types(cg: CompiledGame) -> tuple[numba.types.Type, numba.types.Type]:
 def _batch_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
     """Compile (or load from the cache) the batch entry: games one after another, without the GIL."""
     t = numba.types
-    sig = t.void(game_type, tables_type, tables_type, tables_type, PolicyFunctionType, StrategyFunctionType,
-                 t.float64[::1], t.float64[::1], t.int64, t.int64, t.int64, t.int32[:, ::1])
+    sig = t.void(game_type, tables_type, tables_type, tables_type, tables_type, PolicyFunctionType,
+                 StrategyFunctionType, t.float64[::1], t.float64[::1], t.int64, t.int64, t.int64, t.int32[:, ::1])
     if numba.config.DISABLE_JIT:
         return K.play_batch_impl
     with cache_under(K.GAME_CACHE_DIR):
@@ -49,7 +49,7 @@ def _one_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
     t = numba.types
     state_type = numba.typeof(_state(1, 1, 1))
     battle_type = numba.typeof(X.new_battle(2, np.zeros(1)))
-    sig = t.void(game_type, tables_type, tables_type, tables_type, state_type, battle_type, battle_type,
+    sig = t.void(game_type, tables_type, tables_type, tables_type, tables_type, state_type, battle_type, battle_type,
                  PolicyFunctionType, StrategyFunctionType, t.float64[::1], t.int64, t.int64, t.int64)
     with cache_under(K.GAME_CACHE_DIR):
         return numba.njit(sig, cache=True)(K.play_one_impl)
@@ -63,7 +63,7 @@ def _step_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
     t = numba.types
     state_type = numba.typeof(_state(1, 1, 1))
     battle_type = numba.typeof(X.new_battle(2, np.zeros(1)))
-    sig = t.void(game_type, tables_type, tables_type, tables_type, state_type, battle_type, battle_type,
+    sig = t.void(game_type, tables_type, tables_type, tables_type, tables_type, state_type, battle_type, battle_type,
                  PolicyFunctionType, StrategyFunctionType, t.float64[::1], t.int64, t.int64, t.int64)
     with cache_under(K.GAME_CACHE_DIR):
         return numba.njit(sig, cache=True)(K.step_impl)
@@ -78,9 +78,10 @@ def _state(n_cards: int, n_encounters: int, max_events: int) -> K.GameState:
     )
 
 
-def _own_tables(cg: CompiledGame) -> tuple[X.Tables, X.Tables, X.Tables]:
-    """Copies of the three battle tables whose scenario and walk distances a thread's games write."""
-    return tuple(t._replace(scen=t.scen.copy(), dwalk0=t.dwalk0.copy()) for t in (cg.encounters, cg.mini, cg.main))
+def _own_tables(cg: CompiledGame) -> tuple[X.Tables, ...]:
+    """Copies of the battle tables (encounters, then the three bosses') whose scenario and walk distances a
+    thread's games write."""
+    return tuple(t._replace(scen=t.scen.copy(), dwalk0=t.dwalk0.copy()) for t in (cg.encounters, *cg.bosses))
 
 
 def play_batch(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams: np.ndarray, seed: int, stream: int,
@@ -109,7 +110,7 @@ def play_batch(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams:
 
 def play_one(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams: np.ndarray, seed: int, stream: int,
              index: int, stop_after: int = -1, max_events: int = 20_000, trace_events: int = 0
-             ) -> tuple[K.GameState, X.Battle, X.Battle, tuple[X.Tables, X.Tables, X.Tables]]:
+             ) -> tuple[K.GameState, X.Battle, X.Battle, tuple[X.Tables, ...]]:
     """Game ``index`` with its event log; ``stop_after`` ends it after that battle (its trace in the returned
     battle buffers when ``trace_events`` > 0). Returns the game state, the tile and arena battle buffers and
     the battle tables as the last battle left them."""
@@ -118,7 +119,7 @@ def play_one(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams: n
     s.cursor[K.C_STOP] = stop_after
     bparams = np.ascontiguousarray(bparams, np.float64)
     bt = X.new_battle(cg.encounters.steps.shape[0], bparams, None, trace_events)
-    ba = X.new_battle(cg.main.steps.shape[0], bparams, None, trace_events)
+    ba = X.new_battle(cg.arena.steps.shape[0], bparams, None, trace_events)
     tables = _own_tables(cg)
     one(cg.game, *tables, s, bt, ba, compiled(policy), compiled(strategy), np.ascontiguousarray(sparams, np.float64),
         seed, stream, index)
@@ -136,7 +137,7 @@ class Table:
         self.s = _state(cg.game.cards.shape[0], cg.game.enc_info.shape[0], max_events)
         self.s.rng[0] = 12345
         self.bt = X.new_battle(cg.encounters.steps.shape[0], bparams, None, trace_events)
-        self.ba = X.new_battle(cg.main.steps.shape[0], bparams, None, trace_events)
+        self.ba = X.new_battle(cg.arena.steps.shape[0], bparams, None, trace_events)
         self.tables = _own_tables(cg)
 
     def step(self, what: int, arg: int = 0, seed: int = 0) -> None:
@@ -146,14 +147,16 @@ class Table:
               what, arg)
 
 
-def outcome_columns(rows: np.ndarray) -> dict[str, np.ndarray]:
-    """Outcome rows as named columns (plus ``win``): the per-game summary and the gear at each boss."""
+def outcome_columns(rows: np.ndarray, areas: int = 2) -> dict[str, np.ndarray]:
+    """Outcome rows as named columns (plus ``win``): the per-game summary, the funnel and the gear at each boss. In a
+    game of more than two ``areas`` (a campaign scenario) the "mini boss" is the first area's, the "main boss" the
+    final one."""
     cols = {name: rows[:, i].copy() for i, name in enumerate(G.OUTCOME_NAMES)}
     cols["win"] = rows[:, G.OUT_RESULT] == G.RESULT_WON
     stage = rows[:, G.OUT_STAGE]  # the funnel: how far each game got (R-1.1)
     cols["reached_mini_boss"] = stage >= G.STAGE_MINI_BOSS
     cols["beat_mini_boss"] = stage >= G.STAGE_EXPLORE_2
-    cols["reached_main_boss"] = stage >= G.STAGE_MAIN_BOSS
+    cols["reached_main_boss"] = stage >= 2 * areas - 1
     for boss, name in enumerate(("mini", "main")):
         for seat in range(G.MAX_CHARS):
             for slot, slot_name in enumerate(("armour", "hand0", "hand1")):

@@ -2,7 +2,7 @@
 one battle.
 
 Settings of one cell: ``party`` (1–4 character ids, seat order), ``mini_boss`` and ``main_boss`` (ids; default
-gargoyle and ornstein_and_smough), ``mode`` (``standard`` or ``campaign``, R-13), ``policy`` and
+gargoyle and ornstein_and_smough) or ``scenario`` (a campaign scenario's parts, R-13.10), ``mode`` (``standard`` or ``campaign``, R-13), ``policy`` and
 ``policy_params`` (the *strategy* between battles, ``policies/dstbg_game``), ``battle_policy`` and
 ``battle_policy_params`` (who plays the battles, ``policies/dstbg``; default tactician), ``variants`` (game
 readings A-4 … A-56 and every battle reading), ``house_rules`` (battle-table edits, ``dsim variants list``),
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from dsim.games.dstbg.whole.compile import CompiledGame
     from dsim.policy import Policy
 
-KNOWN_KEYS = {"party", "mini_boss", "main_boss", "mode", "policy", "policy_params", "battle_policy",
+KNOWN_KEYS = {"party", "mini_boss", "main_boss", "scenario", "mode", "policy", "policy_params", "battle_policy",
               "battle_policy_params", "variants", "house_rules", "data"}
 DEFAULT_MINI, DEFAULT_MAIN = "gargoyle", "ornstein_and_smough"
 DEFAULT_BATTLE_POLICY = "tactician"
@@ -68,15 +68,32 @@ def _cell(key: str) -> Cell:
     settings = cell_settings(key, KNOWN_KEYS)
     data = game_data(settings.get("data"))
     party = _party(settings.get("party", ["knight", "warrior"]), data.characters)
-    mode = settings.get("mode", "standard")
+    mode = settings.get("mode", "campaign" if "scenario" in settings else "standard")
     if mode not in MODES:
         raise ValueError(f"setting 'mode' must be standard or campaign, got {mode!r}")
-    compiled = compile_game(data, party, settings.get("mini_boss", DEFAULT_MINI), settings.get("main_boss", DEFAULT_MAIN),
-                            settings.get("variants"), settings.get("house_rules"), mode == "campaign")
+    compiled = compile_game(data, party, _areas(data, settings, mode), settings.get("variants"),
+                            settings.get("house_rules"), mode == "campaign")
     strategy = REGISTRY.get(settings.get("policy", DSTBGGame.default_policy))
     battle = get_policy(settings.get("battle_policy", DEFAULT_BATTLE_POLICY))
     return Cell(compiled, strategy, strategy.vector(settings.get("policy_params")), battle,
                 battle.vector(settings.get("battle_policy_params")))
+
+
+def _areas(data: Any, settings: Mapping[str, Any], mode: str) -> list[tuple[list[int], list[str]]]:
+    """The game's areas: a campaign scenario's parts (R-13.10, R-13.11) or the mini boss's then the main boss's."""
+    from dsim.games.dstbg.whole.compile import standard_areas
+
+    if "scenario" not in settings:
+        return standard_areas(data, settings.get("mini_boss", DEFAULT_MINI), settings.get("main_boss", DEFAULT_MAIN))
+    if "mini_boss" in settings or "main_boss" in settings:
+        raise ValueError("a scenario names its own bosses: give --scenario or --mini-boss/--main-boss, not both")
+    if mode != "campaign":
+        raise ValueError("a scenario is a campaign (R-13.10): it plays with --mode campaign")
+    scenarios = data.scenarios
+    name = settings["scenario"]
+    if name not in scenarios:
+        raise ValueError(f"unknown scenario {name!r} (known: {', '.join(sorted(scenarios))})")
+    return [(list(part.levels), list(part.bosses)) for part in scenarios[name].parts]
 
 
 def prepare(settings: Mapping[str, Any]) -> Cell:
@@ -105,6 +122,8 @@ class DSTBGGame(Game):
         Option("party", "Comma-separated character ids in seat order, e.g. knight,warrior (1–4).", "list"),
         Option("mini_boss", f"Mini boss id (default {DEFAULT_MINI}; `dsim data list bosses`)."),
         Option("main_boss", f"Main boss id (default {DEFAULT_MAIN})."),
+        Option("scenario", "A campaign scenario instead of the two bosses (R-13.10, R-13.11; `dsim data list "
+                           "scenarios`): first_journey, spiral_sword. Implies --mode campaign."),
         Option("mode", "standard (default) or campaign (R-13: prices, selling, bought sparks).", parse=_parse_mode),
         Option("battle_policy", f"Battle policy of the characters (default {DEFAULT_BATTLE_POLICY}; "
                                 "`dsim policies list`)."),
@@ -138,7 +157,7 @@ class DSTBGGame(Game):
         cell = prepare(settings)
         rows = engine.play_batch(cell.compiled, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
                                  cell.strategy_params, seed, stream, start, count)
-        return engine.outcome_columns(rows)
+        return engine.outcome_columns(rows, len(cell.compiled.areas))
 
     def data_hash(self, settings: Mapping[str, Any]) -> str:
         """SHA-256 over the DS:TBG data files and the overlay."""
@@ -148,6 +167,8 @@ class DSTBGGame(Game):
         """``knight+warrior: gargoyle → ornstein_and_smough``."""
         party = settings.get("party", ["knight", "warrior"])
         party = party.split(",") if isinstance(party, str) else party
+        if "scenario" in settings:
+            return f"{'+'.join(party)}: campaign {settings['scenario']}"
         mode = " (campaign)" if settings.get("mode") == "campaign" else ""
         return f"{'+'.join(party)}: {settings.get('mini_boss', DEFAULT_MINI)} → " \
                f"{settings.get('main_boss', DEFAULT_MAIN)}{mode}"
@@ -212,7 +233,7 @@ class DSTBGGame(Game):
                                      cell.battle_params, np.asarray(vector, np.float64), seed, stream, start, count)
             if measure is None:
                 return rows[:, G.OUT_RESULT] == G.RESULT_WON
-            return self.measured(engine.outcome_columns(rows), measure)
+            return self.measured(engine.outcome_columns(rows, len(cell.compiled.areas)), measure)
 
         return cell.strategy, evaluate
 
@@ -257,8 +278,6 @@ NOT_SIMULATED = {
     "R-4.7 upgrades": "one upgrade per item (cards with two slots take one); an armour upgrade's effects on its "
                       "wearer's attacks (scope self, e.g. Hornet Ring) are not applied to the weapons",
     "R-13.3 joining and leaving": "the party is fixed for the whole game",
-    "R-13.10, R-13.11 scenarios": "campaign mode plays the mini boss then the main boss with campaign prices and "
-                                  "sparks; the scenarios' part lists are not in the data",
     "D-2, D-3 layout and card placement": "A-5 chain or star; cards of equal level are placed at random",
     "D-6 door": "the party enters every tile through the default door (tiles.yaml entry_door)",
     "battle timeouts": "a battle still running at the round cap (max_rounds) counts as a defeat",

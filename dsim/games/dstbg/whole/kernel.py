@@ -332,16 +332,17 @@ def draw(g, s, strategy, params, chest: bool) -> bool:
 
 # --- the map (R-1.2, R-1.3, R-1.6, A-5, A-9) ---------------------------------------------------------
 @gk
-def deal(g, s, boss: int) -> None:
-    """R-1.6: a random card of each level the boss lists, lower levels nearer the bonfire; the fog gate on
-    the farthest tile (R-1.3). ``chain`` (A-5): tile k is k+1 doors away; ``star``: every tile one door."""
+def deal(g, s, area: int) -> None:
+    """R-1.6: a random card of each level the area's boss lists (R-13.10: the scenario part's), lower levels
+    nearer the bonfire; the fog gate on the farthest tile (R-1.3). ``chain`` (A-5): tile k is k+1 doors away;
+    ``star``: every tile one door."""
     game = s.pub[G.R_GAME]
     n_enc = g.enc_info.shape[0]
     n_tiles = 0
     graves = 0
     exclude = g.rules[G.V_REDRAW] == 1
     for k in range(G.MAX_TILES):
-        level = g.boss_levels[boss, k]
+        level = g.area_levels[area, k]
         t = s.pub[G.R_TILES + k]
         t[:] = 0
         t[G.TL_CARD] = -1
@@ -583,49 +584,87 @@ def record_gear(g, s, boss: int) -> None:
 
 
 @gk
-def boss_battle(g, s, strategy, params, tb, b, policy, seed: int, stream: int, boss: int) -> None:
-    """R-12: the boss battle, with one behaviour card revealed per gravestone on the area's cards (R-12.5).
-    A win pays 1 soul per character per spark left (R-8.4); the mini boss then gives its treasure and the
-    map is re-dealt (R-12.27, R-1.12); the main boss wins the game."""
+def boss_battle(g, s, strategy, params, tb, b, policy, seed: int, stream: int) -> None:
+    """R-12: the area's next boss battle, with one behaviour card revealed per gravestone on the area's cards
+    (R-12.5). A win pays 1 soul per character per spark left (R-8.4); the area's last fight won closes the area
+    (R-12.27); a defeat sends the party back and the area's fights start over (R-13.10: two Gargoyles in a row)."""
     game = s.pub[G.R_GAME]
-    fights = G.OUT_MAIN_FIGHTS if boss == 1 else G.OUT_MINI_FIGHTS
-    if s.out[fights] == 0:
-        record_gear(g, s, boss)
-    s.out[fights] += 1
-    game[G.G_REACHED] = max(game[G.G_REACHED], G.STAGE_MAIN_BOSS if boss == 1 else G.STAGE_MINI_BOSS)
+    area = game[G.G_AREA]
+    final = area == g.numbers[G.N_AREAS] - 1
+    slot = 1 if final else (0 if area == 0 else -1)  # outcome columns: the first area's boss and the final boss
+    fights = G.OUT_MAIN_FIGHTS if slot == 1 else G.OUT_MINI_FIGHTS
+    if slot >= 0:
+        if s.out[fights] == 0:
+            record_gear(g, s, slot)
+        s.out[fights] += 1
+    game[G.G_REACHED] = max(game[G.G_REACHED], 2 * area + 1)
     tb.scen[X.SC_GRAVESTONES] = game[G.G_GRAVESTONES]
     result = fight(g, s, tb, b, policy, seed, stream)
-    glog(s, G.EV_BATTLE, G.TILE_BOSS, result, s.cursor[C_BATTLES] - 1, b.st[BL.G_ROUND])
-    if boss == 1:
+    glog(s, G.EV_BATTLE, G.TILE_BOSS + g.area_bosses[area, game[G.G_FIGHT]], result, s.cursor[C_BATTLES] - 1,
+         b.st[BL.G_ROUND])
+    if final:
         s.out[G.OUT_MAIN_HEALTH] = boss_health(tb, b)
     if result != BL.OUT_WIN:
+        game[G.G_FIGHT] = 0
         defeat(g, s, G.TILE_BOSS)
         return
-    first = G.OUT_MAIN_FIRST if boss == 1 else G.OUT_MINI_FIRST
-    s.out[first] = 1 if s.out[fights] == 1 else 0
+    if slot >= 0:
+        s.out[G.OUT_MAIN_FIRST if slot == 1 else G.OUT_MINI_FIRST] = 1 if s.out[fights] == 1 else 0
     earn(s, game[G.G_N_CHARS] * game[G.G_SPARKS])  # R-8.4 (JP: nothing at 0 sparks)
     retrieve(s, G.TILE_BOSS)
-    if boss == 1:
+    game[G.G_FIGHT] += 1
+    if game[G.G_FIGHT] < G.MAX_FIGHTS and g.area_bosses[area, game[G.G_FIGHT]] >= 0:
+        return  # the next fight of the area follows at once
+    if final:
         game[G.G_OVER] = G.RESULT_WON
-        game[G.G_REACHED] = G.STAGE_WON
+        game[G.G_REACHED] = 2 * g.numbers[G.N_AREAS]
         glog(s, G.EV_WON, 0, 0, 0, 0)
         return
-    mini_boss_won(g, s, strategy, params)
+    area_won(g, s)
 
 
 @gk
-def mini_boss_won(g, s, strategy, params) -> None:
-    """R-12.27, R-1.12: the mini boss's treasure to the inventory; a new map for the main boss; the dial back to
-    its start (campaign R-13.5: +1 spark instead, A-54); advanced and legendary treasure shuffled into the deck
-    (campaign A-55); a rest without a spark; dropped souls lost (A-6), chests fresh (A-7)."""
-    game = s.pub[G.R_GAME]
+def add_treasure(g, s) -> None:
+    """R-1.12: the advanced cards of the classes in play and N random legendary cards of those still in the box
+    are shuffled into the treasure deck."""
     n_cards = g.cards.shape[0]
-    given = 0
     for card in range(n_cards):
-        if g.cards[card, G.K_GROUP] == G.GROUP_BOSS and g.cards[card, G.K_BOSS] == 0:
+        if g.cards[card, G.K_GROUP] == G.GROUP_ADVANCED and s.where[card, G.W_PLACE] == G.LOC_BOX:
+            add_to_deck(s, card)
+    pool = 0
+    for card in range(n_cards):
+        if g.cards[card, G.K_GROUP] == G.GROUP_LEGENDARY and s.where[card, G.W_PLACE] == G.LOC_BOX:
+            pool += 1
+    added = 0
+    while added < g.numbers[G.N_LEGENDARY] and pool > 0:
+        pick = randint(s.rng, pool)
+        for card in range(n_cards):
+            if g.cards[card, G.K_GROUP] == G.GROUP_LEGENDARY and s.where[card, G.W_PLACE] == G.LOC_BOX:
+                if pick == 0:
+                    add_to_deck(s, card)
+                    break
+                pick -= 1
+        pool -= 1
+        added += 1
+    shuffle_deck(s)
+
+
+@gk
+def area_won(g, s) -> None:
+    """R-12.27, R-1.12 (R-13.2 for a scenario's part): the area's boss treasure to the inventory; a new map for the
+    next area; the dial back to its start (campaign R-13.5: +1 spark instead, A-54); advanced and legendary
+    treasure into the deck after the mini boss (campaign A-55); a rest without a spark; dropped souls lost
+    (A-6), chests fresh (A-7)."""
+    game = s.pub[G.R_GAME]
+    area = game[G.G_AREA]
+    given = 0
+    for card in range(g.cards.shape[0]):
+        boss = g.cards[card, G.K_BOSS]
+        if g.cards[card, G.K_GROUP] == G.GROUP_BOSS and s.where[card, G.W_PLACE] == G.LOC_BOX and boss >= 0 and \
+                (g.area_bosses[area, 0] == boss or g.area_bosses[area, 1] == boss):
             to_inventory(g, s, card)
             given += 1
-    glog(s, G.EV_MINI_BOSS_WON, given, 0, 0, 0)
+    glog(s, G.EV_AREA_WON, given, area, 0, 0)
     if game[G.G_DROPPED] > 0 and g.rules[G.V_DROPPED_AFTER_MINI] == 1:
         game[G.G_SOULS] += game[G.G_DROPPED]
     game[G.G_DROPPED] = 0
@@ -635,7 +674,7 @@ def mini_boss_won(g, s, strategy, params) -> None:
     if keep:  # A-7 keep_opened: a tile position whose chest was opened stays opened
         for k in range(game[G.G_N_TILES]):
             opened |= (1 << k) if s.pub[G.R_TILES + k, G.TL_OPENED] > 0 else 0
-    deal(g, s, 1)
+    deal(g, s, area + 1)
     if keep:
         for k in range(game[G.G_N_TILES]):
             if opened & (1 << k):
@@ -644,31 +683,17 @@ def mini_boss_won(g, s, strategy, params) -> None:
         game[G.G_SPARKS] += 1
         if g.rules[G.V_SPARK_GAIN_CAP] == 0:
             game[G.G_SPARKS] = min(game[G.G_SPARKS], game[G.G_START_SPARKS])
+        rule = g.rules[G.V_CAMPAIGN_TREASURE]  # A-55
+        if (rule == 0 and area == 0) or rule == 1:
+            add_treasure(g, s)
     else:
         game[G.G_SPARKS] = game[G.G_START_SPARKS]
-    if game[G.G_CAMPAIGN] == 0 or g.rules[G.V_CAMPAIGN_TREASURE] != 2:
-        added = 0
-        for card in range(n_cards):
-            if g.cards[card, G.K_GROUP] == G.GROUP_ADVANCED and s.where[card, G.W_PLACE] == G.LOC_BOX:
-                add_to_deck(s, card)
-        # five random legendary cards of the ten (R-1.12)
-        pool = 0
-        for card in range(n_cards):
-            if g.cards[card, G.K_GROUP] == G.GROUP_LEGENDARY and s.where[card, G.W_PLACE] == G.LOC_BOX:
-                pool += 1
-        while added < g.numbers[G.N_LEGENDARY] and pool > 0:
-            pick = randint(s.rng, pool)
-            for card in range(n_cards):
-                if g.cards[card, G.K_GROUP] == G.GROUP_LEGENDARY and s.where[card, G.W_PLACE] == G.LOC_BOX:
-                    if pick == 0:
-                        add_to_deck(s, card)
-                        break
-                    pick -= 1
-            pool -= 1
-            added += 1
-        shuffle_deck(s)
-    game[G.G_STAGE] = G.STAGE_EXPLORE_2
-    game[G.G_REACHED] = max(game[G.G_REACHED], G.STAGE_EXPLORE_2)
+        if area == 0:
+            add_treasure(g, s)
+    game[G.G_AREA] = area + 1
+    game[G.G_FIGHT] = 0
+    game[G.G_STAGE] = 2 * (area + 1)
+    game[G.G_REACHED] = max(game[G.G_REACHED], 2 * (area + 1))
     game[G.G_BOSS_FIGHTS] = 0
     rest(g, s, False, False)  # R-1.12 step 7: a rest without a spark
 
@@ -939,7 +964,7 @@ def setup(g, s, n_chars: int) -> None:
 
 
 @gk
-def play_game(g, s, te, tmini, tmain, bt, ba, policy, strategy, params, seed: int, stream: int, index: int) -> None:
+def play_game(g, s, te, tb0, tb1, tb2, bt, ba, policy, strategy, params, seed: int, stream: int, index: int) -> None:
     """Game ``index`` from setup to its end: the bonfire, then the strategy's route (a tile, the boss or a
     rest) until the main boss falls, the sparks run out (R-5.10) or the battle cap is reached."""
     key = battle_key(seed, stream, index)
@@ -964,12 +989,29 @@ def play_game(g, s, te, tmini, tmain, bt, ba, policy, strategy, params, seed: in
             if game[G.G_CAMPAIGN] == 1 and g.rules[G.V_CAMPAIGN_END] == 1 and game[G.G_SPARKS] == 0:
                 game[G.G_OVER] = G.RESULT_LOST
         elif kind == G.OPT_BOSS:
-            main = game[G.G_STAGE] >= G.STAGE_EXPLORE_2
-            boss_battle(g, s, strategy, params, tmain if main else tmini, ba if main else bt, policy, seed, battles,
-                        1 if main else 0)
+            area = game[G.G_AREA]
+            while game[G.G_OVER] == G.RESULT_NONE and game[G.G_AREA] == area:  # the area's fights, in a row
+                k = g.area_bosses[area, game[G.G_FIGHT]]
+                fight_boss(g, s, strategy, params, tb0, tb1, tb2, bt, ba, policy, seed, battles, k)
+                if game[G.G_FIGHT] == 0:  # lost: back to the bonfire
+                    break
         else:
             explore(g, s, strategy, params, te, bt, policy, seed, battles, row[G.O_ARG])
     summarise(s)
+
+
+@gk
+def fight_boss(g, s, strategy, params, tb0, tb1, tb2, bt, ba, policy, seed: int, stream: int, k: int) -> None:
+    """Boss ``k``'s battle on its tables, with the battle buffers that fit its board (a main boss: the arena)."""
+    if k == 0:
+        boss_battle(g, s, strategy, params, tb0, bt if tb0.steps.shape[0] == bt.dwalk.shape[0] else ba, policy,
+                    seed, stream)
+    elif k == 1:
+        boss_battle(g, s, strategy, params, tb1, bt if tb1.steps.shape[0] == bt.dwalk.shape[0] else ba, policy,
+                    seed, stream)
+    else:
+        boss_battle(g, s, strategy, params, tb2, bt if tb2.steps.shape[0] == bt.dwalk.shape[0] else ba, policy,
+                    seed, stream)
 
 
 @gk
@@ -1005,31 +1047,32 @@ def game_buffers(n_cards: int, n_encounters: int, max_events: int):
 
 
 @allocating
-def play_block(g, te, tmini, tmain, policy, strategy, bparams, sparams, seed: int, stream: int, start: int, out) -> None:
+def play_block(g, te, tb0, tb1, tb2, policy, strategy, bparams, sparams, seed: int, stream: int, start: int, out) -> None:
     """Games ``start .. start+len(out)-1`` on buffers of their own; the bundles go down by reference
     (:mod:`dsim.numba_ref`)."""
     s = game_buffers(g.cards.shape[0], g.enc_info.shape[0], 0)
     bt = battle_buffers(te.steps.shape[0], bparams)
-    ba = battle_buffers(tmain.steps.shape[0], bparams)
-    gr, sr, ter, tr1, tr2, btr, bar = ref(g), ref(s), ref(te), ref(tmini), ref(tmain), ref(bt), ref(ba)
+    ba = battle_buffers(max(tb0.steps.shape[0], tb1.steps.shape[0], tb2.steps.shape[0]), bparams)
+    gr, sr, ter, bosses0, bosses1, bosses2 = ref(g), ref(s), ref(te), ref(tb0), ref(tb1), ref(tb2)
+    btr, bar = ref(bt), ref(ba)
     for i in range(out.shape[0]):
-        play_game(gr, sr, ter, tr1, tr2, btr, bar, policy, strategy, sparams, seed, stream, start + i)
+        play_game(gr, sr, ter, bosses0, bosses1, bosses2, btr, bar, policy, strategy, sparams, seed, stream, start + i)
         out[i, :] = s.out
     keep_alive(s)
     keep_alive(bt)
     keep_alive(ba)
 
 
-def play_batch_impl(g, te, tmini, tmain, policy, strategy, bparams, sparams, seed, stream, start, out):
+def play_batch_impl(g, te, tb0, tb1, tb2, policy, strategy, bparams, sparams, seed, stream, start, out):
     """Games ``start ..`` one after another (the engine runs one call per thread, each with its own copies of
     the battle tables whose scenario the games write)."""
-    play_block(g, te, tmini, tmain, policy, strategy, bparams, sparams, seed, stream, start, out)
+    play_block(g, te, tb0, tb1, tb2, policy, strategy, bparams, sparams, seed, stream, start, out)
 
 
-def play_one_impl(g, te, tmini, tmain, s, bt, ba, policy, strategy, sparams, seed, stream, index):
+def play_one_impl(g, te, tb0, tb1, tb2, s, bt, ba, policy, strategy, sparams, seed, stream, index):
     """One game on caller-provided buffers (logs and battle traces: ``dsim explain``, rule tests)."""
-    play_game(ref(g), ref(s), ref(te), ref(tmini), ref(tmain), ref(bt), ref(ba), policy, strategy, sparams, seed,
-              stream, index)
+    play_game(ref(g), ref(s), ref(te), ref(tb0), ref(tb1), ref(tb2), ref(bt), ref(ba), policy, strategy, sparams,
+              seed, stream, index)
 
 
 # steps a rule test can run on a hand-set game (``engine.step``)
@@ -1037,17 +1080,17 @@ STEP_SETUP = 0  # arg: characters
 STEP_REST = 1  # arg: 1 voluntary (a spark), 0 the free rest
 STEP_DEFEAT = 2  # arg: tile (TILE_BOSS: the boss tile)
 STEP_EXPLORE = 3  # arg: tile
-STEP_BOSS = 4  # arg: 0 mini, 1 main
-STEP_MINI_BOSS_WON = 5
+STEP_BOSS = 4  # the current area's next boss battle (set G_AREA and G_FIGHT by hand)
+STEP_AREA_WON = 5
 STEP_BONFIRE = 6
 STEP_DRAW = 7  # arg: 1 = from a chest
-STEP_DEAL = 8  # arg: 0 mini, 1 main
+STEP_DEAL = 8  # arg: the area
 STEP_ROUTE = 9  # fills the route options (their count in cursor[C_EVENTS])
 STEP_SPEND = 10  # fills the bonfire's spending options (their count in cursor[C_EVENTS])
 STEP_UPGRADE = 11  # arg: the upgrade card (the strategy picks its item)
 
 
-def step_impl(g, te, tmini, tmain, s, bt, ba, policy, strategy, sparams, seed, what, arg):
+def step_impl(g, te, tb0, tb1, tb2, s, bt, ba, policy, strategy, sparams, seed, what, arg):
     """One step of the game on caller-provided state (rule tests); the battles of a step draw from ``seed``."""
     gr, sr = ref(g), ref(s)
     if what == STEP_SETUP:
@@ -1059,10 +1102,10 @@ def step_impl(g, te, tmini, tmain, s, bt, ba, policy, strategy, sparams, seed, w
     elif what == STEP_EXPLORE:
         explore(gr, sr, strategy, sparams, ref(te), ref(bt), policy, seed, seed, arg)
     elif what == STEP_BOSS:
-        boss_battle(gr, sr, strategy, sparams, ref(tmain) if arg == 1 else ref(tmini), ref(ba) if arg == 1 else ref(bt),
-                    policy, seed, seed, arg)
-    elif what == STEP_MINI_BOSS_WON:
-        mini_boss_won(gr, sr, strategy, sparams)
+        k = g.area_bosses[s.pub[G.R_GAME, G.G_AREA], s.pub[G.R_GAME, G.G_FIGHT]]
+        fight_boss(gr, sr, strategy, sparams, ref(tb0), ref(tb1), ref(tb2), ref(bt), ref(ba), policy, seed, seed, k)
+    elif what == STEP_AREA_WON:
+        area_won(gr, sr)
     elif what == STEP_BONFIRE:
         bonfire(gr, sr, strategy, sparams)
     elif what == STEP_DRAW:

@@ -12,8 +12,11 @@ from dsim.games.dstbg.kernel import layout as BL
 
 MAX_CHARS = BL.MAX_CHARS
 MAX_TILES = 6
+MAX_AREAS = 3  # a game's areas: the mini boss's and the main boss's, or a campaign scenario's parts
+MAX_FIGHTS = 2  # boss battles closing one area (R-13.10: two Gargoyles in a row)
+MAX_BOSSES = 3  # different bosses of one game (battle tables)
 MAX_OPTS = 64
-WIDTH = 26  # columns of the public matrix (the widest row kind)
+WIDTH = 28  # columns of the public matrix (the widest row kind)
 
 # rows of the public matrix
 R_GAME = 0
@@ -48,7 +51,10 @@ G_BOSS_FIGHTS = 21  # fights against the current boss
 G_GRAVESTONES = 22  # gravestones on the area's encounter cards
 G_DECISIONS = 23  # strategy decisions so far
 G_NONCE = 24  # a fresh random number at each decision (for strategies that roll their own dice)
+G_AREA = 25  # the area being explored (0: the mini boss's, then the main boss's; or a scenario's part)
+G_FIGHT = 26  # the next of the area's boss battles (R-13.10: a second Gargoyle follows the first at once)
 
+# stage 2a: exploring area a; 2a + 1: at its boss; 2 × areas: won. A standard game's two areas:
 STAGE_EXPLORE_1 = 0
 STAGE_MINI_BOSS = 1
 STAGE_EXPLORE_2 = 2
@@ -142,7 +148,7 @@ K_REQ = 3  # 4 stat requirements (R-3.10)
 K_ATTACK = 7  # attack worth ×100: best line's expected damage against block 1, less 0.5 per stamina
 K_DEFENCE = 8  # defence worth ×100: expected block and resist dice, dodge dice
 K_SEAT = 9  # class / advanced cards: the seat of their class; -1 otherwise
-K_BOSS = 10  # boss treasure: 0 mini, 1 main; -1 otherwise
+K_BOSS = 10  # boss treasure: the boss's index in the game (its battle table), -1 otherwise
 K_UPGRADE = 11  # upgrade cards: their column in GameTables.upgraded; -1 otherwise
 K_UPGRADE_SLOTS = 12  # items: upgrade slots (R-4.7; the simulator fits at most one upgrade)
 K_FIELDS = 13
@@ -195,12 +201,13 @@ N_RULES = 14
 N_CAMPAIGN = 0  # 1 = campaign rules
 N_LEGENDARY = 1  # legendary cards added after the mini boss (R-1.12; data/dstbg/treasure.yaml)
 N_ESTUS = 2  # estus uses a rest refills (R-3.5; house rule extra_estus)
-N_NUMBERS = 3
+N_AREAS = 3  # areas in the game (2 in a standard game)
+N_NUMBERS = 4
 
 # --- events of the game log (``dsim explain``) --------------------------------------------------------
 EV_SETUP = 0  # a: sparks, b: souls
 EV_DEAL = 1  # a: tile, b: encounter card, c: level, d: fog
-EV_BATTLE = 2  # a: tile (TILE_BOSS boss), b: result (battle OUT_*, OUT_RETREAT a retreat), c: battle number, d: rounds
+EV_BATTLE = 2  # a: tile (TILE_BOSS + k: boss k), b: result (battle OUT_*, OUT_RETREAT a retreat), c: battle number, d: rounds
 EV_SOULS = 3  # a: souls gained, b: cache after
 EV_DEFEAT = 4  # a: souls dropped, b: sparks left
 EV_REST = 5  # a: sparks after, b: 1 = voluntary, 0 = forced or free
@@ -210,7 +217,7 @@ EV_LEVEL = 8  # a: seat, b: stat, c: new tier, d: cost
 EV_LUCK = 9  # a: seat, b: cost
 EV_EMBER = 10  # a: seat (-1 shuffled back)
 EV_CHEST = 11  # a: tile
-EV_MINI_BOSS_WON = 12  # a: boss treasure cards to the inventory
+EV_AREA_WON = 12  # a: boss treasure cards to the inventory, b: the area won
 EV_WON = 13
 EV_LOST = 14
 EV_RETRIEVE = 15  # a: souls picked up
@@ -220,7 +227,7 @@ EV_CAPPED = 18
 EV_UPGRADE = 19  # a: upgrade card, b: item card, c: seat (-1 inventory), d: 1 = taken off (an armour upgrade)
 EV_FIELDS = 6  # event, a, b, c, d, battle index
 EVENT_NAMES = ("setup", "deal", "battle", "souls", "defeat", "rest", "buy", "place", "level", "luck", "ember",
-               "chest", "mini_boss_won", "won", "lost", "retrieve", "spark", "sell", "capped", "upgrade")
+               "chest", "area_won", "won", "lost", "retrieve", "spark", "sell", "capped", "upgrade")
 
 # --- outcome columns (one row per game) ---------------------------------------------------------------
 OUTCOME_NAMES = (
@@ -249,5 +256,5 @@ OUT_TIERS_MAIN = OUT["tiers_at_main_boss"]
 OUT_SOULS_LEFT = OUT["souls_left"]
 OUT_EMBERS = OUT["embers_drawn"]
 OUT_RETREATS = OUT["retreats"]
-OUT_GEAR = len(OUTCOME_NAMES)  # [boss (0 mini, 1 main)][seat][armour, hand 0, hand 1]: item instance, -1 none
+OUT_GEAR = len(OUTCOME_NAMES)  # [first area's boss, final boss][seat][armour, hand 0, hand 1]: item instance, -1 none
 GEAR_SLOTS = 3

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 RULES = {
     "setup": "R-1", "deal": "R-1.6", "battle": "R-8", "souls": "R-8.4", "defeat": "R-8.5", "rest": "R-5.9",
     "buy": "R-5.4", "place": "R-5.5", "level": "R-5.7", "luck": "R-5.8", "ember": "R-3.8", "chest": "R-7.6",
-    "mini_boss_won": "R-12.27", "won": "R-12.27", "lost": "R-5.10", "retrieve": "R-8.6", "spark": "R-13.5",
+    "area_won": "R-12.27", "won": "R-12.27", "lost": "R-5.10", "retrieve": "R-8.6", "spark": "R-13.5",
     "sell": "R-13.8", "capped": "sim",
 }
 STATS = ("strength", "dexterity", "intelligence", "faith")
@@ -50,8 +50,8 @@ def describe(event: Mapping[str, Any], cg: CompiledGame) -> str:
     text = {
         "setup": lambda: f"setup: {a} sparks, {b} souls",
         "deal": lambda: f"tile {a + 1}: {cg.encounter_ids[b]} (level {c}){' — fog gate' if d else ''}",
-        "battle": lambda: f"battle #{c} on {'the boss tile' if a == G.TILE_BOSS else f'tile {a + 1}'}: "
-                          f"{BATTLE_RESULTS.get(b, b)} after {d} rounds",
+        "battle": lambda: f"battle #{c} {f'against {cg.boss_ids[a - G.TILE_BOSS]}' if a >= G.TILE_BOSS else f'on tile {a + 1}'}"
+                          f": {BATTLE_RESULTS.get(b, b)} after {d} rounds",
         "souls": lambda: f"+{a} souls (cache {b})",
         "defeat": lambda: f"defeat: {a} souls dropped, {b} sparks on the dial",
         "rest": lambda: f"rest ({'chosen' if b else 'forced or free'}): {a} sparks left",
@@ -61,7 +61,7 @@ def describe(event: Mapping[str, Any], cg: CompiledGame) -> str:
         "luck": lambda: f"{_seat(cg, a)}: luck ready again for {b} soul",
         "ember": lambda: f"ember to {_seat(cg, a)}" if a >= 0 else "ember shuffled back (every character has one)",
         "chest": lambda: f"chest opened on tile {a + 1}",
-        "mini_boss_won": lambda: f"mini boss beaten: {a} boss treasure cards to the inventory; a new map",
+        "area_won": lambda: f"area {b + 1} won: {a} boss treasure cards to the inventory; a new map",
         "won": lambda: "main boss beaten: the game is won",
         "lost": lambda: "defeat at 0 sparks: the game is lost",
         "retrieve": lambda: f"{a} dropped souls picked up (cache {b})",
