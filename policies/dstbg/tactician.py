@@ -141,10 +141,10 @@ def decide(hook, st, opts, n, params, dist):
         return node_limit_choice(opts, n)
     if hook == L.H_ENEMY_ORDER or hook == L.H_ENEMY_STEP or hook == L.H_TAUNT_TIE:
         return enemy_choice(hook, st, opts, n)
-    if hook == L.H_RETREAT:  # D-39 (campaign, R-13.4): flee when someone is nearly full of cubes, estus spent
-        for c in range(st[L.G_N_CHARS]):
+    if hook == L.H_RETREAT:  # D-39 (campaign, R-13.4): flee when someone this battle has hurt is nearly full of
+        for c in range(st[L.G_N_CHARS]):  # cubes with the estus spent (the red cubes stay, so every flight costs health)
             cubes = char_field(st, c, L.C_STAMINA) + char_field(st, c, L.C_DAMAGE)
-            if cubes >= params[P_FLEE] and char_field(st, c, L.C_ESTUS) == 0:
+            if cubes >= params[P_FLEE] and char_field(st, c, L.C_ESTUS) == 0 and char_field(st, c, L.C_DMG_TAKEN) > 0:
                 return 1
         return 0
     return 0  # keep the starting weapons
@@ -176,8 +176,9 @@ register(
             Param("luck_attack_max", 0.0, -1.0, 3.0, "reroll an attack die showing at most this (-1: never)"),
             Param("weak_arc_hold", 1.0, 0.0, 1.0, "> 0: before attacking a boss, step into or hold a weak arc in reach (and take it from a line)"),
             Param("pair_focus", 1.0, 0.0, 1.0, "> 0: against two boss figures, attack and approach only the most wounded"),
-            Param("flee_at", 8.0, 1.0, 11.0, "campaign (R-13.4): retreat once a character with no estus left holds "
-                  "this many cubes (11: never)"),
+            Param("flee_at", 11.0, 1.0, 11.0, "campaign (R-13.4): retreat once a character hurt this battle, with no "
+                  "estus left, holds this many cubes (11: never; fleeing at 9 halved how often Knight + Warrior "
+                  "reached the mini boss: the tile must be won again, wounded)"),
         ),
     )
 )

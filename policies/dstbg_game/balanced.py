@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
-from policies.dstbg_game.common import best_place, best_upgrade, ember_seat, estus_left, explore_lowest, first_of, spend
+from policies.dstbg_game.common import wounded, best_place, best_upgrade, ember_seat, estus_left, explore_lowest, first_of, spend
 
-P_RESERVE, P_ATTACK, P_DEFENCE, P_LEVEL, P_REST_SPARKS, P_MARGIN, P_LUCK = range(7)
+P_RESERVE, P_ATTACK, P_DEFENCE, P_LEVEL, P_REST_SPARKS, P_MARGIN, P_LUCK, P_HEAL_AT = range(8)
 
 
 @strategy_function
@@ -26,10 +26,12 @@ def decide(hook, pub, n, params):
     if hook == G.GH_UPGRADE:
         return best_upgrade(opts, n, params[P_ATTACK], params[P_DEFENCE])
     # GH_ROUTE: every tile once, then (if rest_sparks allows) a rest when the estus is spent, then the boss
+    rest = first_of(opts, n, G.OPT_REST)
+    if rest >= 0 and wounded(game, party, params[P_HEAL_AT]):  # campaign: refill the estus a retreat's wounds need
+        return rest
     k = explore_lowest(opts, n)
     if k >= 0:
         return k
-    rest = first_of(opts, n, G.OPT_REST)
     boss = first_of(opts, n, G.OPT_BOSS)
     if rest >= 0 and estus_left(game, party) < game[G.G_N_CHARS] and game[G.G_SPARKS] > params[P_REST_SPARKS]:
         return rest
@@ -46,4 +48,6 @@ register(Policy("balanced", "Balanced: every tile once, levels for worthwhile ca
                           "sparks than this (5: never; a rest sends the party through the map again, R-6.5)"),
                     Param("equip_margin", 10.0, 0.0, 300.0, "worth gain (×100) a card must bring to be equipped"),
                     Param("restore_luck", 0.0, 0.0, 1.0, "> 0.5: pay 1 soul to ready a used luck token (R-5.8)"),
+                    Param("heal_at", 5.0, 1.0, 10.0, "campaign: rest (refilling the estus) once a character with no "
+                          "estus carries this many red cubes out of a retreat (R-13.4)"),
                 )))

@@ -101,6 +101,15 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
         return total
 
     @njit(cache=True, _nrt=False)
+    def wounded(game, party, cubes):
+        """Whether a character carries at least ``cubes`` red cubes out of a retreat (campaign, R-13.4) with its
+        estus spent: only the estus removes them before a battle ends (R-3.5, R-8.7), and a rest refills it."""
+        for c in range(game[G.G_N_CHARS]):
+            if party[c, G.P_DAMAGE] >= cubes and party[c, G.P_ESTUS] == 0:
+                return True
+        return False
+
+    @njit(cache=True, _nrt=False)
     def explore_lowest(opts, n):
         """D-6: the reachable face-down tile of the lowest level, -1 if none."""
         best, level = -1, 1 << 30

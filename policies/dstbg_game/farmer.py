@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
-from policies.dstbg_game.common import best_place, best_upgrade, ember_seat, explore_lowest, first_of, spend
+from policies.dstbg_game.common import wounded, best_place, best_upgrade, ember_seat, explore_lowest, first_of, spend
 
-P_RESERVE, P_ATTACK, P_DEFENCE, P_KEEP_SPARKS, P_LEVEL = range(5)
+P_RESERVE, P_ATTACK, P_DEFENCE, P_KEEP_SPARKS, P_LEVEL, P_HEAL_AT = range(6)
 
 
 @strategy_function
@@ -25,10 +25,12 @@ def decide(hook, pub, n, params):
     if hook == G.GH_UPGRADE:
         return best_upgrade(opts, n, params[P_ATTACK], params[P_DEFENCE])
     # GH_ROUTE: every tile first; then farm again (a rest) while sparks stay above the floor; then the boss
+    rest = first_of(opts, n, G.OPT_REST)
+    if rest >= 0 and wounded(game, party, params[P_HEAL_AT]):  # campaign: refill the estus a retreat's wounds need
+        return rest
     k = explore_lowest(opts, n)
     if k >= 0:
         return k
-    rest = first_of(opts, n, G.OPT_REST)
     if rest >= 0 and game[G.G_SPARKS] > params[P_KEEP_SPARKS]:
         return rest
     boss = first_of(opts, n, G.OPT_BOSS)
@@ -42,4 +44,6 @@ register(Policy("farmer", "Farmer: clears every tile and farms it again with res
                     Param("defence_weight", 1.0, 0.0, 3.0, "weight of defence worth when equipping"),
                     Param("keep_sparks", 2.0, 0.0, 5.0, "sparks kept for the boss: farm (rest) only above this"),
                     Param("level_margin", 50.0, 0.0, 500.0, "worth (×100) a level must unlock to be bought"),
+                    Param("heal_at", 5.0, 1.0, 10.0, "campaign: rest (refilling the estus) once a character with no "
+                          "estus carries this many red cubes out of a retreat (R-13.4)"),
                 )))

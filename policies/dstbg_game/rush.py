@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
-from policies.dstbg_game.common import best_place, best_upgrade, ember_seat, estus_left, explore_fog, first_of, spend
+from policies.dstbg_game.common import wounded, best_place, best_upgrade, ember_seat, estus_left, explore_fog, first_of, spend
 
-P_RESERVE, P_ATTACK, P_DEFENCE, P_REST_DRY = range(4)
+P_RESERVE, P_ATTACK, P_DEFENCE, P_REST_DRY, P_HEAL_AT = range(5)
 
 
 @strategy_function
@@ -25,10 +25,12 @@ def decide(hook, pub, n, params):
     if hook == G.GH_UPGRADE:
         return best_upgrade(opts, n, params[P_ATTACK], params[P_DEFENCE])
     # GH_ROUTE: the boss as soon as it is open; on the way there, rest first with no estus left and a spark to spare
+    rest = first_of(opts, n, G.OPT_REST)
+    if rest >= 0 and wounded(game, party, params[P_HEAL_AT]):  # campaign: refill the estus a retreat's wounds need
+        return rest
     boss = first_of(opts, n, G.OPT_BOSS)
     if boss >= 0:
         return boss
-    rest = first_of(opts, n, G.OPT_REST)
     if rest >= 0 and params[P_REST_DRY] > 0.5 and estus_left(game, party) == 0 and game[G.G_SPARKS] > 1:
         return rest
     k = explore_fog(tiles, opts, n)
@@ -42,4 +44,6 @@ register(Policy("rush", "Rush: the tiles on the way to the fog gate, then the bo
                     Param("defence_weight", 1.0, 0.0, 3.0, "weight of defence worth when equipping"),
                     Param("rest_when_dry", 1.0, 0.0, 1.0, "1 = before the fog gate is won, rest once the estus is "
                           "gone (if a spark is to spare)"),
+                    Param("heal_at", 5.0, 1.0, 10.0, "campaign: rest (refilling the estus) once a character with no "
+                          "estus carries this many red cubes out of a retreat (R-13.4)"),
                 )))

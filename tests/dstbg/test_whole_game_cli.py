@@ -114,3 +114,30 @@ def test_tune_policy_and_policies_compare_count_a_measure_such_as_the_funnel():
     for bad, message in (("stage", "not a yes/no outcome"), ("nope", "no outcome 'nope'")):
         result = invoke("policies", "compare", "--game", "dstbg_game", "--games", "10", "--measure", bad)
         assert result.exit_code == 1 and message in result.output
+
+
+def test_every_game_event_has_a_rule_and_a_readable_line():
+    from dsim.games.dstbg.whole import layout as G
+    from dsim.games.dstbg.whole.game import prepare
+    from dsim.games.dstbg.whole.trace import RULES, describe
+
+    cg = prepare({"party": ["knight", "warrior"]}).compiled
+    assert set(RULES) == set(G.EVENT_NAMES)
+    for name in G.EVENT_NAMES:
+        line = describe({"event": name, "rule": RULES[name], "battle": 0, "a": 0, "b": 0, "c": 0, "d": 0}, cg)
+        assert line.startswith(f"[{RULES[name]}]") and len(line) > len(RULES[name]) + 4
+
+
+def test_explain_lists_many_games_without_error():
+    from dsim.games.dstbg.whole.game import prepare
+    from dsim.games.dstbg.whole.trace import describe, game_events
+    from dsim.play import cell_stream
+
+    settings = {"party": ["knight", "warrior"], "mode": "campaign", "policy": "farmer"}
+    cell = prepare(settings)
+    seen = set()
+    for index in range(150):
+        for event in game_events(cell, 1, cell_stream(settings), index):
+            seen.add(event["event"])
+            assert describe(event, cell.compiled)
+    assert {"setup", "deal", "battle", "souls", "buy", "place", "rest", "upgrade"} <= seen

@@ -24,13 +24,16 @@ def game(
                      ] = "knight,warrior",
     mini_boss: Annotated[str, typer.Option("--mini-boss", help="Mini boss id.")] = "gargoyle",
     main_boss: Annotated[str, typer.Option("--main-boss", help="Main boss id.")] = "ornstein_and_smough",
+    scenario: Annotated[str | None, typer.Option("--scenario", help="A campaign scenario instead of the two bosses "
+                                                 "(R-13.10, R-13.11): first_journey, spiral_sword "
+                                                 "(`dsim data list scenarios`); implies --mode campaign.")] = None,
     games: Annotated[int, typer.Option("--games", min=1, max=10**9, help="Number of games to play.")] = 10_000,
     strategy: Annotated[str, typer.Option("--strategy", help="Strategy between battles (`dsim policies list --game "
                                                              "dstbg_game`): balanced, rush, farmer, random_legal.")
                         ] = "balanced",
     battle_policy: Annotated[str, typer.Option("--battle-policy", help="Battle policy (`dsim policies list`).")
                              ] = "tactician",
-    mode: Annotated[str, typer.Option("--mode", help="standard or campaign (R-13).")] = "standard",
+    mode: Annotated[str | None, typer.Option("--mode", help="standard (default) or campaign (R-13).")] = None,
     explain: Annotated[int | None, typer.Option("--explain", min=0, max=10**9, help="Replay game INDEX event by "
                                                 "event instead of playing many.")] = None,
     battle: Annotated[int | None, typer.Option("--battle", min=0, max=10_000, help="With --explain: replay that "
@@ -49,9 +52,10 @@ def game(
     from dsim.play import cell_stream
 
     chosen = get_game("dstbg_game")
-    settings: dict[str, Any] = {"party": [p.strip() for p in party.split(",") if p.strip()], "mini_boss": mini_boss,
-                                "main_boss": main_boss, "policy": strategy, "battle_policy": battle_policy}
-    if mode != "standard":
+    settings: dict[str, Any] = {"party": [p.strip() for p in party.split(",") if p.strip()], "policy": strategy,
+                                "battle_policy": battle_policy}
+    settings |= {"scenario": scenario} if scenario else {"mini_boss": mini_boss, "main_boss": main_boss}
+    if mode is not None and mode != "standard" or (mode is not None and scenario):
         settings["mode"] = mode
     settings.update(parse_sets(chosen, set_))
     if data:

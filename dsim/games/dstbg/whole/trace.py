@@ -15,7 +15,7 @@ RULES = {
     "setup": "R-1", "deal": "R-1.6", "battle": "R-8", "souls": "R-8.4", "defeat": "R-8.5", "rest": "R-5.9",
     "buy": "R-5.4", "place": "R-5.5", "level": "R-5.7", "luck": "R-5.8", "ember": "R-3.8", "chest": "R-7.6",
     "area_won": "R-12.27", "won": "R-12.27", "lost": "R-5.10", "retrieve": "R-8.6", "spark": "R-13.5",
-    "sell": "R-13.8", "capped": "sim",
+    "sell": "R-13.8", "capped": "sim", "upgrade": "R-4.7",
 }
 STATS = ("strength", "dexterity", "intelligence", "faith")
 SLOTS = ("armour", "hand 0", "hand 1", "backup", "backup")
@@ -68,5 +68,7 @@ def describe(event: Mapping[str, Any], cg: CompiledGame) -> str:
         "spark": lambda: f"spark bought for {b} souls: {a} sparks",
         "sell": lambda: f"{_card(cg, a)} sold for 1 soul",
         "capped": lambda: "battle cap reached (house rule max_battles): game cut off",
+        "upgrade": lambda: (f"{_card(cg, a)} taken off {_card(cg, b)} (to the inventory)" if d else
+                            f"{_card(cg, a)} put on {_card(cg, b)}" + (f" ({_seat(cg, c)})" if c >= 0 else " (inventory)")),
     }[name]()
     return f"[{event['rule']}] {text}"
