@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
-from policies.dstbg_game.common import wounded, best_place, best_upgrade, ember_seat, estus_left, explore_lowest, first_of, spend
+from policies.dstbg_game.common import between_battles, estus_left, explore_lowest, first_of
 
 P_RESERVE, P_ATTACK, P_DEFENCE, P_LEVEL, P_REST_SPARKS, P_MARGIN, P_LUCK, P_HEAL_AT = range(8)
 
@@ -14,29 +14,19 @@ P_RESERVE, P_ATTACK, P_DEFENCE, P_LEVEL, P_REST_SPARKS, P_MARGIN, P_LUCK, P_HEAL
 def decide(hook, pub, n, params):
     """Answer one hook (option columns: ``policies/dstbg_game/README.md``)."""
     game, party, tiles, opts = views(pub)
-    if hook == G.GH_PLACE:
-        return best_place(opts, n, params[P_ATTACK], params[P_DEFENCE], params[P_MARGIN])
-    if hook == G.GH_SPEND:
-        return spend(game, opts, n, params[P_RESERVE], params[P_ATTACK], params[P_DEFENCE], params[P_LEVEL],
-                     params[P_LUCK] > 0.5)
-    if hook == G.GH_EMBER:
-        return ember_seat(party, opts, n)
-    if hook == G.GH_CHEST:
-        return first_of(opts, n, G.OPT_OPEN)
-    if hook == G.GH_UPGRADE:
-        return best_upgrade(opts, n, params[P_ATTACK], params[P_DEFENCE])
+    k = between_battles(hook, game, party, opts, n, params[P_RESERVE], params[P_ATTACK], params[P_DEFENCE],
+                        params[P_LEVEL], params[P_LUCK] > 0.5, params[P_MARGIN], params[P_HEAL_AT])
+    if k >= 0:
+        return k
     # GH_ROUTE: every tile once, then (if rest_sparks allows) a rest when the estus is spent, then the boss
-    rest = first_of(opts, n, G.OPT_REST)
-    if rest >= 0 and wounded(game, party, params[P_HEAL_AT]):  # campaign: refill the estus a retreat's wounds need
-        return rest
     k = explore_lowest(opts, n)
     if k >= 0:
         return k
+    rest = first_of(opts, n, G.OPT_REST)
     boss = first_of(opts, n, G.OPT_BOSS)
     if rest >= 0 and estus_left(game, party) < game[G.G_N_CHARS] and game[G.G_SPARKS] > params[P_REST_SPARKS]:
         return rest
     return boss if boss >= 0 else 0
-
 
 register(Policy("balanced", "Balanced: every tile once, levels for worthwhile cards, buys above a reserve, then the "
                 "boss.", decide, (

@@ -129,3 +129,23 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
                 if first < 0:
                     first = i
         return first
+
+    @njit(cache=True, _nrt=False)
+    def between_battles(hook, game, party, opts, n, reserve, attack_weight, defence_weight, level_margin, luck,
+                        equip_margin, heal_at):
+        """The answers the scripted strategies share: every hook but the route, and on the route a rest when a
+        campaign retreat's wounds need the estus refilled; -1 leaves the route to the strategy."""
+        if hook == G.GH_PLACE:
+            return best_place(opts, n, attack_weight, defence_weight, equip_margin)
+        if hook == G.GH_SPEND:
+            return spend(game, opts, n, reserve, attack_weight, defence_weight, level_margin, luck)
+        if hook == G.GH_EMBER:
+            return ember_seat(party, opts, n)
+        if hook == G.GH_CHEST:
+            return max(first_of(opts, n, G.OPT_OPEN), 0)
+        if hook == G.GH_UPGRADE:
+            return best_upgrade(opts, n, attack_weight, defence_weight)
+        rest = first_of(opts, n, G.OPT_REST)
+        if rest >= 0 and wounded(game, party, heal_at):  # campaign: refill the estus a retreat's wounds need
+            return rest
+        return -1

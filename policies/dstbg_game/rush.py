@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
-from policies.dstbg_game.common import wounded, best_place, best_upgrade, ember_seat, estus_left, explore_fog, first_of, spend
+from policies.dstbg_game.common import between_battles, estus_left, explore_fog, first_of
 
 P_RESERVE, P_ATTACK, P_DEFENCE, P_REST_DRY, P_HEAL_AT = range(5)
 
@@ -14,28 +14,19 @@ P_RESERVE, P_ATTACK, P_DEFENCE, P_REST_DRY, P_HEAL_AT = range(5)
 def decide(hook, pub, n, params):
     """Answer one hook (option columns: ``policies/dstbg_game/README.md``)."""
     game, party, tiles, opts = views(pub)
-    if hook == G.GH_PLACE:
-        return best_place(opts, n, params[P_ATTACK], params[P_DEFENCE], 0.0)
-    if hook == G.GH_SPEND:
-        return spend(game, opts, n, params[P_RESERVE], params[P_ATTACK], params[P_DEFENCE], 0.0, False)
-    if hook == G.GH_EMBER:
-        return ember_seat(party, opts, n)
-    if hook == G.GH_CHEST:
-        return first_of(opts, n, G.OPT_OPEN)
-    if hook == G.GH_UPGRADE:
-        return best_upgrade(opts, n, params[P_ATTACK], params[P_DEFENCE])
+    k = between_battles(hook, game, party, opts, n, params[P_RESERVE], params[P_ATTACK], params[P_DEFENCE], 0.0, False,
+                        0.0, params[P_HEAL_AT])
+    if k >= 0:
+        return k
     # GH_ROUTE: the boss as soon as it is open; on the way there, rest first with no estus left and a spark to spare
-    rest = first_of(opts, n, G.OPT_REST)
-    if rest >= 0 and wounded(game, party, params[P_HEAL_AT]):  # campaign: refill the estus a retreat's wounds need
-        return rest
     boss = first_of(opts, n, G.OPT_BOSS)
     if boss >= 0:
         return boss
+    rest = first_of(opts, n, G.OPT_REST)
     if rest >= 0 and params[P_REST_DRY] > 0.5 and estus_left(game, party) == 0 and game[G.G_SPARKS] > 1:
         return rest
     k = explore_fog(tiles, opts, n)
     return k if k >= 0 else 0
-
 
 register(Policy("rush", "Rush: the tiles on the way to the fog gate, then the boss at once; buys with spare souls.",
                 decide, (

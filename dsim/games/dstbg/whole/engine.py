@@ -42,31 +42,19 @@ def _batch_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
 
 
 @lru_cache(maxsize=None)
-def _one_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
-    """Compile (or load from the cache) the one-game entry (logs, traces, rule tests)."""
+def _buffers_entry(game_type: numba.types.Type, tables_type: numba.types.Type, impl_name: str):
+    """Compile (or load from the cache) an entry on caller-provided buffers: ``play_one_impl`` (one game with its
+    log and traces) or ``step_impl`` (one step of a hand-set game, the rule tests)."""
+    impl = getattr(K, impl_name)
     if numba.config.DISABLE_JIT:
-        return K.play_one_impl
+        return impl
     t = numba.types
     state_type = numba.typeof(_state(1, 1, 1))
     battle_type = numba.typeof(X.new_battle(2, np.zeros(1)))
     sig = t.void(game_type, tables_type, tables_type, tables_type, tables_type, state_type, battle_type, battle_type,
                  PolicyFunctionType, StrategyFunctionType, t.float64[::1], t.int64, t.int64, t.int64)
     with cache_under(K.GAME_CACHE_DIR):
-        return numba.njit(sig, cache=True)(K.play_one_impl)
-
-
-@lru_cache(maxsize=None)
-def _step_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
-    """Compile (or load from the cache) the one-step entry of the rule tests."""
-    if numba.config.DISABLE_JIT:
-        return K.step_impl
-    t = numba.types
-    state_type = numba.typeof(_state(1, 1, 1))
-    battle_type = numba.typeof(X.new_battle(2, np.zeros(1)))
-    sig = t.void(game_type, tables_type, tables_type, tables_type, tables_type, state_type, battle_type, battle_type,
-                 PolicyFunctionType, StrategyFunctionType, t.float64[::1], t.int64, t.int64, t.int64)
-    with cache_under(K.GAME_CACHE_DIR):
-        return numba.njit(sig, cache=True)(K.step_impl)
+        return numba.njit(sig, cache=True)(impl)
 
 
 def _state(n_cards: int, n_encounters: int, max_events: int) -> K.GameState:
@@ -114,7 +102,7 @@ def play_one(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams: n
     """Game ``index`` with its event log; ``stop_after`` ends it after that battle (its trace in the returned
     battle buffers when ``trace_events`` > 0). Returns the game state, the tile and arena battle buffers and
     the battle tables as the last battle left them."""
-    one = _one_entry(*_types(cg))
+    one = _buffers_entry(*_types(cg), "play_one_impl")
     s = _state(cg.game.cards.shape[0], cg.game.enc_info.shape[0], max_events)
     s.cursor[K.C_STOP] = stop_after
     bparams = np.ascontiguousarray(bparams, np.float64)
@@ -142,7 +130,7 @@ class Table:
 
     def step(self, what: int, arg: int = 0, seed: int = 0) -> None:
         """Run ``kernel.STEP_*`` ``what`` with ``arg`` (battles of the step draw from ``seed``)."""
-        entry = _step_entry(*_types(self.cg))
+        entry = _buffers_entry(*_types(self.cg), "step_impl")
         entry(self.cg.game, *self.tables, self.s, self.bt, self.ba, self.policy, self.strategy, self.sparams, seed,
               what, arg)
 
