@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
 
@@ -65,24 +65,29 @@ def run(
     console.print(table)
 
 
-def run_with_progress(chosen: Any, settings: dict[str, Any], count: int, seed: int, quiet: bool = False) -> dict[str, Any]:
-    """:func:`dsim.play.run_cell` with a progress bar on stderr and, for a run over a minute, how long it will take
-    (neither when ``quiet``, e.g. for JSON output); values the kernel cannot hold end with one line."""
-    from dsim.play import CHUNK, run_cell
-
-    unit = f"{chosen.outcome.unit}s"
+@contextmanager
+def progress(unit: str, total: int, quiet: bool = False, threshold: int = 0) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr over ``total`` plays and, for a run over a minute, how long it will take (neither when
+    ``quiet`` or for ``threshold`` plays or fewer); yields the callback that counts each finished chunk."""
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                  TimeRemainingColumn(), console=err, disable=quiet or count <= CHUNK, transient=True) as bar:
-        task = bar.add_task(unit, total=count)
+                  TimeRemainingColumn(), console=err, disable=quiet or total <= threshold, transient=True) as bar:
+        task = bar.add_task(unit, total=total)
         notice = LongRunNotice(unit)
 
         def on_chunk(n: int) -> None:
             bar.update(task, advance=n)
             if not quiet:
-                notice(int(bar.tasks[task].completed), count)
+                notice(int(bar.tasks[task].completed), total)
 
-        with _user_values():
-            return run_cell(chosen, settings, count, seed, on_chunk)
+        yield on_chunk
+
+
+def run_with_progress(chosen: Any, settings: dict[str, Any], count: int, seed: int, quiet: bool = False) -> dict[str, Any]:
+    """:func:`dsim.play.run_cell` with :func:`progress`; values the kernel cannot hold end with one line."""
+    from dsim.play import CHUNK, run_cell
+
+    with progress(f"{chosen.outcome.unit}s", count, quiet, CHUNK) as on_chunk, _user_values():
+        return run_cell(chosen, settings, count, seed, on_chunk)
 
 
 @contextmanager

@@ -10,10 +10,9 @@ from collections import Counter
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dsim.cli.common import DataOpt, LongRunNotice, Seed, SetOpt, console, err, fail, parse_sets, user_errors
+from dsim.cli.common import DataOpt, Seed, SetOpt, console, err, fail, parse_sets, user_errors
 
 GEAR_SHOWN = 8
 SPARKS = range(6)
@@ -55,7 +54,7 @@ def game(
     settings: dict[str, Any] = {"party": [p.strip() for p in party.split(",") if p.strip()], "policy": strategy,
                                 "battle_policy": battle_policy}
     settings |= {"scenario": scenario} if scenario else {"mini_boss": mini_boss, "main_boss": main_boss}
-    if mode is not None and mode != "standard" or (mode is not None and scenario):
+    if mode is not None and (mode != "standard" or scenario):
         settings["mode"] = mode
     settings.update(parse_sets(chosen, set_))
     if data:
@@ -193,6 +192,7 @@ def area(
     Whole games (`dsim game`) read up to the mini boss: the party explores the boss's map, rests, buys, levels
     and retries after each defeat while sparks last; the chance is the share of games that beat the mini boss,
     for each spark dial value (house rule `sparks_delta`), with 95% Wilson intervals."""
+    from dsim.cli.run import progress
     from dsim.games import get_game
     from dsim.play import cell_stream, play_sums
     from dsim.stats import wilson_interval
@@ -212,17 +212,7 @@ def area(
                  f"--main-boss {boss}`")
         default = 6 - len(base["party"])
         values = list(sparks or SPARKS)
-        bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                       TimeRemainingColumn(), console=err, disable=as_json, transient=True)
-        task = bar.add_task("games", total=games * len(values))
-        notice = LongRunNotice("games")
-
-        def on_chunk(n: int) -> None:
-            bar.update(task, advance=n)
-            if not as_json:
-                notice(int(bar.tasks[task].completed), games * len(values))
-
-        with bar:
+        with progress("games", games * len(values), as_json) as on_chunk:
             for value in values:  # an absolute dial value as the house rule's offset from R-1.4
                 settings = base | {"variants": {**base.get("variants", {}), "sparks_delta": value - default}}
                 chosen.check_settings(settings)
