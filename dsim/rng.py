@@ -38,6 +38,13 @@ def next_u64(rng: np.ndarray) -> np.uint64:
     return mix64(rng[0] + rng[1] * _GAMMA)
 
 
+@njit(cache=True)
+def draw_at(rng: np.ndarray, n: int) -> np.uint64:
+    """The ``n``-th draw of the stream ``rng`` without moving its counter (e.g. a nonce per decision that leaves
+    the stream's own draws untouched)."""
+    return mix64(rng[0] + np.uint64(n) * _GAMMA)
+
+
 @njit(types.int64(types.uint64[::1], types.int64), cache=True)
 def randint(rng: np.ndarray, n: int) -> int:
     """Uniform integer in ``[0, n)`` by the multiply-shift method on the high 32 bits. One explicit

@@ -22,7 +22,7 @@ from dsim.games.dstbg.kernel.core import ci, compiled_under, ei, kernel_sources
 from dsim.numba_ref import keep_alive, ref
 from dsim.games.dstbg.whole import layout as G
 from dsim.numba_cache import cache_folder
-from dsim.rng import battle_key, mix64, randint
+from dsim.rng import battle_key, draw_at, randint
 
 HERE = Path(__file__).resolve().parent
 GAME_CACHE_DIR = cache_folder(
@@ -32,7 +32,6 @@ GAME_CACHE_DIR = cache_folder(
 gk = compiled_under(GAME_CACHE_DIR, nrt=False)
 allocating = compiled_under(GAME_CACHE_DIR, nrt=True)
 
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 GAME_KEY = 1 << 40  # index of a game's own stream beside its battles' (battle numbers stay far below)
 
 
@@ -86,8 +85,9 @@ def ask(s, strategy, params, hook: int, n: int) -> int:
     if n <= 1:
         return 0
     game = s.pub[G.R_GAME]
+    game[G.G_DECK_LEFT] = s.cursor[C_DECK]  # public: the deck's size (its order stays hidden)
     game[G.G_DECISIONS] += 1  # a nonce from the game's key and the decision count: the game's stream stays untouched
-    game[G.G_NONCE] = np.int32(mix64(s.rng[0] + np.uint64(game[G.G_DECISIONS]) * GOLDEN) >> np.uint64(34))
+    game[G.G_NONCE] = np.int32(draw_at(s.rng, game[G.G_DECISIONS]) >> np.uint64(34))
     k = strategy(hook, s.pub, n, params)
     return k if 0 <= k < n else 0
 

@@ -53,6 +53,7 @@ G_DECISIONS = 23  # strategy decisions so far
 G_NONCE = 24  # a fresh random number at each decision (for strategies that roll their own dice)
 G_AREA = 25  # the area being explored (0: the mini boss's, then the main boss's; or a scenario's part)
 G_FIGHT = 26  # the next of the area's boss battles (R-13.10: a second Gargoyle follows the first at once)
+G_FIELDS = 27
 
 # stage 2a: exploring area a; 2a + 1: at its boss; 2 × areas: won. A standard game's two areas:
 STAGE_EXPLORE_1 = 0
@@ -228,6 +229,8 @@ EV_UPGRADE = 19  # a: upgrade card, b: item card, c: seat (-1 inventory), d: 1 =
 EV_FIELDS = 6  # event, a, b, c, d, battle index
 EVENT_NAMES = ("setup", "deal", "battle", "souls", "defeat", "rest", "buy", "place", "level", "luck", "ember",
                "chest", "area_won", "won", "lost", "retrieve", "spark", "sell", "capped", "upgrade")
+
+assert max(G_FIELDS, P_FIELDS, TL_FIELDS, O_FIELDS) <= WIDTH, "a row kind is wider than the public matrix"
 
 # --- outcome columns (one row per game) ---------------------------------------------------------------
 OUTCOME_NAMES = (
