@@ -76,27 +76,28 @@ def step_features(t, b, n: int, longest: int, at_zero: bool) -> None:
     opts = b.opts
     dmove = t.steps if t.variants[L.V_MOVE_METRIC] == 1 else b.dwalk  # as move_dist
     drange = b.dwalk if t.variants[L.V_RANGE_METRIC] == 1 else t.steps  # as range_dist
-    for i in range(n):
-        opts[i, 4] = L.UNREACHABLE
-        opts[i, 5] = 0
-        opts[i, 6] = L.UNREACHABLE
-        opts[i, 7] = 0
-    for e in range(st[L.G_N_ENEMIES]):
-        if st[ei(e, L.E_ALIVE)] == 0:
-            continue
-        p = st[ei(e, L.E_POS)]
-        for i in range(n):
-            node = opts[i, 0]
+    for i in range(n):  # one row at a time, its features in registers until the row is written
+        node = opts[i, 0]
+        near_move = L.UNREACHABLE
+        near_range = L.UNREACHABLE
+        figures = 0
+        targets = 0
+        for e in range(st[L.G_N_ENEMIES]):
+            if st[ei(e, L.E_ALIVE)] == 0:
+                continue
+            p = st[ei(e, L.E_POS)]
             d = drange[node, p]
-            opts[i, 4] = min(opts[i, 4], dmove[node, p])
-            opts[i, 5] += 1 if p == node else 0
-            opts[i, 6] = min(opts[i, 6], d)
-            opts[i, 7] += 1 if d <= longest and (d > 0 or at_zero) else 0
-    for a in range(st[L.G_N_CHARS]):
-        if st[ci(a, L.C_ALIVE)] == 1:
-            p = st[ci(a, L.C_POS)]
-            for i in range(n):
-                opts[i, 5] += 1 if p == opts[i, 0] else 0
+            near_move = min(near_move, dmove[node, p])
+            figures += 1 if p == node else 0
+            near_range = min(near_range, d)
+            targets += 1 if d <= longest and (d > 0 or at_zero) else 0
+        for a in range(st[L.G_N_CHARS]):
+            if st[ci(a, L.C_ALIVE)] == 1 and st[ci(a, L.C_POS)] == node:
+                figures += 1
+        opts[i, 4] = near_move
+        opts[i, 5] = figures
+        opts[i, 6] = near_range
+        opts[i, 7] = targets
     if st[L.G_IS_BOSS] == 1:
         boss_arc_features(t, b, n)
 

@@ -57,12 +57,19 @@ def _buffers_entry(game_type: numba.types.Type, tables_type: numba.types.Type, i
         return numba.njit(sig, cache=True)(impl)
 
 
+def _cursor() -> np.ndarray:
+    """A new game's cursor: no events logged, no battles fought, no stop, an empty deck."""
+    cursor = np.zeros(4, np.int32)
+    cursor[K.C_STOP] = -1
+    return cursor
+
+
 def _state(n_cards: int, n_encounters: int, max_events: int) -> K.GameState:
     """Buffers of one game, allocated in Python (the one-game entry)."""
     return K.GameState(
         np.zeros((G.ROWS, G.WIDTH), np.int32), np.zeros((n_cards, G.W_FIELDS), np.int32),
         np.zeros(n_cards, np.int32), np.zeros(n_encounters, np.int32), np.zeros(2, np.uint64),
-        np.zeros((max_events, G.EV_FIELDS), np.int32), np.full(4, -1, np.int32), np.zeros(G.N_OUT, np.int32),
+        np.zeros((max_events, G.EV_FIELDS), np.int32), _cursor(), np.zeros(G.N_OUT, np.int32),
     )
 
 
