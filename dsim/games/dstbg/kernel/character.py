@@ -178,6 +178,8 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
             barrel = 1 if b.st[ni(dest, L.N_TERRAIN)] == L.TERRAIN_BARREL else 0
             set_opt(b, n, dest, cost, trap, barrel, 0, 0, 0, 0)
             n += 1
+        if n == 1:
+            break  # no step open: stopping is the only option (decide asks no policy for one row)
         step_features(t, b, n, longest, at_zero)
         k = decide(b, policy, L.H_SHIFT if kind == STEP_SHIFT else L.H_STEP, n)
         if k == 0:
