@@ -18,7 +18,7 @@ Speed notes (run time and compile time):
   in, once per level of the call tree: cold compile 85 s → 33 s.
 * Kernel code indexes arrays from 0 only, never from the end, so an integer index is used as it is:
   Numba otherwise adds ``len`` to any signed index that might be negative, on every access
-  (:func:`_kernel_integer_index`; level-1 battles 13% faster). With ``NUMBA_BOUNDSCHECK=1`` a negative
+  (:func:`_kernel_integer_index`; level-1 battles about 12% faster). With ``NUMBA_BOUNDSCHECK=1`` a negative
   index raises ``IndexError`` instead of reading from the end (``tests/dstbg/test_kernel_indexing.py``).
 """
 
