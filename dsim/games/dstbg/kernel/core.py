@@ -88,7 +88,6 @@ class _KernelLibrary(JITCodeLibrary):
         obj = self._codegen._tm.emit_object(ll.parse_assembly(str(envs)))
         return (self.name, "object", (obj, self._get_module_for_linking().as_bitcode()))
 
-
     def create_ir_module(self, name):
         """The module a kernel function is lowered into, marked for :func:`_kernel_integer_index`."""
         module = super().create_ir_module(name)
