@@ -245,7 +245,7 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
         _measure_in_subprocess(workload, 1, 1, env)
         cold_s = None
         if options.cold:  # per workload: games have their own kernels, and a boss run compiles more than an encounter
-            on_step(f"{workload.name}: cold compile in a fresh NUMBA_CACHE_DIR (a minute or more)")
+            on_step(f"{workload.name}: cold compile in a fresh NUMBA_CACHE_DIR (half a minute or more)")
             with tempfile.TemporaryDirectory(prefix="dsim-numba-cache-") as cache:
                 cold_s = _measure_in_subprocess(workload, 1, 1, env | {"NUMBA_CACHE_DIR": cache})["compile_s"]
         on_step(f"{workload.name}: a fresh process playing one battle (cached start)")
