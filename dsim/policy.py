@@ -147,6 +147,8 @@ class PolicyRegistry:
         """Load ``path/to/module.py:name`` from outside the package and return the policy it registers."""
         path_text, _, name = spec.partition(":")
         path = Path(path_text)
+        if path.is_dir():
+            raise ValueError(f"policy file {path} is a directory, not a Python file")
         if not path.is_file():
             raise ValueError(f"policy file not found: {path}")
         module_spec = importlib.util.spec_from_file_location(f"dsim_external_policy_{path.stem}", path)
@@ -154,7 +156,14 @@ class PolicyRegistry:
             raise ValueError(f"{path}: not a Python module")
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[module_spec.name] = module  # importable by name, as Numba's cache needs when it loads the policy
-        module_spec.loader.exec_module(module)
+        try:
+            module_spec.loader.exec_module(module)
+        except SyntaxError as error:  # the user's own code: one line naming file and line, not a traceback
+            del sys.modules[module_spec.name]
+            raise ValueError(f"policy file {path}: line {error.lineno}: {error.msg}") from None
+        except Exception as error:
+            del sys.modules[module_spec.name]
+            raise ValueError(f"policy file {path} failed to import: {type(error).__name__}: {error}") from None
         if name not in self._policies:
             raise ValueError(f"{path} did not register a policy named {name!r}")
         return self._policies[name]
@@ -165,7 +174,8 @@ class PolicyRegistry:
             return self.load_external(name)
         self._discover()
         if name not in self._policies:
-            raise ValueError(f"unknown policy {name!r} (known: {', '.join(sorted(self._policies))})")
+            hint = " (a policy file is named as path/to/module.py:name)" if name.endswith(".py") else ""
+            raise ValueError(f"unknown policy {name!r} (known: {', '.join(sorted(self._policies))}){hint}")
         return self._policies[name]
 
     def all(self) -> list[Policy]:

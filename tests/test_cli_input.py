@@ -135,3 +135,22 @@ def test_a_results_folder_with_a_deleted_chunk_names_the_unfinished_cell(tmp_pat
     assert out.exit_code == 0 and f"not finished ({cell})" in " ".join(out.output.split()), out.output
     rows = json.loads(runner.invoke(app, ["report", str(folder), "--json"]).output)
     assert [(r["battles"], r["complete"]) for r in rows] == [(10, False)]
+
+
+@pytest.mark.parametrize("text, words", [
+    (b"this is not python (\n", "bad.py: line 1: '(' was never closed"),
+    (b"raise RuntimeError('boom')\n", "bad.py failed to import: RuntimeError: boom"),
+    (b"x = '\xff\xfe'\n", "bad.py: line 1: "),
+])
+def test_a_policy_file_that_does_not_import_is_one_line(tmp_path, text, words):
+    (tmp_path / "bad.py").write_bytes(text)
+    out = runner.invoke(app, [*BASE, "--policy", f"{tmp_path / 'bad.py'}:x"])
+    _clean_error(out, words)
+
+
+def test_a_policy_path_that_is_a_folder_or_lacks_its_name_says_so(tmp_path):
+    (tmp_path / "adir.py").mkdir()
+    _clean_error(runner.invoke(app, [*BASE, "--policy", f"{tmp_path / 'adir.py'}:x"]), "adir.py is a directory")
+    (tmp_path / "p.py").write_text("", "utf-8")
+    _clean_error(runner.invoke(app, [*BASE, "--policy", str(tmp_path / "p.py")]),
+                 "(a policy file is named as path/to/module.py:name)")
