@@ -197,6 +197,8 @@ def defend_pmf(pool: Pool, faces: Faces, damage: int) -> dict[int, Fraction]:
 def dodge_pool(n_dice: int, letter: str = DODGE_LETTER) -> Pool:
     """The pool of ``n_dice`` dodge dice (their total is the number of dodge symbols)."""
     _check_non_negative("number of dodge dice", n_dice)
+    if n_dice > MAX_POOL_DICE:
+        raise ValueError(f"{n_dice} dodge dice; at most {MAX_POOL_DICE} are supported")
     return Pool.of({letter: n_dice})
 
 

@@ -101,3 +101,9 @@ def test_missing_overlay_folder_exits_1(tmp_path) -> None:
     assert result.exit_code == 1
     assert "overlay folder not found" in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_a_huge_dodge_pool_is_refused_like_a_huge_roll() -> None:
+    result = runner.invoke(app, ["dice", "dodge", "100000", "--difficulty", "3"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "Error: 100000 dodge dice; at most 200 are supported"

@@ -61,7 +61,7 @@ def dodge(
     exact: ExactOption = False,
     data: DataOption = None,
 ) -> None:
-    """Chance that N dodge dice show at least DIFFICULTY dodge symbols (R-9.5; 0 dice always fail, F-9.3)."""
+    """Chance that N dodge dice show at least DIFFICULTY dodge symbols (R-9.5; difficulty 0 always succeeds, 0 dice fail any higher one, F-9.3)."""
     faces = _faces(data)
     with _user_errors():
         pool = dice.dodge_pool(n)
