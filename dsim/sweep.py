@@ -413,6 +413,7 @@ def run_sweep(
                              {c.id: game.seats(c.settings) for c in cells})
     manifest["outcome"] = dataclasses.asdict(game.outcome)
     out = _results_folder(Path(out))
+    _existing_manifest(out)  # a folder of unknown files is refused before the lock file goes into it
     with _locked(out):
         old = _existing_manifest(out)
         if old is not None:

@@ -154,3 +154,25 @@ def test_a_policy_path_that_is_a_folder_or_lacks_its_name_says_so(tmp_path):
     (tmp_path / "p.py").write_text("", "utf-8")
     _clean_error(runner.invoke(app, [*BASE, "--policy", str(tmp_path / "p.py")]),
                  "(a policy file is named as path/to/module.py:name)")
+
+
+def test_a_folder_of_other_files_is_refused_without_leaving_a_lock_file(tmp_path):
+    folder = tmp_path / "nonempty"
+    folder.mkdir()
+    (folder / "keep.txt").write_text("x", "utf-8")
+    out = runner.invoke(app, ["sweep", _experiment(tmp_path, ""), "--out", str(folder)])
+    _clean_error(out, "not empty and has no _manifest.json (found keep.txt)")
+    assert sorted(p.name for p in folder.iterdir()) == ["keep.txt"]
+
+
+def test_a_plot_by_default_goes_where_parquet_readers_of_the_folder_skip_it(tmp_path):
+    import pandas as pd
+
+    folder = tmp_path / "out"
+    assert runner.invoke(app, ["sweep", _experiment(tmp_path, ""), "--out", str(folder)]).exit_code == 0
+    out = runner.invoke(app, ["plot", str(folder), "--kind", "forest"])
+    assert out.exit_code == 0, out.output
+    assert (folder / "_plots" / "forest.png").stat().st_size > 1000
+    assert len(pd.read_parquet(folder)) == 1  # one chunk; the image is not read as Parquet
+    _clean_error(runner.invoke(app, ["plot", str(folder), "--kind", "forest", "--out", str(tmp_path)]),
+                 f"--out {tmp_path} is a folder; name an image file in it")

@@ -184,7 +184,8 @@ def plot(
     ],
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Image file to write (.png, .svg or .pdf; default FOLDER/KIND.png)."),
+        typer.Option("--out", help="Image file to write (.png, .svg or .pdf; default FOLDER/_plots/KIND.png, "
+                     "where Parquet readers of the folder skip it)."),
     ] = None,
     x: Annotated[
         str | None,
@@ -196,9 +197,16 @@ def plot(
     """Draw a figure of a results folder."""
     from dsim import plots, results  # matplotlib and pandas load slowly; only plots need them
 
-    out = out or Path(folder) / f"{kind.value}.png"
     try:
         game = _game_of(folder)
+        if out is None:  # "_" as _manifest.json: pandas.read_parquet(FOLDER) and DuckDB skip it
+            out = Path(folder) / "_plots" / f"{kind.value}.png"
+            try:
+                out.parent.mkdir(exist_ok=True)
+            except OSError as exc:
+                _fail(f"{out.parent}: cannot create the plots folder ({exc.strerror}); choose --out")
+        elif out.is_dir():
+            _fail(f"--out {out} is a folder; name an image file in it, e.g. {out / (kind.value + '.png')}")
         plots.save(plots.make_plot(kind.value, results.load(folder), x, y, game.heatmap_axes,
                                    game.outcome.success is None, game.outcome.unit, game.outcome.shares), out)
     except (results.ResultsError, plots.PlotError) as exc:
