@@ -40,3 +40,13 @@ def test_R_1_4_R_5_10_the_spark_dial_bounds_the_battles_lost():
 def test_a_main_boss_area_is_a_clear_error():
     result = runner.invoke(app, ["area", "--party", "knight", "--boss", "ornstein_and_smough", "--games", "10"])
     assert result.exit_code == 1 and "main boss" in result.output and "Traceback" not in result.output
+
+
+def test_area_options_it_cannot_honour_are_one_line_errors_and_dial_values_count_once():
+    base = ["area", "--party", "knight,warrior", "--boss", "gargoyle", "--games", "20"]
+    out = runner.invoke(app, [*base, "--set", "sparks_delta=2"])
+    assert out.exit_code == 1 and "--set sparks_delta: `dsim area` sets the spark dial per row" in out.output
+    out = runner.invoke(app, [*base, "--sparks", "99"])  # 4 sparks by, the house rule adds at most 94
+    assert out.exit_code == 1 and "--sparks 99: a party of 2 starts with at most 98 sparks" in out.output
+    out = runner.invoke(app, [*base, "--sparks", "2", "--sparks", "2", "--json"])
+    assert out.exit_code == 0 and [r["sparks"] for r in json.loads(out.stdout)["sparks"]] == [2]

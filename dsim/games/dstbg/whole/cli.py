@@ -21,8 +21,9 @@ SPARKS = range(6)
 def game(
     party: Annotated[str, typer.Option("--party", help="Comma-separated character ids, e.g. knight,warrior.")
                      ] = "knight,warrior",
-    mini_boss: Annotated[str, typer.Option("--mini-boss", help="Mini boss id.")] = "gargoyle",
-    main_boss: Annotated[str, typer.Option("--main-boss", help="Main boss id.")] = "ornstein_and_smough",
+    mini_boss: Annotated[str | None, typer.Option("--mini-boss", help="Mini boss id (default: gargoyle).")] = None,
+    main_boss: Annotated[str | None, typer.Option("--main-boss", help="Main boss id (default: ornstein_and_smough).")
+                         ] = None,
     scenario: Annotated[str | None, typer.Option("--scenario", help="A campaign scenario instead of the two bosses "
                                                  "(R-13.10, R-13.11): first_journey, spiral_sword "
                                                  "(`dsim data list scenarios`); implies --mode campaign.")] = None,
@@ -53,7 +54,10 @@ def game(
     chosen = get_game("dstbg_game")
     settings: dict[str, Any] = {"party": [p.strip() for p in party.split(",") if p.strip()], "policy": strategy,
                                 "battle_policy": battle_policy}
-    settings |= {"scenario": scenario} if scenario else {"mini_boss": mini_boss, "main_boss": main_boss}
+    if scenario and (mini_boss or main_boss):
+        fail(f"--scenario {scenario} names its own bosses: drop --mini-boss and --main-boss")
+    settings |= {"scenario": scenario} if scenario else {"mini_boss": mini_boss or "gargoyle",
+                                                         "main_boss": main_boss or "ornstein_and_smough"}
     if mode is not None and (mode != "standard" or scenario):
         settings["mode"] = mode
     settings.update(parse_sets(chosen, set_))
@@ -201,17 +205,23 @@ def area(
     base: dict[str, Any] = {"party": [p.strip() for p in party.split(",") if p.strip()], "mini_boss": boss,
                             "policy": strategy, "battle_policy": battle_policy}
     base.update(parse_sets(chosen, set_))
+    if "sparks_delta" in base.get("variants", {}):
+        fail("--set sparks_delta: `dsim area` sets the spark dial per row; give the dial values with --sparks")
     if data:
         base["data"] = data
     rows = []
     with user_errors():
         from dsim.games.dstbg.game import game_data
+        from dsim.games.dstbg.whole.variants import GAME_VARIANTS
 
         if game_data(data).bosses.get(boss) is not None and game_data(data).bosses[boss].kind != "mini":
             fail(f"{boss!r} is a main boss: its area comes after a mini boss; play whole games with `dsim game "
                  f"--main-boss {boss}`")
         default = 6 - len(base["party"])
-        values = list(sparks or SPARKS)
+        values = list(dict.fromkeys(sparks or SPARKS))  # each dial value once
+        most = default + GAME_VARIANTS.by_id["sparks_delta"].high  # the house rule's range, as a dial value
+        if max(values) > most:
+            fail(f"--sparks {max(values)}: a party of {len(base['party'])} starts with at most {most} sparks")
         with progress("games", games * len(values), as_json) as on_chunk:
             for value in values:  # an absolute dial value as the house rule's offset from
                 settings = base | {"variants": {**base.get("variants", {}), "sparks_delta": value - default}}
