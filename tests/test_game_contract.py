@@ -97,6 +97,14 @@ def test_explain_replays_the_toy_battle_that_run_played():
     assert first == {"event": "flip", "win": False} and end["event"] == "end" and end["rounds"] >= 1
 
 
+def test_explain_says_what_it_cannot_honour():
+    """`--search` without `--where` is an error; `--decisions` for a game that logs no decisions says so."""
+    out = runner.invoke(app, ["explain", "--game", "toy", "--p", "0.5", "--search", "10"])
+    assert out.exit_code == 1 and "--search bounds the plays --where scans: give --where too" in out.output
+    out = runner.invoke(app, ["explain", "--game", "toy", "--p", "0.5", "--decisions"])
+    assert out.exit_code == 0 and "note: toy logs no separate decisions" in out.output
+
+
 def test_policies_and_tune_policy_for_the_toy():
     """The toy's registry lists its two policies; `edgy` with edge 0.2 wins 0.2 more on the same battles,
     and tune-policy finds an edge above the default 0 beyond the paired interval."""

@@ -120,7 +120,8 @@ def explain(
     where: Annotated[str | None, typer.Option(
         "--where", help="Replay the first play (from --index on) whose outcome matches, e.g. \"lost and rounds > 8\" "
                         "(columns of `dsim run`, plus won/lost and the game's own).")] = None,
-    search: Annotated[int, typer.Option("--search", min=1, max=10**9, help="How many plays --where may scan.")] = 100_000,
+    search: Annotated[int | None, typer.Option("--search", min=1, max=10**9,
+                                               help="How many plays --where may scan (default 100,000).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines: one event per line with the resulting state.")] = False,
     decisions: Annotated[bool, typer.Option("--decisions", help="Also show every policy decision.")] = False,
     cell: CellArgs | None = None,
@@ -128,8 +129,16 @@ def explain(
     """Replay one play of `dsim run` (same settings, seed and index) step by step, citing rule IDs."""
     from dsim.play import cell_stream
 
+    from dsim.games.base import Game
+
     chosen, settings = cell.one(policy)
     seed, stream = cell.seed, cell_stream(settings)
+    if search is not None and where is None:
+        fail("--search bounds the plays --where scans: give --where too")
+    search = search or 100_000
+    if decisions and type(chosen).is_decision is Game.is_decision:
+        err.print(f"note: {chosen.name} logs no separate decisions: its players' choices are the events shown",
+                  markup=False, highlight=False)
     if not as_json:
         for line in chosen.explain_header(settings):
             console.print(line, markup=False, highlight=False)
