@@ -19,6 +19,9 @@ BASE = ["run", "--party", "knight", "--encounter", "the_forgotten", "--battles",
     (["--set", "boss_health_delta=100000000000"], "house rule 'boss_health_delta' takes a whole number from -10,000"),
     (["--set", "max_rounds=99999"], "variant 'max_rounds' takes a whole number from 0 to 10000"),
     (["--set", "nonsense"], "--set: expected variant_id=value"),
+    (["--set", "enemy_health_delta=1", "--set", "enemy_health_delta=2"], "--set enemy_health_delta is given twice"),
+    (["--data", ""], "expected an overlay folder, got an empty name"),
+    (["--data", "/etc/passwd"], "/etc/passwd: is a file, not an overlay folder"),
 ])
 def test_bad_values_end_with_a_clear_error(extra: list[str], words: str) -> None:
     out = runner.invoke(app, [*BASE, *extra])

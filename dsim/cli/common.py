@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -25,7 +26,19 @@ Seed = Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Random 
 PolicyOpt = Annotated[str | None, typer.Option(
     "--policy", help="Policy name (`dsim policies list`) or path/to/module.py:name (default: the game's).")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant or house rule id=value (repeatable; `dsim variants list`).")]
-DataOpt = Annotated[str | None, typer.Option("--data", help="Overlay data folder (house-ruled cards).")]
+
+
+def _folder_name(text: str) -> str:
+    """``--data``'s value: an empty name is an error (it would silently mean no overlay, or this folder)."""
+    if not text.strip():
+        raise typer.BadParameter("expected an overlay folder, got an empty name")
+    return text
+
+
+_DATA_HELP = "Your data folder (same layout as data/<game>/): its entries replace or add to the shipped ones by id."
+DataOpt = Annotated[str | None, typer.Option("--data", parser=_folder_name, help=_DATA_HELP, show_default=False)]
+DataPath = Annotated[Path | None, typer.Option("--data", parser=lambda text: Path(_folder_name(text)), help=_DATA_HELP,
+                                               show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 
 
@@ -103,7 +116,10 @@ def parse_sets(game: Game, sets: list[str] | None) -> dict[str, dict[str, str]]:
             table, key, parsed = game.parse_set(key.strip(), value.strip())
         except SettingsError as exc:
             fail(f"--set: {exc}")
-        tables.setdefault(table, {})[key] = parsed
+        given = tables.setdefault(table, {})
+        if key in given and given[key] != parsed:
+            fail(f"--set {key} is given twice ({given[key]} and {parsed}); give it once")
+        given[key] = parsed
     return tables
 
 

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.syntax import Syntax
 from rich.table import Table
 
-from dsim.cli.common import fail, game_named
+from dsim.cli.common import DataPath, fail, game_named
 from dsim.games import DEFAULT_GAME
 from dsim.games.data import LoadedData
 from dsim.validation import display_path, exit_on_data_error, singular
@@ -26,14 +26,6 @@ app = typer.Typer(
 )
 console = Console()
 
-DataOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--data",
-        help="Your data folder (same layout as data/<game>/): its entries replace or add to the shipped ones by id.",
-        show_default=False,
-    ),
-]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 
 
@@ -74,7 +66,7 @@ def _echo_json(value: Any) -> None:
 
 
 @app.command()
-def validate(ctx: typer.Context, data: DataOption = None) -> None:
+def validate(ctx: typer.Context, data: DataPath = None) -> None:
     """Check every data file (types, ranges, references); print one line per problem."""
     game_data = _load(ctx, data)
     counts = ", ".join(f"{n} {kind}" for kind, n in game_data.counts().items())
@@ -98,7 +90,7 @@ def list_entries(
     kind: Annotated[str, typer.Argument(help="What to list: a kind of the game's data (an unknown kind lists them).",
                                     show_default=False)],
     as_json: JsonOption = False,
-    data: DataOption = None,
+    data: DataPath = None,
 ) -> None:
     """List all entries of one kind as a table (P = placeholder values, D = decided conflict)."""
     support = _support(ctx)
@@ -131,7 +123,7 @@ def show(
         str | None, typer.Option("--kind", help="Only look in this kind (when an id exists in several).")
     ] = None,
     as_json: JsonOption = False,
-    data: DataOption = None,
+    data: DataPath = None,
 ) -> None:
     """Show one entry (any kind, found by id) with all its fields; `show KIND ID` also works."""
     support = _support(ctx)
@@ -167,7 +159,7 @@ def show(
 
 
 @app.command()
-def coverage(ctx: typer.Context, as_json: JsonOption = False, data: DataOption = None) -> None:
+def coverage(ctx: typer.Context, as_json: JsonOption = False, data: DataPath = None) -> None:
     """List every placeholder figure and card effect the engine does not simulate."""
     support = _support(ctx)
     uses = support.coverage(_load(ctx, data))

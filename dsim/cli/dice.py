@@ -6,7 +6,6 @@ import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from fractions import Fraction
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -15,7 +14,7 @@ from rich.table import Table
 
 from dsim import dice
 from dsim.games import DEFAULT_GAME
-from dsim.cli.common import GameOpt, game_named
+from dsim.cli.common import DataPath, GameOpt, game_named
 from dsim.cli.common import fail as _fail
 from dsim.validation import exit_on_data_error
 
@@ -29,10 +28,6 @@ PoolArgument = Annotated[str, typer.Argument(help="Dice pool in the game's notat
                                                      "Dark Maiden: 2d6, or a hero, enemy, boss or mount id.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout instead of a table.")]
 ExactOption = Annotated[bool, typer.Option("--exact", help="Show probabilities and means as exact fractions (e.g. 5/36).")]
-DataOption = Annotated[
-    Path | None,
-    typer.Option("--data", help="Data folder overlaying the shipped game data (e.g. house-ruled dice faces)."),
-]
 
 
 def _number(value: Fraction, exact: bool) -> str | float:
@@ -89,7 +84,7 @@ def _user_errors() -> Iterator[None]:
 
 
 @app.command()
-def roll(pool: PoolArgument, json_: JsonOption = False, exact: ExactOption = False, data: DataOption = None,
+def roll(pool: PoolArgument, json_: JsonOption = False, exact: ExactOption = False, data: DataPath = None,
          game: GameOpt = DEFAULT_GAME) -> None:
     """Exact distribution of a pool's total in the game's dice notation (DS:TBG: a total below 0 counts as 0, R-4.8)."""
     support = game_named(game).dice()

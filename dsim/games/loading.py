@@ -55,7 +55,8 @@ class FolderLoader:
             if overlay.is_dir():
                 self.load_folder(overlay, shipped=False)
             else:
-                self.problems.append(Problem(display_path(overlay), message="overlay folder not found"))
+                found = "is a file, not an overlay folder" if overlay.exists() else "overlay folder not found"
+                self.problems.append(Problem(display_path(overlay), message=found))
 
     def entry_problems(self, err: ValidationError, file: str, raw: Any, label: str) -> list[Problem]:
         """One problem line per field of an invalid entry (a game may unwrap its own notations first)."""

@@ -9,7 +9,8 @@ from typing import Annotated, Any
 import typer
 
 from dsim import dice
-from dsim.cli.dice import DataOption, ExactOption, JsonOption, PoolArgument, _show, _user_errors
+from dsim.cli.common import DataPath
+from dsim.cli.dice import ExactOption, JsonOption, PoolArgument, _show, _user_errors
 from dsim.validation import exit_on_data_error
 
 
@@ -35,7 +36,7 @@ def attack(
     block: Annotated[int, typer.Option("--block", help="The target's block (physical) or resist (magic).")] = 0,
     json_: JsonOption = False,
     exact: ExactOption = False,
-    data: DataOption = None,
+    data: DataPath = None,
 ) -> None:
     """Damage dealt to an enemy: total minus its block or resist, never below 0 (R-9.4)."""
     parsed, pmf = _distribution(pool, data, lambda p, faces: dice.attack_pmf(p, faces, block))
@@ -47,7 +48,7 @@ def defend(
     damage: Annotated[int, typer.Option("--damage", help="The enemy attack's damage.")],
     json_: JsonOption = False,
     exact: ExactOption = False,
-    data: DataOption = None,
+    data: DataPath = None,
 ) -> None:
     """Damage taken when blocking or resisting with a pool: damage minus the total, never below 0 (R-9.5)."""
     parsed, pmf = _distribution(pool, data, lambda p, faces: dice.defend_pmf(p, faces, damage))
@@ -59,7 +60,7 @@ def dodge(
     difficulty: Annotated[int, typer.Option("--difficulty", help="The attack's dodge difficulty.")],
     json_: JsonOption = False,
     exact: ExactOption = False,
-    data: DataOption = None,
+    data: DataPath = None,
 ) -> None:
     """Chance that N dodge dice show at least DIFFICULTY dodge symbols (R-9.5; difficulty 0 always succeeds, 0 dice fail any higher one, F-9.3)."""
     faces = _faces(data)
