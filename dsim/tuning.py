@@ -87,13 +87,24 @@ def latin_hypercube(low: np.ndarray, high: np.ndarray, count: int, seed: int) ->
     return low + sample * (high - low)
 
 
-def halving_schedule(n_candidates: int, budget: int, eta: int) -> list[tuple[int, int]]:
-    """(candidates, cumulative battles each) per round, spending at most ``budget`` battles in all."""
+def _halving_counts(n_candidates: int, eta: int) -> list[int]:
+    """Candidates left in each round of successive halving."""
     counts = [n_candidates]
     while counts[-1] > 1:
         counts.append(max(1, counts[-1] // eta))
+    return counts
+
+
+def halving_cost(n_candidates: int, eta: int) -> int:
+    """Battles one unit of the first round's battles per candidate costs over all rounds (the least budget)."""
     # battles added in round r per candidate are m0 * (eta^r - eta^(r-1)); their total must fit the budget
-    cost = sum(c * (eta**r - (eta ** (r - 1) if r else 0)) for r, c in enumerate(counts))
+    return sum(c * (eta**r - (eta ** (r - 1) if r else 0)) for r, c in enumerate(_halving_counts(n_candidates, eta)))
+
+
+def halving_schedule(n_candidates: int, budget: int, eta: int) -> list[tuple[int, int]]:
+    """(candidates, cumulative battles each) per round, spending at most ``budget`` battles in all."""
+    counts = _halving_counts(n_candidates, eta)
+    cost = halving_cost(n_candidates, eta)
     m0 = budget // cost
     if m0 < 1:
         raise ValueError(f"budget {budget} is too small for {n_candidates} candidates (needs at least {cost})")
@@ -138,6 +149,13 @@ def tune(
     if candidates < 2 or stages < 1:
         raise ValueError("at least 2 candidates (the defaults and one sample) and 1 stage are needed")
     search_budget = int(budget * (1.0 - validation_share)) // stages
+    cost = halving_cost(candidates, eta)
+    if search_budget < cost:
+        least = int(cost * stages / (1.0 - validation_share))
+        while int(least * (1.0 - validation_share)) // stages < cost:  # float rounding: step to the exact least
+            least += 1
+        raise ValueError(f"budget {budget:,} leaves {search_budget:,} plays per search stage, and {candidates} "
+                         f"candidates need {cost:,}: give a budget of at least {least:,}")
     incumbent = bounds.defaults.copy()
     rounds: list[HalvingRound] = []
     spent = 0

@@ -82,3 +82,11 @@ def test_policies_compare_plays_the_same_battles_for_each_policy():
     assert [r["policy"] for r in rows] == ["naive", "careful"]
     assert all(r["battles"] == 200 and r["ci95"][0] <= r["win_rate"] <= r["ci95"][1] for r in rows)
     assert json.loads(runner.invoke(app, args).stdout) == rows
+
+
+def test_policies_compare_refuses_an_empty_list_and_plays_a_repeated_name_once():
+    base = ["policies", "compare", "--party", "knight", "--encounter", "the_forgotten", "--battles", "50"]
+    out = runner.invoke(app, [*base, "--policies", " , "])
+    assert out.exit_code == 1 and "--policies: expected comma-separated policy names, got none" in out.output
+    out = runner.invoke(app, [*base, "--policies", "careful,careful", "--json"])
+    assert out.exit_code == 0 and [r["policy"] for r in json.loads(out.stdout)] == ["careful"]

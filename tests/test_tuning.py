@@ -72,3 +72,11 @@ def test_tune_keeps_optimal_defaults():
     best = Bounds(names=("a", "b"), defaults=np.array([0.8, 0.5]), low=np.zeros(2), high=np.ones(2))
     result = tune(evaluate, best, budget=30_000, seed=9)
     assert result.best_is_default or result.gain_ci[0] <= 0.0 <= result.gain_ci[1] or abs(result.best["a"] - 0.8) < 0.05
+
+
+def test_tune_says_the_budget_it_needs():
+    """A budget whose search share cannot play one round of the candidates names the budget that would."""
+    with pytest.raises(ValueError, match=r"budget 100 leaves 30 plays per search stage, and 27 candidates need 81: "
+                                         r"give a budget of at least 270"):
+        tune(lambda v, start, count: np.ones(count, dtype=bool), BOUNDS, 100, seed=1)
+    tune(lambda v, start, count: np.ones(count, dtype=bool), BOUNDS, 270, seed=1)  # enough, as it said

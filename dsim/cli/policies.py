@@ -96,7 +96,10 @@ def compare(
 
     _, registry = _registry(cell.game)
     seed = cell.seed
-    names = [p.strip() for p in policies.split(",") if p.strip()] if policies else [p.name for p in registry.all()]
+    if policies is not None and not policies.strip(" ,"):
+        fail("--policies: expected comma-separated policy names, got none (leave it out for every policy)")
+    names = list(dict.fromkeys(p.strip() for p in policies.split(",") if p.strip())) if policies else \
+        [p.name for p in registry.all()]
     rows = []
     for name in names:
         the_game, settings = cell.one(name)
