@@ -56,3 +56,18 @@ def test_run_boss_reports_heat_up_boss_health_and_cards():
     plain = json.loads(subprocess.run([sys.executable, "-m", "dsim", *ARGS], capture_output=True, text=True,
                                       check=True).stdout)
     assert "heatup_rate" not in plain and "mean_boss_health_left" not in plain
+
+
+def test_run_table_names_the_rules_and_overlay_it_played_under(tmp_path):
+    from typer.testing import CliRunner
+
+    from dsim.cli import app
+
+    args = ["run", "--party", "knight", "--encounter", "the_forgotten", "--battles", "50"]
+    plain = CliRunner().invoke(app, args)
+    assert plain.exit_code == 0 and "rules:" not in plain.stdout and "data overlay" not in plain.stdout
+    ruled = CliRunner().invoke(app, [*args, "--set", "enemy_health_delta=1", "--set", "bleed_zero_damage=no_trigger",
+                                     "--data", str(tmp_path)])
+    assert ruled.exit_code == 0, ruled.output
+    assert "rules: bleed_zero_damage=no_trigger, enemy_health_delta=1" in ruled.stdout
+    assert f"data overlay: {tmp_path}" in " ".join(ruled.stdout.split())

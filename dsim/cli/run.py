@@ -63,6 +63,11 @@ def run(
     rate = summary[f"{unit}_per_s"]
     table.add_row("throughput", f"{rate:,.0f} {unit}/s" if rate else "—")
     console.print(table)
+    rules = [f"{k}={v}" for t in chosen.rule_tables for k, v in settings.get(t, {}).items()]
+    if rules:  # what makes these numbers differ from the printed game's
+        console.print(f"rules: {', '.join(rules)}", markup=False, highlight=False)
+    if settings.get("data"):
+        console.print(f"data overlay: {settings['data']}", markup=False, highlight=False)
 
 
 @contextmanager
