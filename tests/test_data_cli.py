@@ -82,6 +82,14 @@ def test_show_ambiguous_and_unknown_ids_fail_with_a_hint() -> None:
     assert "did you mean long_sword" in unknown
 
 
+def test_show_takes_a_kind_singular_or_plural_and_hints_within_it() -> None:
+    for args in (("show", "mid_game", "--kind", "loadout"), ("show", "mid_game", "--kind", "loadouts"),
+                 ("show", "loadout", "mid_game")):
+        assert "loadouts: mid_game" in run(*args).stdout
+    wrong_kind = run("show", "mid_game", "--kind", "characters", code=1).stderr
+    assert "no character with id 'mid_game'; see `dsim data list characters`" in " ".join(wrong_kind.split())
+
+
 def test_coverage_lists_every_effect_the_kernel_does_not_simulate() -> None:
     uses = [u for u in run_json("coverage") if u["kind"] != "placeholder"]  # the treasure deck's: test_treasure_data
     kinds = {u["kind"] for u in uses}

@@ -117,7 +117,7 @@ def show(
     ctx: typer.Context,
     ident: Annotated[str, typer.Argument(metavar="ID", help="Entry id (DS:TBG: BOSS/CARD for a boss behaviour card).")],
     second: Annotated[str | None, typer.Argument(
-        metavar="[ID]", help="With two arguments the first is the kind, e.g. `dsim data show loadout mid_game`.",
+        metavar="ID", help="With two arguments the first is the kind, e.g. `dsim data show loadout mid_game`.",
         show_default=False)] = None,
     kind: Annotated[
         str | None, typer.Option("--kind", help="Only look in this kind (when an id exists in several).")
@@ -128,20 +128,22 @@ def show(
     """Show one entry (any kind, found by id) with all its fields; `show KIND ID` also works."""
     support = _support(ctx)
     kinds = (*support.kinds, *support.extra_kinds)
+    plural = {k: k for k in kinds} | {singular(k): k for k in kinds}  # `loadout` and `loadouts` alike
     if second is not None:
-        plural = {k: k for k in kinds} | {singular(k): k for k in kinds}
-        if ident not in plural:
-            fail(f"unknown kind {ident!r}; expected one of: {', '.join(kinds)}")
-        kind, ident = plural[ident], second
-    if kind is not None and kind not in kinds:
-        fail(f"unknown kind {kind!r}; expected one of: {', '.join(kinds)}")
+        kind, ident = ident, second
+    if kind is not None:
+        if kind not in plural:
+            fail(f"unknown kind {kind!r}; expected one of: {', '.join(kinds)}")
+        kind = plural[kind]
     game_data = _load(ctx, data)
     found = support.find(game_data, ident, kind)
     if not found:
-        every = [i for k in support.kinds for i in game_data.entries(k)]
+        searched = support.kinds if kind is None else [kind] if kind in support.kinds else []  # extra kinds: no list
+        every = [i for k in searched for i in game_data.entries(k)]
         close = difflib.get_close_matches(ident, every, n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; see `dsim data list KIND`"
-        fail(f"no entry with id {ident!r}{hint}")
+        hint = (f"; did you mean {', '.join(close)}?" if close else f"; see `dsim data list {kind or 'KIND'}`"
+                if searched else "; see `dsim data show --help` for how its ids are written")
+        fail(f"no {singular(kind) if kind else 'entry'} with id {ident!r}{hint}")
     if len(found) > 1:
         fail(f"{ident!r} is ambiguous: {', '.join(f'{k} {i}' for k, i, _, _ in found)}; give the kind too (or --kind)")
     found_kind, found_id, entry, origin = found[0]
