@@ -150,6 +150,16 @@ def test_games_lists_every_registered_game_with_its_options():
     assert {"dstbg", "toy", "duel"} <= set(games)
     assert [o["flag"] for o in games["toy"]["options"]] == ["--p", "--max-rounds"]
     assert games["duel"]["outcome"]["success"] is None and games["duel"]["outcome"]["seats"] == 4
+    assert [o["flag"] for o in games["dstbg"]["options"] if o["grid_only"]] == ["--sizes"]
+    assert "--sizes (compare)" in runner.invoke(app, ["games"]).stdout
+
+
+def test_a_foreign_option_error_lists_only_the_options_this_command_takes():
+    """`run` takes no grid option, so the list of dstbg's options it prints leaves `--sizes` out."""
+    out = runner.invoke(app, ["run", "--game", "dstbg", "--party", "knight", "--encounter", "the_forgotten",
+                              "--p", "0.5"])
+    assert out.exit_code == 1 and "--p: not an option of dstbg (its options: --party," in out.stderr
+    assert "--sizes" not in out.stderr and "--loadout" in out.stderr
 
 
 @pytest.mark.parametrize("name", ["toy-coin", "duel-3"])

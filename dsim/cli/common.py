@@ -179,7 +179,7 @@ class CellArgs:
         """The game and the cells of its grid over the repeated options (``dsim compare``)."""
         game = self.chosen()
         try:
-            cells = game.grid(game_values(game, self.options), self.data)
+            cells = game.grid(game_values(game, self.options, grid=True), self.data)
         except SettingsError as exc:
             fail(str(exc))
         common: dict[str, Any] = {"policy": policy or game.default_policy, **parse_sets(game, self.sets)}
@@ -256,15 +256,16 @@ def with_game_options(command: Any, repeatable: bool = False) -> Any:
     return _WithGameOptions(command, repeatable)
 
 
-def game_values(game: Game, options: Mapping[str, Any]) -> dict[str, Any]:
-    """The given game options, refusing those the chosen game does not have."""
-    mine = {o.name for o in game.options}
+def game_values(game: Game, options: Mapping[str, Any], grid: bool = False) -> dict[str, Any]:
+    """The given game options, refusing those the chosen game does not have (for this command: a grid
+    option such as ``--sizes`` only where a grid of cells is built)."""
+    usable = [o for o in game.options if grid or not o.grid_only]
+    mine = {o.name for o in usable}
     given = {k: v for k, v in options.items() if v is not None and v != []}
     foreign = sorted(k for k in given if k not in mine)
     if foreign:
         flags = ", ".join("--" + k.replace("_", "-") for k in foreign)
-        fail(f"{flags}: not an option of {game.name} (its options: "
-             f"{', '.join(o.flag for o in game.options) or 'none'})")
+        fail(f"{flags}: not an option of {game.name} (its options: {', '.join(o.flag for o in usable) or 'none'})")
     return given
 
 

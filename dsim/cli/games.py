@@ -19,7 +19,8 @@ def games(as_json: JsonOpt = False) -> None:
         game = get_game(name)
         records.append({
             "name": name, "title": game.title,
-            "options": [{"flag": o.flag, "setting": o.key, "help": o.help} for o in game.options],
+            "options": [{"flag": o.flag, "setting": o.key, "help": o.help, "grid_only": o.grid_only}
+                        for o in game.options],
             "outcome": dataclasses.asdict(game.outcome),
             "policies": game.policies() is not None, "data": game.data() is not None, "dice": game.dice() is not None,
             "workloads": [w.name for w in game.workloads],
@@ -29,9 +30,11 @@ def games(as_json: JsonOpt = False) -> None:
         return
     table = Table(title="Games (use --game NAME)")
     for column in ("name", "title", "options", "success measure", "capabilities"):
-        table.add_column(column, overflow="fold")
+        table.add_column(column, overflow="fold", no_wrap=column == "options",
+                         min_width={"options": 17, "capabilities": 12}.get(column))
     for rec in records:
         caps = ", ".join(k for k in ("policies", "data", "dice") if rec[k]) or "—"
-        measure = rec["outcome"]["success"] or f"win share of {rec['outcome']['seats']} seats"
-        table.add_row(rec["name"], rec["title"], " ".join(o["flag"] for o in rec["options"]) or "—", measure, caps)
+        measure = rec["outcome"]["success"] or f"win share per seat (up to {rec['outcome']['seats']})"
+        flags = "\n".join(o["flag"] + (" (compare)" if o["grid_only"] else "") for o in rec["options"])
+        table.add_row(rec["name"], rec["title"], flags or "—", measure, caps)
     console.print(table)
