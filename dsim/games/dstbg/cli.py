@@ -10,7 +10,7 @@ import typer
 
 from dsim import dice
 from dsim.cli.common import DataPath
-from dsim.cli.dice import ExactOption, JsonOption, PoolArgument, _show, _user_errors
+from dsim.cli.dice import ExactOption, JsonOption, _show, _user_errors
 from dsim.validation import exit_on_data_error
 
 
@@ -21,6 +21,9 @@ def _faces(data: Path | None) -> dict[str, tuple[int, ...]]:
 
     with exit_on_data_error():
         return DSTBGDice().faces(data)
+
+PoolArgument = Annotated[str, typer.Argument(help="DS:TBG dice pool: 3K-1, K+2U, 2O+1, KKU (K black, U blue, "
+                                                  "O orange); these commands are DS:TBG's own (no --game).")]
 
 
 def _distribution(pool: str, data: Path | None, pmf_of: Any) -> tuple[dice.Pool, Any]:
