@@ -90,36 +90,40 @@ def compare(
     ``measure`` is the yes/no outcome column compared (default: the game's success column; a
     competitive game names one, e.g. ``first_player_won``). Returns one record per (cell, B) with
     :func:`paired_summary`'s fields plus the cell, both settings, the measure and ``p_adjusted``
-    (over every record, ``adjust`` method).
+    (over every record, ``adjust`` method; ``adjusted_over`` says how many p-values that was).
     """
     if len(rule_settings) < 2:
         raise ValueError("compare needs at least two rule settings")
-    measure = measure_column(game, measure)
+    measure = measure_column(game, measure, numbers=False)
     records = []
     for base in cells:
         stream = crn_stream(base, game.rule_tables)
         outcomes = [game.play(with_rules(base, rules), seed, stream, 0, battles) for rules in rule_settings]
+        if measure not in outcomes[0]:
+            yes_no = sorted(k for k, v in outcomes[0].items() if np.asarray(v).dtype == bool)
+            raise ValueError(f"--measure: {game.name} has no outcome {measure!r} (yes/no outcomes: {', '.join(yes_no)})")
+        if np.asarray(outcomes[0][measure]).dtype != bool:
+            raise ValueError(f"--measure {measure!r} is a number, not a yes/no outcome (its mean is in the effects)")
         for k in range(1, len(rule_settings)):
-            if outcomes[0][measure].dtype != bool:
-                raise ValueError(f"--measure {measure!r} is a number, not a yes/no outcome (its mean is in the effects)")
             rec = paired_summary(outcomes[0], outcomes[k], level, measure, game.outcome.means or ("rounds",))
             records.append({"cell": dict(base), "a": dict(rule_settings[0]), "b": dict(rule_settings[k]),
                             "measure": measure, **rec})
     adjusted = adjust_pvalues([r["p_value"] for r in records], adjust)
     for rec, p in zip(records, adjusted, strict=True):
-        rec["p_adjusted"] = float(p)
+        rec.update(p_adjusted=float(p), adjust=adjust, adjusted_over=len(records))
     return records
 
 
-def measure_column(game: Game, measure: str | None) -> str:
+def measure_column(game: Game, measure: str | None, numbers: bool = True) -> str:
     """The outcome column ``compare``/``tune`` measure: ``measure``, else the game's success column (a
-    competitive game has none and must name one)."""
+    competitive game has none and must name one). ``numbers``: the command also takes a number column
+    (``tune`` aims its mean; ``compare`` only tests yes/no outcomes)."""
     column = measure or game.outcome.success
     if column is None:
-        seats = game.outcome.seat_columns()[:1]
-        raise ValueError(f"{game.name} is competitive: name the outcome to measure with --measure (a yes/no "
-                         f"outcome such as {', '.join(seats) or 'a win column'}, or a number such as "
-                         f"{game.outcome.rounds} for tune)")
+        seats = ", ".join(game.outcome.seat_columns()[:1]) or "a win column"
+        kinds = f"a yes/no outcome such as {seats}, or a number such as {game.outcome.rounds}" if numbers else \
+            f"a yes/no outcome such as {seats}"
+        raise ValueError(f"{game.name} is competitive: name the outcome to measure with --measure ({kinds})")
     return column
 
 
@@ -127,6 +131,17 @@ def describe_rules(rules: Mapping[str, Mapping[str, Any]]) -> str:
     """``{"variants": {"x": "y"}}`` → ``x=y`` (or ``the defaults``)."""
     items = [f"{k}={v}" for table in rules.values() for k, v in table.items()]
     return " ".join(items) if items else "the defaults"
+
+
+ADJUSTMENTS = {"holm": "Holm", "bh": "BH"}
+
+
+def p_label(rec: Mapping[str, Any]) -> str:
+    """``McNemar p``, or ``McNemar p (Holm-adjusted, 4 tests)`` when the verdict's p-value was adjusted over a grid."""
+    over = rec.get("adjusted_over", 1)
+    if "p_adjusted" not in rec or over <= 1:
+        return "McNemar p"
+    return f"McNemar p ({ADJUSTMENTS.get(rec.get('adjust', ''), 'multiplicity')}-adjusted, {over} tests)"
 
 
 def verdict(game: Game, rec: Mapping[str, Any], alpha: float = 0.05) -> str:
@@ -138,7 +153,7 @@ def verdict(game: Game, rec: Mapping[str, Any], alpha: float = 0.05) -> str:
     name = "win rate" if rec.get("measure", game.outcome.success) == game.outcome.success else rec["measure"]
     numbers = (f"{name} {100 * rec['win_rate_a']:.1f}% → {100 * rec['win_rate_b']:.1f}%, "
                f"difference {100 * rec['diff']:+.2f} points (95% CI {low:+.2f} to {high:+.2f}), "
-               f"McNemar p {'< 1e-300' if p < 1e-300 else f'= {p:.3g}'}, {rec['battles']:,} paired {game.outcome.unit}s")
+               f"{p_label(rec)} {'< 1e-300' if p < 1e-300 else f'= {p:.3g}'}, {rec['battles']:,} paired {game.outcome.unit}s")
     if rec["won_only_a"] + rec["won_only_b"] == 0:
         return f"{where}: {change} changes no {game.outcome.unit}'s result ({numbers})."
     if p < alpha:

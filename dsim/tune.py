@@ -12,6 +12,7 @@ interval.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,8 @@ class TuneResult:
     searched: tuple[int, int] | None = None  # the smallest and largest value tried
     measure: str = "win"
     rate: bool = True  # the measure is a yes/no outcome (a rate); False: a number (its mean)
+    bracketed: bool = True  # the target lies between the measures at the two ends of ``searched``
+    stopped: str | None = None  # not bracketed: why the range stopped widening, e.g. "it does not change from -3 to -21"
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -47,6 +50,7 @@ class TuneResult:
             "rule": self.rule, "measure": self.measure, "rate": self.rate, "target": self.target, "tolerance": self.tolerance, "value": self.value,
             "win_rate": self.win_rate, "ci95": list(self.ci95), "hit": self.hit, "interpolated": self.interpolated,
             "searched": list(self.searched) if self.searched else None,
+            "bracketed": self.bracketed, "stopped": self.stopped,
             "evaluations": [{"value": v, "win_rate": w, "ci95": [lo, hi]} for v, (w, lo, hi) in sorted(self.evaluations.items())],
         }
 
@@ -69,15 +73,21 @@ def tune(
     """Find the value of ``rule`` (in settings table ``table``) in ``[low, high]`` whose win rate is nearest ``target``.
 
     Assumes the win rate is monotone in the value (either direction). If the target lies outside the
-    win rates at the two ends, the range widens toward it (``widen`` times at most, inside ``bounds``);
-    if it still does, the nearest value is returned with ``hit`` false unless within tolerance, and
-    ``searched`` says the range tried.
+    win rates at the two ends, the range widens toward it (``widen`` times at most, inside ``bounds``,
+    and not past a stretch where the measure stops changing); if it still does, the nearest value is
+    returned with ``hit`` false unless within tolerance, ``bracketed`` false, ``stopped`` saying why
+    the widening stopped and ``searched`` the range tried.
     """
     if low >= high:
         raise ValueError(f"the search range must have low < high, got {low}..{high}")
+    bounds = bounds or (-(2**31), 2**31 - 1)
+    if max(low, bounds[0]) >= min(high, bounds[1]):
+        raise ValueError(f"the search range {low}..{high} leaves no room inside the values {rule} takes "
+                         f"({bounds[0]}..{bounds[1]})")
     column = measure_column(game, measure)
     stream = crn_stream(base, game.rule_tables)
     seen: dict[int, tuple[float, float, float]] = {}
+    plays: dict[int, tuple[bytes, bytes, bool]] = {}  # digests of the measure's and of every column, measure constant
     kinds: set[bool] = set()
 
     def rate(value: int) -> float:
@@ -86,6 +96,11 @@ def tune(
             if column not in cols:
                 raise ValueError(f"{game.name} has no outcome {column!r} (outcomes: {', '.join(sorted(cols))})")
             values = np.asarray(cols[column])
+            every = hashlib.sha256()
+            for name in sorted(cols):
+                every.update(name.encode() + np.ascontiguousarray(cols[name]).tobytes())
+            plays[value] = (hashlib.sha256(values.tobytes()).digest(), every.digest(),
+                            bool(values.size == 0 or (values == values.flat[0]).all()))
             kinds.add(values.dtype == bool)
             if values.dtype == bool:
                 if not 0.0 <= target <= 1.0:
@@ -97,7 +112,15 @@ def tune(
                 seen[value] = mean_interval(values)
         return seen[value][0]
 
-    lo, hi = _bracket(rate, target, low, high, bounds or (-(2**31), 2**31 - 1), widen)
+    def unchanged(a: int, b: int) -> bool:
+        """The measure is the same play by play at ``a`` and ``b``; when it is one value in every play (a
+        0% or 100% rate, a floor), that can hide a real effect, so then every outcome must be the same."""
+        rate(a), rate(b)
+        (measure_a, every_a, constant_a), (measure_b, every_b, constant_b) = plays[a], plays[b]
+        return measure_a == measure_b and (not (constant_a and constant_b) or every_a == every_b)
+
+    lo, hi, stopped = _bracket(rate, unchanged, target, low, high, bounds, widen, rule)
+    bracketed = (rate(lo) - target) * (rate(hi) - target) <= 0
     if (rate(lo) - target) * (rate(hi) - target) < 0:
         side_lo = rate(lo) - target
         while hi - lo > 1:  # invariant: the target lies between rate(lo) and rate(hi)
@@ -119,25 +142,58 @@ def tune(
         interpolated = float(lo)
     w, ci_lo, ci_hi = seen[best]
     return TuneResult(rule, target, tolerance, best, w, (ci_lo, ci_hi), abs(w - target) <= tolerance, interpolated, seen,
-                      (min(seen), max(seen)), column, kinds == {True})
+                      (min(seen), max(seen)), column, kinds == {True}, bracketed, None if bracketed else stopped)
 
 
-def _bracket(rate: Callable[[int], float], target: float, low: int, high: int, bounds: tuple[int, int],
-             widen: int) -> tuple[int, int]:
+def _bracket(rate: Callable[[int], float], unchanged: Callable[[int, int], bool], target: float, low: int,
+             high: int, bounds: tuple[int, int], widen: int, rule: str = "the rule") -> tuple[int, int, str]:
     """``[low, high]`` widened until its win rates lie on both sides of ``target``: the end on the
     target's side moves out by twice the span each time (both ends while the rate is flat), at most
-    ``widen`` times and never past ``bounds`` (the values the rule takes)."""
+    ``widen`` times, never past ``bounds`` (the values the rule takes) and no further in a direction
+    once the measure is ``unchanged`` over the last step that way (a floor: enemy health cannot go
+    below 1). Returns the range and why it stopped widening (meaningful if the target is still outside)."""
     low, high = max(low, bounds[0]), min(high, bounds[1])
+    flat: dict[str, str] = {}  # direction → "it does not change from a to b"
     for _ in range(widen):
         r_lo, r_hi = rate(low), rate(high)
         if (r_lo - target) * (r_hi - target) <= 0:
-            break
-        span, below = 2 * (high - low), r_lo < target  # both ends lie on the same side of the target
-        up = r_hi == r_lo or (r_hi > r_lo) == below  # the rate heads for the target upwards
-        down = r_hi == r_lo or (r_hi > r_lo) != below
-        new_low = max(bounds[0], low - span) if down else low
-        new_high = min(bounds[1], high + span) if up else high
+            return low, high, ""
+        span, wanted = 2 * (high - low), _toward(r_lo, r_hi, target)
+        new_low = max(bounds[0], low - span) if wanted["down"] and "down" not in flat else low
+        new_high = min(bounds[1], high + span) if wanted["up"] and "up" not in flat else high
         if (new_low, new_high) == (low, high):
-            break  # at the rule's bounds
+            return low, high, _why(wanted, flat, low, high, bounds, rule)
+        if new_low != low and unchanged(new_low, low):
+            flat["down"] = f"it does not change from {low} to {new_low}"
+        if new_high != high and unchanged(high, new_high):
+            flat["up"] = f"it does not change from {high} to {new_high}"
         low, high = new_low, new_high
-    return low, high
+    r_lo, r_hi = rate(low), rate(high)
+    blocked = _why(_toward(r_lo, r_hi, target), flat, low, high, bounds, rule)
+    if (r_lo - target) * (r_hi - target) > 0 and blocked:
+        return low, high, blocked
+    times = f"{widen} time{'s' if widen != 1 else ''}"
+    return low, high, f"the range widened {times} (give a wider --low/--high to search further)"
+
+
+def _toward(r_lo: float, r_hi: float, target: float) -> dict[str, bool]:
+    """The directions in which the rate heads for ``target`` (both ends lie on the same side of it): both
+    while it is the same at the two ends."""
+    below = r_lo < target
+    return {"down": r_hi == r_lo or (r_hi > r_lo) != below, "up": r_hi == r_lo or (r_hi > r_lo) == below}
+
+
+def _why(wanted: dict[str, bool], flat: dict[str, str], low: int, high: int, bounds: tuple[int, int], rule: str) -> str:
+    """Why the range cannot widen in any of the directions ``wanted`` (the measure is flat there, or the rule's
+    values end), or ``""`` if it could."""
+    reasons = []
+    for direction, end, bound, word in (("down", low, bounds[0], "below"), ("up", high, bounds[1], "above")):
+        if not wanted[direction]:
+            continue
+        if direction in flat:
+            reasons.append(flat[direction])
+        elif end == bound:
+            reasons.append(f"{rule} takes no value {word} {bound}")
+        else:
+            return ""
+    return " and ".join(reasons)

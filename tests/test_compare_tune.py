@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from dsim.cli import app
 from dsim.compare import crn_stream, paired_summary, with_rules
+from dsim.games.base import Game
 from dsim.games.dstbg.game import DSTBG
 from dsim.rng import stream_key
 from dsim.tune import tune
@@ -143,3 +144,131 @@ def test_explain_where_replays_the_first_matching_battle():
     assert bad.exit_code == 1 and "cannot evaluate" in bad.stderr
     none = runner.invoke(app, [*args, "--where", "rounds > 1000", "--search", "50"])
     assert none.exit_code == 1 and "no battle in 0..49" in none.stderr
+
+
+def _flat(text: str) -> str:
+    """Rich output with its box edges and line wrapping taken out."""
+    return " ".join(text.replace("│", " ").split())
+
+
+@pytest.mark.parametrize(("sizes", "message"), [
+    (["--sizes", "3"], "--sizes 3: the party knight,warrior has 2 characters"),
+    (["--sizes", "0,5"], "--sizes 0: a party size is at least 1"),
+    (["--sizes", "1,5", "--json"], "--sizes 5: the party knight,warrior has 2 characters"),
+    (["--sizes", "1", "--sizes", "2"], "--sizes: give it once"),
+])
+def test_compare_sizes_must_fit_every_party(sizes, message):
+    """--sizes N plays the first N characters of each --party: a size that fits no party (or only some) was
+    dropped from the grid, so an empty grid crashed (or printed no cells with --json and exit 0)."""
+    out = runner.invoke(app, ["compare", "--party", "knight,warrior", "--boss", "gargoyle", *sizes,
+                              "--setting", "boss_health_delta=-5", "--battles", "100"])
+    assert out.exit_code == 1 and message in out.stderr, out.output
+    assert isinstance(out.exception, SystemExit) and out.stdout == ""
+
+
+def test_compare_refuses_a_variant_with_settings_or_a_set_of_itself():
+    """--variant compares the variant's readings; a --setting beside it used to be silently dropped."""
+    base = ["compare", "--party", "knight,warrior", "--boss", "gargoyle", "--variant", "bleed_zero_damage",
+            "--battles", "100"]
+    both = runner.invoke(app, [*base, "--setting", "boss_health_delta=1"])
+    assert both.exit_code == 1 and "--variant or --setting, not both" in both.stderr, both.output
+    itself = runner.invoke(app, [*base, "--set", "bleed_zero_damage=trigger_on_hit"])
+    assert itself.exit_code == 1 and "compares every reading of bleed_zero_damage" in itself.stderr, itself.output
+
+
+def test_compare_variant_readings_under_a_set_rule():
+    """What the --variant help promises: rules fixed with --set apply to every reading (both A and B)."""
+    res = _compare("--encounter", "the_forgotten", "--variant", "bleed_zero_damage", "--set", "enemy_health_delta=2")
+    assert res["cell"]["house_rules"] == {"enemy_health_delta": "2"}
+    easy = _compare("--encounter", "the_forgotten", "--setting", "enemy_health_delta=2")
+    assert res["win_rate_a"] == res["win_rate_b"] == easy["win_rate_b"]
+
+
+def test_compare_errors_name_the_option_given():
+    base = ["compare", "--party", "knight,warrior", "--encounter", "the_forgotten", "--battles", "100"]
+    bare = runner.invoke(app, [*base, "--setting", "enemy_health_delta"])
+    assert bare.exit_code == 1 and "--setting: expected id=value, got 'enemy_health_delta'" in bare.stderr, bare.output
+    assert "--set:" not in bare.stderr
+    empty = runner.invoke(app, [*base, "--setting", " "])
+    assert empty.exit_code == 1 and "--setting: expected" in empty.stderr, empty.output
+    unknown = runner.invoke(app, [*base, "--setting", "enemy_health_delta=1", "--measure", "nonsense"])
+    assert unknown.exit_code == 1 and "no outcome 'nonsense'" in unknown.stderr, unknown.output
+    assert isinstance(unknown.exception, SystemExit)  # was a KeyError traceback
+
+
+def test_compare_verdicts_label_adjusted_p_values():
+    base = ["compare", "--party", "knight,warrior", "--encounter", "the_forgotten", "--setting", "enemy_health_delta=2",
+            "--battles", "100", "--json"]
+    grid = json.loads(runner.invoke(app, [*base, "--sizes", "1,2"]).stdout)["cells"]
+    assert all("McNemar p (Holm-adjusted, 2 tests) = " in c["verdict"] for c in grid)
+    bh = json.loads(runner.invoke(app, [*base, "--sizes", "1,2", "--adjust", "bh"]).stdout)["cells"]
+    assert all("McNemar p (BH-adjusted, 2 tests) = " in c["verdict"] for c in bh)
+    single = json.loads(runner.invoke(app, base).stdout)
+    assert "McNemar p = " in single["verdict"]  # one test: nothing to adjust
+
+
+def test_compare_header_names_the_games_unit():
+    from dsim.games import get_game
+
+    assert get_game("dark_maiden").outcome.unit == "game"
+    out = runner.invoke(app, ["compare", "--game", "dark_maiden", "--party", "amazona", "--variant", "final_boss",
+                              "--games", "50"])
+    assert out.exit_code == 0, out.output
+    assert "50 games per cell" in _flat(out.stdout) and "battles per cell" not in _flat(out.stdout)
+
+
+def test_compare_and_tune_have_their_own_measure_help():
+    compare_help = _flat(runner.invoke(app, ["compare", "--help"], env={"COLUMNS": "250"}).stdout)
+    tune_help = _flat(runner.invoke(app, ["tune", "--help"], env={"COLUMNS": "250"}).stdout)
+    assert "Yes/no outcome column to compare" in compare_help and "tune" not in compare_help
+    assert "a number (its mean, e.g. rounds)" in tune_help
+
+
+def test_tune_stops_widening_where_the_measure_stops_changing():
+    """Enemy health floors at 1: below enemy_health_delta = 0 the Forgotten's battles are all the same, so
+    the range used to widen to -6555 (six times) for nothing and end without saying the target is out of reach."""
+    args = ["tune", "--party", "knight,warrior", "--encounter", "the_forgotten", "--rule", "enemy_health_delta",
+            "--measure", "rounds", "--target", "5", "--battles", "200"]
+    out = runner.invoke(app, [*args, "--json"])
+    assert out.exit_code == 0, out.output
+    res = json.loads(out.stdout)
+    assert res["searched"] == [-21, 6] and [e["value"] for e in res["evaluations"]] == [-21, -3, 6]
+    assert not res["hit"] and not res["bracketed"] and res["stopped"] == "it does not change from -3 to -21"
+    text = _flat(runner.invoke(app, args).stdout)
+    assert ("The target 5.00 is not reachable with enemy_health_delta from -21 to 6: the mean rounds is 3.8600 at -21 "
+            "and 3.4650 at 6") in text
+
+
+class _Ramp(Game):
+    """A fake game: play i is won when the rule ``x`` is at least 50 + i % 10 (never below 50). ``rounds``
+    falls as ``x`` grows from 0 to ``cap``; outside that nothing changes any more."""
+
+    name = "ramp"
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+
+    def play(self, settings, seed, stream, start, count):
+        x = min(max(int(settings["house_rules"]["x"]), 0), self.cap)
+        i = np.arange(start, start + count)
+        return {"win": x >= 50 + i % 10, "rounds": np.maximum(1, 200 - x + i % 3)}
+
+
+def test_tune_widens_across_a_zero_rate_while_the_plays_still_change():
+    """0% at both ends is flat in the rate, yet the battles still change (rounds): keep widening."""
+    result = tune(_Ramp(10**6), {}, "x", "house_rules", 0.5, -3, 6, 100, 1)
+    assert result.bracketed and result.hit and 50 <= result.value <= 60 and result.stopped is None
+
+
+def test_tune_reports_why_an_unreachable_target_stopped_the_search():
+    capped = tune(_Ramp(30), {}, "x", "house_rules", 0.5, -3, 6, 100, 1)  # nothing changes above x = 30
+    assert not capped.bracketed and not capped.hit and capped.searched == (-21, 384)
+    assert sorted(capped.evaluations) == [-21, -3, 6, 24, 114, 384]
+    assert capped.stopped == "it does not change from -3 to -21 and it does not change from 114 to 384"
+    bounded = tune(_Ramp(10**6), {}, "x", "house_rules", 0.5, -3, 6, 100, 1, bounds=(-5, 20))
+    assert not bounded.bracketed and bounded.searched == (-5, 20)
+    assert "x takes no value above 20" in bounded.stopped
+    limited = tune(_Ramp(10**6), {}, "x", "house_rules", 0.5, -3, 6, 100, 1, widen=1)
+    assert not limited.bracketed and limited.searched == (-21, 24) and "widened 1 time (give a wider" in limited.stopped
+    with pytest.raises(ValueError, match="leaves no room"):
+        tune(_Ramp(10**6), {}, "x", "house_rules", 0.5, 30, 40, 100, 1, bounds=(0, 20))

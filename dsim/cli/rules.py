@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, with_game_options
-from dsim.games.base import Game
+from dsim.games.base import Game, SettingsError
 
 console = Console()
 err = Console(stderr=True, highlight=False)
@@ -18,19 +18,42 @@ err = Console(stderr=True, highlight=False)
 Battles = Annotated[int, typer.Option("--battles", "--games", min=1, max=10**10,
                                       help="Plays per cell and setting (the same plays under every setting).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object on stdout.")]
-Measure = Annotated[str | None, typer.Option(
-    "--measure", help="Outcome column to measure (default: the game's win; a competitive game names one, "
-                      "e.g. win_seat_0, or rounds for tune).")]
+CompareMeasure = Annotated[str | None, typer.Option(
+    "--measure", help="Yes/no outcome column to compare (default: the game's win; a competitive game names one, "
+                      "e.g. win_seat_0).")]
+TuneMeasure = Annotated[str | None, typer.Option(
+    "--measure", help="Outcome column to bring to the target: a yes/no outcome (its rate) or a number (its mean, "
+                      "e.g. rounds). Default: the game's win; a competitive game names one.")]
+
+
+def parse_setting(game: Game, text: str) -> dict[str, dict[str, str]]:
+    """One ``--setting`` (space-separated ``id=value`` items) → the game's rule tables."""
+    tables: dict[str, dict[str, str]] = {}
+    if not text.split():
+        fail(f"--setting: expected space-separated id=value items, got {text!r}")
+    for item in text.split():
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            fail(f"--setting: expected id=value, got {item!r}")
+        try:
+            table, key, parsed = game.parse_set(key.strip(), value.strip())
+        except SettingsError as exc:
+            fail(f"--setting: {exc}")
+        tables.setdefault(table, {})[key] = parsed
+    return tables
 
 
 def rule_settings(game: Game, variant: str | None, settings: list[str] | None) -> list[dict[str, dict[str, str]]]:
     """The settings to compare: every reading of ``variant`` (default first), or the ``--setting`` lists."""
+    if variant and settings:
+        fail("give --variant or --setting, not both (to compare a variant's readings under other rules, fix those "
+             "with --set, e.g. --set boss_health_delta=1)")
     if variant:
         rule = next((r for r in game.rules() if r.id == variant and r.kind == "variant"), None)
         if rule is None or rule.numeric:
             raise typer.BadParameter(f"unknown or numeric variant {variant!r} (see `dsim variants list`)", param_hint="--variant")
         return [{game.rule_tables[0]: {variant: value}} for value, _ in rule.readings]
-    chosen = [parse_sets(game, s.split()) for s in settings or []]
+    chosen = [parse_setting(game, s) for s in settings or []]
     if len(chosen) == 1:
         chosen.insert(0, {})  # one setting: compare it against the defaults
     if len(chosen) < 2:
@@ -38,15 +61,35 @@ def rule_settings(game: Game, variant: str | None, settings: list[str] | None) -
     return chosen
 
 
+def check_sizes(game: Game, options: dict[str, Any]) -> None:
+    """``--sizes N`` plays the first N characters of each ``--party`` (a grid option): every N must fit every
+    party, and the sizes come in one list, rather than a grid silently leaving cells out."""
+    given = options.get("sizes") or []
+    if not given or "sizes" not in {o.name for o in game.options}:
+        return
+    if len(given) > 1:
+        fail("--sizes: give it once, with the sizes comma-separated (e.g. --sizes 1,2,3)")
+    parties = [[c.strip() for c in p.split(",") if c.strip()] for p in options.get("party") or []]
+    for size in (int(s) for s in given[0].split(",")):  # the game's grid has refused non-numbers
+        if size < 1:
+            fail(f"--sizes {size}: a party size is at least 1 (--sizes takes the first N characters of each --party)")
+        for party in parties:
+            if size > len(party):
+                fail(f"--sizes {size}: the party {','.join(party)} has {len(party)} "
+                     f"character{'s' if len(party) != 1 else ''} (--sizes takes the first N characters of each --party)")
+
+
 def compare(
-    variant: Annotated[str | None, typer.Option("--variant", help="Compare every reading of this variant (default first).")] = None,
+    variant: Annotated[str | None, typer.Option(
+        "--variant", help="Compare every reading of this variant (default first); rules fixed with --set apply to "
+                          "every reading. Not with --setting.")] = None,
     setting: Annotated[list[str] | None, typer.Option(
         "--setting", help="One rule setting as space-separated id=value items (repeatable; the first is A, others B; "
-                          "a single one is compared with the defaults).")] = None,
+                          "a single one is compared with the defaults). Not with --variant.")] = None,
     battles: Battles = 20_000,
     policy: PolicyOpt = None,
     adjust: Annotated[str, typer.Option("--adjust", help="Multiple-testing adjustment over the grid: holm or bh.")] = "holm",
-    measure: Measure = None,
+    measure: CompareMeasure = None,
     as_json: AsJson = False,
     cell: CellArgs | None = None,
 ) -> None:
@@ -59,8 +102,14 @@ def compare(
         raise typer.BadParameter("expected holm or bh", param_hint="--adjust")
     with exit_on_data_error():
         the_game, cells = cell.grid(policy)
+        check_sizes(the_game, cell.options)
+        if not cells:
+            fail("the grid has no cells")
         seed = cell.seed
         rules = rule_settings(the_game, variant, setting)
+        fixed = {key for values in parse_sets(the_game, cell.sets).values() for key in values}
+        if variant in fixed:
+            fail(f"--set {variant}=…: --variant {variant} compares every reading of {variant}; leave it out of --set")
         try:
             records = run_compare(the_game, cells, rules, battles, seed, adjust=adjust,  # type: ignore[arg-type]
                                   measure=measure)
@@ -74,7 +123,8 @@ def compare(
             out.update({k: v for k, v in records[0].items() if k not in out})
         typer.echo(json.dumps(out))
         return
-    table = Table(title=f"Paired comparison (A = {describe_rules(rules[0])}), {battles:,} battles per cell, seed {seed}")
+    table = Table(title=f"Paired comparison (A = {describe_rules(rules[0])}), {battles:,} {the_game.outcome.unit}s per "
+                        f"cell, seed {seed}")
     name = "win" if records[0]["measure"] == the_game.outcome.success else records[0]["measure"]
     for col in ("cell", "B", f"{name} A → B", "B − A (95% CI)", "p", f"p {adjust}"):
         table.add_column(col, justify="left" if col in ("cell", "B") else "right", overflow="fold")
@@ -105,7 +155,7 @@ def tune(
     tolerance: Annotated[float, typer.Option("--tolerance", min=0.0, help="Accept a win rate this close to the target.")] = 0.02,
     battles: Battles = 20_000,
     policy: PolicyOpt = None,
-    measure: Measure = None,
+    measure: TuneMeasure = None,
     as_json: AsJson = False,
     cell: CellArgs | None = None,
 ) -> None:
@@ -141,9 +191,15 @@ def tune(
     console.print(steps)
     status = "within" if result.hit else "NOT within"
     frac = f"; the {name} crosses {target:.2f} near {rule} = {result.interpolated:.2f}" if result.interpolated is not None else ""
-    searched = "" if result.hit else f" Searched {rule} from {result.searched[0]} to {result.searched[1]}."
+    searched = "" if result.hit or not result.bracketed else \
+        f" Searched {rule} from {result.searched[0]} to {result.searched[1]}."
     console.print(f"{rule} = {result.value}: {name} {result.win_rate:.4f} (95% CI {result.ci95[0]:.4f} – "
                   f"{result.ci95[1]:.4f}), {status} ±{tolerance} of the target {target:.2f}{frac}.{searched}", markup=False)
+    if not result.hit and not result.bracketed:
+        (lo, at_lo), (hi, at_hi) = ((v, result.evaluations[v][0]) for v in result.searched)
+        console.print(f"The target {target:.2f} is not reachable with {rule} from {lo} to {hi}: the {name} is {at_lo:.4f} "
+                      f"at {lo} and {at_hi:.4f} at {hi} (tune assumes it moves one way as {rule} grows), and "
+                      f"{result.stopped}.", markup=False)
 
 
 compare_command = with_game_options(compare, repeatable=True)
