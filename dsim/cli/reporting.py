@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any, Literal
@@ -19,7 +20,9 @@ from rich.table import Table
 from dsim import analysis, results, stats
 
 Format = Literal["table", "json", "csv"]
-WIDE = 140  # terminal columns from which shares get their intervals in the table
+WIDE = 140  # terminal columns from which shares get their intervals in the table, and comparisons every p
+NARROW = 120  # below it a rate's interval goes under the rate
+KEY_WIDTH = 12  # the least width a setting's column keeps before the report lists a cell's figures one per row
 out_console = Console()
 err_console = Console(stderr=True)
 
@@ -82,11 +85,24 @@ def _p(p: float) -> str:
     return f"{p:.2g}" if p > 0 else "<1e-300"
 
 
-def _rate(row: pd.Series, name: str | None) -> str:
-    """``42.0% (41.1–42.9%)``: a rate with its 95% interval (``None``: the success rate)."""
+def _rate(row: pd.Series, name: str | None, sep: str = " ") -> str:
+    """``42.0% (41.1%–42.9%)``: a rate with its 95% interval (``None``: the success rate); ``sep="\n"`` puts
+    the interval under the rate, for a narrow terminal."""
     mean, low, high = (("win_rate", "ci_low", "ci_high") if name is None else
                        (f"{name}_mean", f"{name}_ci_low", f"{name}_ci_high"))
-    return f"{_percent(row[mean])} ({_percent(row[low])}–{_percent(row[high])})"
+    return f"{_percent(row[mean])}{sep}({_percent(row[low])}–{_percent(row[high])})"
+
+
+def _short(text: str) -> str:
+    """``variants.bleed_zero_damage=x`` → ``bleed_zero_damage=x``: a rule table's name left out of a narrow table."""
+    return re.sub(r"\b\w+\.(\w+)", r"\1", text)
+
+
+def _header(key: str, keys: list[str]) -> str:
+    """A setting's column header: ``bleed_zero_damage`` for ``variants.bleed_zero_damage`` when no other
+    varying setting ends the same (the table's width goes to the values)."""
+    short = key.rsplit(".", 1)[-1]
+    return short if sum(k.rsplit(".", 1)[-1] == short for k in keys) == 1 else key
 
 
 def _share_header(name: str) -> str:
@@ -96,11 +112,11 @@ def _share_header(name: str) -> str:
     return f"{name.replace('_', ' ')} (95% CI)"
 
 
-def _seat_rate(row: pd.Series, name: str | None) -> str:
+def _seat_rate(row: pd.Series, name: str | None, sep: str) -> str:
     """:func:`_rate`, or ``—`` for a seat nobody sat in (a table smaller than the game's largest)."""
     if name is not None and name.startswith("win_seat_") and 0 < row.get("seats_taken", 0) <= int(name.rsplit("_", 1)[1]):
         return "—"
-    return _rate(row, name)
+    return _rate(row, name, sep)
 
 
 def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, title: str,
@@ -126,26 +142,21 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
     wide = out_console.width >= WIDE  # narrower: the shares in a table of their own, without intervals
     if wide:
         rates += shares
-    table = Table(title=title)
-    for key in keys:
-        table.add_column(key, overflow="fold")
+    sep = " " if out_console.width >= NARROW else "\n"
     headers = [f"{outcome.get('unit', 'battle')}s",
                *("win rate (95% CI)" if r is None else _share_header(r) for r in rates),
-               *(f"mean {outcome.get('rounds', o) if o == 'rounds' else o}" for o in means)]  # Dark Maiden: turns
-    for header in headers:
-        table.add_column(header, justify="right")
-    if battles_needed is not None:
-        table.add_column(f"needed for ±{100 * battles_needed / 2:g} pp", justify="right")
-    if everything or not keys:
-        table.add_column("cell", no_wrap=True)
+               *(f"mean {outcome.get('rounds', o) if o == 'rounds' else o}" for o in means),  # Dark Maiden: turns
+               *([f"needed for ±{100 * battles_needed / 2:g} pp"] if battles_needed is not None else []),
+               *(["cell"] if everything or not keys else [])]
+    rows = []
     for _, row in cells.iterrows():
         flat = results.flatten_settings(row["settings"])
-        table.add_row(
-            *(analysis.format_value(flat.get(k)) for k in keys), f"{row['battles']:,}",
-            *(_seat_rate(row, r) for r in rates), *(f"{row[f'{o}_mean']:.2f}" for o in means),
-            *([f"{row['battles_needed']:,}"] if battles_needed is not None else []),
-            *([row["cell"]] if everything or not keys else []),
-        )
+        rows.append(([analysis.format_value(flat.get(k)) for k in keys],
+                     [f"{row['battles']:,}", *(_seat_rate(row, r, sep) for r in rates),
+                      *(f"{row[f'{o}_mean']:.2f}" for o in means),
+                      *([f"{row['battles_needed']:,}"] if battles_needed is not None else []),
+                      *([row["cell"]] if everything or not keys else [])]))
+    table = _wide_or_long(title, [_header(k, keys) for k in keys], headers, rows)
     out_console.print(table)
     if shares and not wide:
         _print_shares(cells, keys, shares, outcome.get("unit", "battle"))
@@ -156,12 +167,37 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
                           "[/yellow]")
 
 
+def _wide_or_long(title: str, keys: list[str], headers: list[str], rows: list[tuple[list[str], list[str]]]) -> Table:
+    """One row per cell when its numbers fit the terminal beside the settings, else one row per figure
+    (``measure``, ``value``) under each cell's settings: numbers are never cut."""
+    table = Table(title=title)
+    widths = [max([len(w) for w in h.split()] + [len(line) for _, values in rows for line in values[i].split("\n")])
+              for i, h in enumerate(headers)]
+    if sum(widths) + KEY_WIDTH * len(keys) + 3 * (len(keys) + len(headers)) + 1 <= out_console.width:
+        for key in keys:
+            table.add_column(key, overflow="fold")
+        for header in headers:  # the settings' columns wrap instead
+            table.add_column(header, justify="right", no_wrap=True)
+        for settings, values in rows:
+            table.add_row(*settings, *values)
+        return table
+    for key in keys:
+        table.add_column(key, overflow="fold")
+    table.add_column("measure", overflow="fold")
+    table.add_column("value", justify="right", no_wrap=True)
+    for settings, values in rows:
+        for i, (header, value) in enumerate(zip(headers, values)):
+            table.add_row(*(settings if i == 0 else [""] * len(settings)), header, value.replace("\n", " "),
+                          end_section=i == len(values) - 1)
+    return table
+
+
 def _print_shares(cells: pd.DataFrame, keys: list[str], shares: list[str], unit: str) -> None:
     """The shares of a narrow report in a table of their own (their intervals: ``--json``, ``--csv`` or a terminal
     of :data:`WIDE` columns)."""
     table = Table(title=f"share of {unit}s (95% intervals: --json, --csv or a wider terminal)")
     for key in keys:
-        table.add_column(key, overflow="fold")
+        table.add_column(_header(key, keys), overflow="fold")
     for name in shares:
         table.add_column(name.replace("_", " "), justify="right")
     for _, row in cells.iterrows():
@@ -183,11 +219,25 @@ def print_comparisons(cells: pd.DataFrame, fmt: Format) -> None:
     if comparisons.empty:
         err_console.print("Nothing to compare: no two cells differ in exactly one setting.")
         return
+    if out_console.width < WIDE:  # a narrow terminal: A → B in one column, the interval under the difference
+        table = Table(title="Win-rate comparisons (difference = B − A; p adjusted by Holm; "
+                            "raw and BH p: a wider terminal, --csv or --json)")
+        table.add_column("setting: A → B", overflow="fold", ratio=2)
+        table.add_column("context", overflow="fold", ratio=2)
+        for header in ("rate A → B", "B − A (95% CI)", "p Holm"):
+            table.add_column(header, justify="right", no_wrap=True)
+        for _, row in comparisons.iterrows():
+            table.add_row(f"{_short(row['setting'])}: {row['value_a']} → {row['value_b']}", _short(row["context"]),
+                          f"{_percent(row['win_rate_a'])} → {_percent(row['win_rate_b'])}",
+                          f"{100 * row['difference']:+.1f} pp\n({100 * row['ci_low']:+.1f}, {100 * row['ci_high']:+.1f})",
+                          _p(row["p_holm"]))
+        out_console.print(table)
+        return
     table = Table(title="Win-rate comparisons (difference = B − A; p adjusted by Holm and BH)")
     for header in ("setting", "context", "A", "B"):
-        table.add_column(header)
+        table.add_column(header, overflow="fold")
     for header in ("rate A", "rate B", "B − A (95% CI)", "p", "p Holm", "p BH"):
-        table.add_column(header, justify="right")
+        table.add_column(header, justify="right", no_wrap=True)
     for _, row in comparisons.iterrows():
         table.add_row(
             row["setting"], row["context"], row["value_a"], row["value_b"],

@@ -88,7 +88,7 @@ def test_generic_run_compare_and_sweep_report_show_the_funnel(tmp_path):
     assert "share of games" in narrow.output and "beat mini" in narrow.output
     assert "share of games" not in wide.output and "beat mini boss (95% CI)" in wide.output
     figure = invoke("plot", str(out), "--kind", "shares")
-    assert figure.exit_code == 0 and (out / "shares.png").stat().st_size > 0
+    assert figure.exit_code == 0 and (out / "_plots" / "shares.png").stat().st_size > 0
 
 
 def test_a_shares_plot_of_a_game_without_shares_is_a_clear_error():
