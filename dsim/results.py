@@ -195,6 +195,8 @@ def remove_temp_files(folder: Path) -> int:
 def read_manifest(folder: Path) -> dict[str, Any]:
     """The manifest of a results folder; ``ResultsError`` if missing or unreadable."""
     path = Path(folder) / MANIFEST
+    if Path(folder).exists() and not Path(folder).is_dir():
+        raise ResultsError(f"{folder}: is a file, not a results folder (give the folder `dsim sweep --out` wrote)")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -140,7 +140,9 @@ def test_report_table_and_user_errors(finished, tmp_path):
     assert table.exit_code == 0 and "on_hit" in table.stdout and "win rate (95% CI)" in table.stdout
     assert cell not in table.stdout  # settings name the cells; the ids are on request
     assert cell in _report(finished, "--all").stdout
+    (tmp_path / "afile").write_text("x", "utf-8")
     for args, message in [((tmp_path,), "no _manifest.json"), ((finished, "--json", "--csv"), "one of --json"),
+                          ((tmp_path / "afile",), "afile: is a file, not a results folder"),
                           ((finished, "--battles-needed", 2), "between 0 and 1")]:
         result = _report(*args)
         assert result.exit_code == 1 and message in result.stderr
