@@ -8,6 +8,7 @@ colour-blind safe: ``cividis`` for heat maps, the Okabe–Ito palette for lines.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +17,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 from dsim.analysis import cell_labels, format_value, variant_effects, varying_keys
 from dsim.results import HIST_VALUES, flatten_settings
@@ -161,8 +162,8 @@ def scores(cells: pd.DataFrame, unit: str = "game") -> Figure:
                 ax.step(HIST_VALUES[keep], hist[keep] / max(hist.sum(), 1), where="mid", color=color,
                         label=None if k in labelled else f"seat {k}")
                 labelled.add(k)
-        ax.set_ylim(bottom=0)
         _panel_title(ax, label)
+    _floor_at_zero(axes)
     fig.supxlabel("final score")
     fig.legend(loc="outside right upper", fontsize=8, frameon=False)  # one column beside the panels
     return fig
@@ -187,8 +188,7 @@ def game_lengths(cells: pd.DataFrame, unit: str = "game") -> Figure:
         ax.step(HIST_VALUES[keep], hist[keep] / max(hist.sum(), 1), where="mid", color=color, label=label)
         if len(cells) > MAX_LINES:
             _panel_title(ax, label)
-    for ax in {id(p[0]): p[0] for p in pairs}.values():
-        ax.set_ylim(bottom=0)  # after every line: fixing a limit ends autoscaling
+    _floor_at_zero([p[0] for p in pairs])
     if len(cells) > MAX_LINES:
         fig.supxlabel(f"round the {unit} ended")
     else:
@@ -229,9 +229,50 @@ def _panels(n: int, title: str) -> tuple[Figure, list]:
     return fig, list(axes[:n])
 
 
+def _floor_at_zero(axes) -> None:
+    """Start the y axis of ``axes`` at zero, keeping the top that fits every line. Call it once, after every line of
+    every panel is drawn: fixing a limit ends autoscaling, and panels share their y axis, so a limit fixed earlier
+    would cut off the peaks of the panels drawn later."""
+    for ax in {id(ax): ax for ax in axes}.values():
+        ax.set_ylim(bottom=0)
+
+
+PANEL_TITLE_WIDTH = 34  # characters of a 7-point panel title across a 2.5-inch panel
+
+
+BREAKS = (r"(?<=[+, ])", r"(?<==)", r"(?<=[._])")  # where a label may break, best first
+
+
+def _pieces(text: str, width: int, level: int = 0) -> list[str]:
+    """``text`` cut after its separators (``+``, comma, space), and a piece wider than ``width`` cut further after
+    ``=``, then after ``.`` or ``_``, and only then inside a name."""
+    if len(text.strip()) <= width:
+        return [text]
+    if level == len(BREAKS):
+        return [text[i:i + width] for i in range(0, len(text), width)]
+    parts = [p for p in re.split(BREAKS[level], text) if p]
+    return [piece for part in parts for piece in _pieces(part, width, level + 1)]
+
+
+def wrap_label(label: str, width: int) -> str:
+    """``label`` in lines of at most ``width`` characters, broken after a ``+``, a comma or a space (``party=a+b,
+    difficulty=hard``) rather than inside a name; a name longer than a line breaks after ``=``, ``.`` or ``_``."""
+    lines: list[str] = []
+    line = ""
+    for piece in _pieces(label, width):
+        if line.strip() and len(line + piece.rstrip()) > width:
+            lines.append(line.rstrip())
+            line = piece.lstrip()
+        else:
+            line += piece if line.strip() else piece.lstrip()
+    if line.strip():
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
 def _panel_title(ax, label: str) -> None:
-    """A cell's label above its panel, wrapped to the panel's width."""
-    ax.set_title(textwrap.fill(label, 34), fontsize=7)
+    """A cell's label above its panel, wrapped to the panel's width between names."""
+    ax.set_title(wrap_label(label, PANEL_TITLE_WIDTH), fontsize=7)
 
 
 def _legend_below(fig: Figure, n: int) -> None:
@@ -243,48 +284,91 @@ def _legend_below(fig: Figure, n: int) -> None:
     fig.legend(loc="outside lower center", ncols=max(1, min(n, 3, fits)), fontsize=8, frameon=False)
 
 
-def rounds(cells: pd.DataFrame) -> Figure:
-    """Distribution of the round a battle ends in, for won and for lost battles: per cell as lines
-    in two panels, or (more than :data:`MAX_LINES` cells) one panel per cell with both outcomes."""
+def _rounds_words(unit: str, rounds_name: str | None) -> tuple[str, str | None]:
+    """What the rounds histograms count, from the game's own rounds column ``rounds_name`` (``Outcome.rounds``:
+    "rounds", "turns", "battles" a whole game fought) and its play ``unit``: the axis label of the value a play
+    ended at, and the count's name for titles ("Rounds", "Turns", "Battles"; ``None`` when the column is not
+    known and a play is not a battle, whose count is always rounds)."""
+    if rounds_name == "rounds" or (rounds_name is None and unit == "battle"):
+        return f"round the {unit} ended", "Rounds"
+    if rounds_name is None:
+        return f"{unit} length", None
+    return f"{rounds_name.replace('_', ' ')} per {unit}", rounds_name.replace("_", " ").capitalize()
+
+
+def _nothing_here(ax, text: str, xs: np.ndarray) -> None:
+    """An empty panel that says why it is empty, over the same values as the panels with data."""
+    ax.set_xlim(xs[0] - 0.5, xs[-1] + 0.5)
+    ax.set_ylim(0, 1)
+    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center", color="grey")
+
+
+def rounds(cells: pd.DataFrame, unit: str = "battle", rounds_name: str | None = None) -> Figure:
+    """Distribution of the round a ``unit`` (play) ends in, for won and for lost plays: per cell as lines
+    in two panels, or (more than :data:`MAX_LINES` cells) one panel per cell with both outcomes. ``rounds_name`` is
+    the game's own rounds column (``Outcome.rounds``; e.g. a whole game counts its battles), which names the axis."""
     labels, hists = cell_labels(cells), {"won": list(cells["rounds_hist_win"]), "lost": list(cells["rounds_hist_loss"])}
     keep = _round_range(hists["won"] + hists["lost"])
+    xlabel, count = _rounds_words(unit, rounds_name)
+    empty = {"won": "no wins", "lost": "no losses"}
 
-    def draw(ax, hist: np.ndarray, **style) -> None:
+    def title(outcome: str) -> str:
+        return f"{count} to {'win' if outcome == 'won' else 'lose'}" if count else f"Length of {outcome} {unit}s"
+
+    def draw(ax, hist: np.ndarray, **style) -> bool:
         if hist.sum():
             ax.step(HIST_VALUES[keep], hist[keep] / hist.sum(), where="mid", **style)
+        return bool(hist.sum())
 
     if len(cells) > MAX_LINES:
-        fig, axes = _panels(len(cells), "Rounds to win and to lose (share of each cell's won / lost battles)")
+        what = f"{count} to win and to lose" if count else f"Length of won and lost {unit}s"
+        missing = [empty[o] for o in ("won", "lost") if not any(h.sum() for h in hists[o])]
+        fig, axes = _panels(len(cells), f"{what} (share of each cell's won / lost {unit}s"
+                                        f"{'; ' + ', '.join(missing) + ' in any cell' if missing else ''})")
+        labelled: set[str] = set()
         for n, (ax, label) in enumerate(zip(axes, labels)):
-            draw(ax, hists["won"][n], color=OKABE_ITO[0], label="won" if n == 0 else None)
-            draw(ax, hists["lost"][n], color=OKABE_ITO[1], label="lost" if n == 0 else None)
-            ax.set_ylim(bottom=0)
+            for outcome, color in (("won", OKABE_ITO[0]), ("lost", OKABE_ITO[1])):
+                if draw(ax, hists[outcome][n], color=color, label=None if outcome in labelled else outcome):
+                    labelled.add(outcome)  # the first line of each outcome names it in the legend
             _panel_title(ax, label)
-        fig.supxlabel("round the battle ended")
-        fig.legend(loc="outside upper right", ncols=2, fontsize=8, frameon=False)  # beside the title, not on it
+        _floor_at_zero(axes)
+        fig.supxlabel(xlabel)
+        if labelled:
+            fig.legend(loc="outside upper right", ncols=2, fontsize=8, frameon=False)  # beside the title, not on it
         return fig
     fig = Figure(figsize=(10, 4.2 + 0.22 * -(-len(cells) // 3)), layout="constrained")
+    named: set[int] = set()  # cells already in the legend: each is named on its first line, won or lost
     for n, outcome in enumerate(("won", "lost")):
         ax = fig.add_subplot(1, 2, n + 1)
-        for hist, label, color in zip(hists[outcome], labels, _colors(len(cells))):
-            draw(ax, hist, color=color, label=label if n == 0 else None)
-        ax.set_ylim(bottom=0)
-        ax.set_xlabel("round the battle ended")
-        ax.set_ylabel(f"fraction of {outcome} battles")
-        ax.set_title(f"Rounds to {'win' if outcome == 'won' else 'lose'}")
-    _legend_below(fig, len(cells))
+        drawn = False
+        for k, (hist, label, color) in enumerate(zip(hists[outcome], labels, _colors(len(cells)))):
+            if draw(ax, hist, color=color, label=None if k in named else label):
+                named.add(k)
+                drawn = True
+        if drawn:
+            ax.set_ylim(bottom=0)  # after every line of this panel: fixing a limit ends autoscaling
+        else:
+            _nothing_here(ax, f"{empty[outcome]} in {'this cell' if len(cells) == 1 else 'these cells'}",
+                          HIST_VALUES[keep])
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(f"fraction of {outcome} {unit}s")
+        ax.set_title(title(outcome))
+    if named:
+        _legend_below(fig, len(cells))
     return fig
 
 
-def survival(cells: pd.DataFrame) -> Figure:
-    """Fraction of battles not yet lost by the end of each round: a line per cell, or (more than
-    :data:`MAX_LINES` cells) one panel per cell."""
-    return _survival_curves(cells, list(cells["rounds_hist_loss"]), "share not yet lost", "Survival by round",
-                            list(cells["rounds_hist_win"]))
+def survival(cells: pd.DataFrame, unit: str = "battle", rounds_name: str | None = None) -> Figure:
+    """Fraction of plays not yet lost by the end of each round (or the game's own count, ``rounds_name``): a line
+    per cell, or (more than :data:`MAX_LINES` cells) one panel per cell."""
+    _, count = _rounds_words(unit, rounds_name)
+    xlabel = "round" if count == "Rounds" else count.lower() if count else f"{unit} length"
+    return _survival_curves(cells, list(cells["rounds_hist_loss"]), "share not yet lost", f"Survival by {xlabel}",
+                            list(cells["rounds_hist_win"]), xlabel)
 
 
 def _survival_curves(cells: pd.DataFrame, hists: list[np.ndarray], ylabel: str, title: str,
-                     others: list[np.ndarray] | None = None) -> Figure:
+                     others: list[np.ndarray] | None = None, xlabel: str = "round") -> Figure:
     """One minus the cumulative share of ``hists`` (ended plays per round) per cell: lines, or panels."""
     keep = _round_range(hists + (others or []))
     curves = [1.0 - np.cumsum(hist) / battles for hist, battles in zip(hists, cells["battles"])]
@@ -295,18 +379,22 @@ def _survival_curves(cells: pd.DataFrame, hists: list[np.ndarray], ylabel: str, 
             ax.step(HIST_VALUES[keep], alive[keep], where="post", color=OKABE_ITO[0])
             ax.set_ylim(0, 1.02)
             _panel_title(ax, label)
-        fig.supxlabel("round")
+        fig.supxlabel(xlabel)
         return fig
     fig = Figure(figsize=(7, 4.5 + 0.22 * -(-len(cells) // 3)), layout="constrained")
     ax = fig.add_subplot()
     for alive, label, color in zip(curves, labels, _colors(len(cells))):
         ax.step(HIST_VALUES[keep], alive[keep], where="post", label=label, color=color)
     ax.set_ylim(0, 1.02)
-    ax.set_xlabel("round")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     _legend_below(fig, len(cells))
     return fig
+
+
+VARIANT_TICKS = 6  # at most this many intervals on a variant plot's x axis, so "−10.0%" labels do not touch
+VARIANT_WIDTH = 48  # characters of 10-point text in the variant plot's 4.5-inch plot area, less the constrained margins
 
 
 def variant(cells: pd.DataFrame, key: str | None = None) -> Figure:
@@ -328,10 +416,11 @@ def variant(cells: pd.DataFrame, key: str | None = None) -> Figure:
     ax.axvline(0, color="grey", lw=1)
     ax.errorbar(diff, range(len(effects)), xerr=err, fmt="o", color=OKABE_ITO[3], capsize=3)
     ax.set_yticks(range(len(effects)), labels)
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=VARIANT_TICKS, steps=[1, 2, 2.5, 5, 10]))
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     baselines = ", ".join(dict.fromkeys(effects["baseline"]))
-    ax.set_xlabel(textwrap.fill(f"win-rate difference vs {key}={baselines} (95% Newcombe interval)", 60))
-    ax.set_title(textwrap.fill(f"Effect of {key} on win rate", 60))
+    ax.set_xlabel(wrap_label(f"win-rate difference vs {key}={baselines}", VARIANT_WIDTH) + "\n(95% Newcombe interval)")
+    ax.set_title(wrap_label(f"Effect of {key} on win rate", 60))
     ax.grid(axis="x", alpha=0.3)
     return fig
 
@@ -377,10 +466,11 @@ COMPETITIVE: dict[str, Callable[..., Figure]] = {"forest": seat_forest, "rounds"
 
 def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | None = None,
               axes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()), competitive: bool = False,
-              unit: str = "battle", share_names: tuple[str, ...] = ()) -> Figure:
+              unit: str = "battle", share_names: tuple[str, ...] = (), rounds_name: str | None = None) -> Figure:
     """The figure ``kind`` (a key of :data:`PLOTS`, or ``shares``); ``x``/``y`` choose settings where it uses them,
-    ``axes`` are the game's preferred heat-map rows and columns, ``share_names`` its shares. A ``competitive``
-    game (no group win) gets its seats' win shares and its game lengths instead."""
+    ``axes`` are the game's preferred heat-map rows and columns, ``share_names`` its shares, ``unit`` names one play
+    and ``rounds_name`` the game's own rounds column (``Outcome.rounds``), which the rounds and survival plots count.
+    A ``competitive`` game (no group win) gets its seats' win shares and its game lengths instead."""
     if kind == "shares":
         return shares(cells, share_names, unit)
     if competitive:
@@ -394,6 +484,8 @@ def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | Non
         return variant(cells, x)
     if kind not in PLOTS:
         raise PlotError(f"--kind {kind} is for competitive games (per-seat scores)")
+    if kind in ("rounds", "survival"):
+        return PLOTS[kind](cells, unit, rounds_name)
     return PLOTS[kind](cells)
 
 

@@ -98,3 +98,177 @@ def test_line_plots_keep_the_legend_off_the_data_and_facet_many_cells(finished, 
     panels = [ax for ax in fig.axes if ax.get_visible()]
     assert len(panels) == len(many) and not any(ax.get_legend() for ax in panels)
     assert all(ax.get_title() for ax in panels)
+
+
+# ---------------------------------------------------------------- figures of hand-made cells (no sweep needed)
+
+def _hist(**counts):
+    """A rounds/score histogram (bins as in results.HIST_VALUES) holding ``counts[f"r{value}"]`` plays at each value."""
+    import numpy as np
+
+    hist = np.zeros(len(results.HIST_VALUES), dtype=np.int64)
+    for name, count in counts.items():
+        hist[int(name[1:]) - results.HIST_LOW] = count
+    return hist
+
+
+SPREAD = _hist(**{f"r{r}": 5 for r in range(2, 22)})  # 100 plays over 20 rounds: a peak of 5%
+PEAKED = _hist(r10=7)  # every play at one round: a peak of 100%
+
+
+def _cells(won, lost, parties=None, **columns):
+    """A results table of hand-made cells, one per (won, lost) histogram pair, told apart by their party."""
+    import pandas as pd
+
+    parties = parties or [["knight"] * (k + 1) for k in range(len(won))]
+    return pd.DataFrame({
+        "cell": [f"c{k}" for k in range(len(won))], "settings": [{"party": p} for p in parties],
+        "battles": [int(w.sum() + lost.sum()) for w, lost in zip(won, lost)], "wins": [int(w.sum()) for w in won],
+        "rounds_hist_win": list(won), "rounds_hist_loss": list(lost), **columns,
+    })
+
+
+def _lines_fit(fig) -> None:
+    """Every line drawn lies inside its axes' y limits (none runs off the top of a shared axis)."""
+    checked = 0
+    for ax in fig.axes:
+        low, high = ax.get_ylim()
+        for line in ax.get_lines():
+            ys = line.get_ydata()
+            assert low <= min(ys) and max(ys) <= high, f"{ax.get_title()!r}: line up to {max(ys):.3f}, axis {high:.3f}"
+            checked += 1
+    assert checked
+
+
+def test_panels_sharing_an_axis_fit_a_later_panels_higher_peak():
+    """The shared y limit is set after every panel is drawn: a peak in the last panel is not cut off at the height
+    of the first panels' lines."""
+    n = plots.MAX_LINES + 2
+    cells = _cells([SPREAD] * (n - 1) + [PEAKED], [SPREAD] * n)
+    fig = plots.rounds(cells)
+    assert len([ax for ax in fig.axes if ax.get_visible()]) == n  # panel mode
+    _lines_fit(fig)
+    assert fig.axes[0].get_ylim()[1] >= 1.0
+
+
+def test_score_panels_fit_a_later_panels_higher_peak():
+    import numpy as np
+
+    scores = {f"score_seat_{k}_hist_{o}": [SPREAD, SPREAD, PEAKED if k == 1 else SPREAD]
+              for k in range(2) for o in ("win", "loss")}
+    cells = _cells([SPREAD] * 3, [SPREAD] * 3, seats_taken=np.full(3, 2), **scores)
+    fig = plots.make_plot("scores", cells, competitive=True, unit="game")
+    _lines_fit(fig)
+
+
+def _no_warnings(make):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return make()
+
+
+def test_rounds_of_cells_without_a_win_names_the_cells_and_says_so():
+    """Nothing won: the won panel says so, the lost lines carry the legend, and no 'no artists' warning."""
+    import numpy as np
+
+    none = np.zeros_like(SPREAD)
+    cells = _cells([none] * 3, [SPREAD, PEAKED, SPREAD])
+    fig = _no_warnings(lambda: plots.make_plot("rounds", cells))
+    won, lost = fig.axes
+    assert not won.get_lines() and "no wins" in " ".join(t.get_text() for t in won.texts)
+    assert len(lost.get_lines()) == 3
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["party=knight", "party=knight+knight",
+                                                          "party=knight+knight+knight"]
+    _lines_fit(fig)
+    many = _cells([none] * (plots.MAX_LINES + 1), [SPREAD] * (plots.MAX_LINES + 1))
+    fig = _no_warnings(lambda: plots.make_plot("rounds", many))
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["lost"]
+    assert "no wins" in fig.get_suptitle()
+
+
+def test_rounds_axis_counts_what_the_game_counts():
+    """The x axis names the game's own rounds column: a whole game counts battles, Dark Maiden turns; a battle
+    game's rounds stay 'round the battle ended'; an unknown count of a game is no 'round'."""
+    cells = _cells([SPREAD, PEAKED], [SPREAD, SPREAD])
+
+    def xlabels(**kw):
+        return {ax.get_xlabel() for ax in plots.make_plot("rounds", cells, **kw).axes}
+
+    assert xlabels() == {"round the battle ended"}
+    assert xlabels(unit="game", rounds_name="battles") == {"battles per game"}
+    assert xlabels(unit="game", rounds_name="turns") == {"turns per game"}
+    assert xlabels(unit="game", rounds_name="rounds") == {"round the game ended"}
+    assert "round" not in " ".join(xlabels(unit="game"))
+    assert plots.make_plot("survival", cells, unit="game", rounds_name="battles").axes[0].get_xlabel() == "battles"
+    assert {ax.get_ylabel() for ax in plots.make_plot("rounds", cells, unit="game").axes} == {
+        "fraction of won games", "fraction of lost games"}
+
+
+def test_panel_titles_break_between_names_not_inside_them():
+    parties = [["amazona", "barbara", "guerrero", "amazona"], ["amazona", "barbara", "guerrero", "barbara"]]
+    parties += [["knight"] * (k + 1) for k in range(plots.MAX_LINES)]
+    cells = _cells([SPREAD] * len(parties), [SPREAD] * len(parties), parties)
+    cells["settings"] = [{**s, "difficulty": "normal" if k % 2 else "easy"} for k, s in enumerate(cells["settings"])]
+    for kind in ("rounds", "survival"):
+        titles = [ax.get_title() for ax in plots.make_plot(kind, cells).axes if ax.get_visible()]
+        assert titles[0] == "party=amazona+barbara+guerrero+\namazona, difficulty=easy"
+        for title in titles:
+            lines = title.split("\n")
+            assert all(len(line) <= plots.PANEL_TITLE_WIDTH for line in lines), title
+            assert all(line.endswith(("+", ",")) for line in lines[:-1]), title
+
+
+def test_wrap_label_breaks_at_separators_then_inside_long_names():
+    assert plots.wrap_label("party=a+b, difficulty=easy", 100) == "party=a+b, difficulty=easy"
+    assert plots.wrap_label("party=assassin+herald+knight+warrior, encounter=hollow_cave", 34) == (
+        "party=assassin+herald+knight+\nwarrior, encounter=hollow_cave")
+    assert plots.wrap_label("variants.bleed_zero_damage=trigger_on_hit", 34) == (
+        "variants.bleed_zero_damage=\ntrigger_on_hit")
+    assert plots.wrap_label("x" * 40, 34) == "x" * 34 + "\n" + "x" * 6
+
+
+ENCOUNTERS = ["high_wall_of_lothric", "hollow_cave", "the_forgotten"]
+PARTIES = [["assassin", "herald", "knight", "warrior"], ["assassin", "herald"], ["knight", "warrior"]]
+
+
+def _variant_cells(key):
+    """Cells shaped like the auditor's: the encounter against the_forgotten per party (effects of -80% to 0%), or
+    a bleed variant per encounter and party (wins out of 500 with and without it: effects of -10% to +10%)."""
+    import pandas as pd
+
+    rows = []
+    if key == "encounter":
+        for party in PARTIES + [["assassin", "knight", "warrior"], ["herald"]]:
+            for encounter, wins in zip(["the_forgotten", "high_wall_of_lothric", "cemetery_of_ash"], (900, 700, 100)):
+                rows.append({"settings": {"party": party, "encounter": encounter}, "battles": 1000, "wins": wins})
+    else:
+        pairs = iter([(171, 153), (277, 277), (362, 358), (413, 406), (314, 312), (455, 451), (42, 38), (47, 60),
+                      (204, 222)])
+        for encounter in ENCOUNTERS:
+            for party in PARTIES:
+                for wins, variants in zip(next(pairs), ({}, {"bleed_zero_damage": "trigger_on_hit"})):
+                    rows.append({"settings": {"encounter": encounter, "party": party, "variants": variants},
+                                 "battles": 500, "wins": wins})
+    return pd.DataFrame(rows).assign(cell=lambda df: [str(k) for k in df.index])
+
+
+@pytest.mark.parametrize("key", ["encounter", "variants.bleed_zero_damage"])
+def test_variant_plot_labels_fit_the_figure_and_ticks_do_not_touch(key):
+    """The x label (a long setting name and its baseline) stays inside the figure; tick labels keep apart."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = plots.variant(_variant_cells(key), key)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    ax = fig.axes[0]
+    for text in (ax.xaxis.label, ax.title):
+        box = text.get_window_extent(renderer)
+        assert 0 <= box.x0 and box.x1 <= fig.bbox.width, (text.get_text(), box, fig.bbox.width)
+    low, high = ax.get_xlim()
+    ticks = [t.get_window_extent(renderer) for t, v in zip(ax.get_xticklabels(), ax.get_xticks())
+             if low <= v <= high and t.get_text()]
+    assert len(ticks) >= 3
+    assert all(a.x1 + 5 < b.x0 for a, b in zip(ticks, ticks[1:])), [t.get_text() for t in ax.get_xticklabels()]
