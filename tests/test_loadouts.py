@@ -188,6 +188,13 @@ def test_loadout_table_per_character_and_its_errors() -> None:
     assert [g.hands for g in gear] == [("thrall_axe", "silver_eagle_kite_shield"), ("battle_axe", "round_shield")]
     with pytest.raises(ValueError, match="no loadout for 'warrior'"):
         party_gear(data, ["knight", "warrior"], {"knight": "mid_game"})
+    with pytest.raises(ValueError, match="names 'nobody', who is not in the party"):
+        party_gear(data, ["knight", "warrior"], {"knight": "mid_game", "warrior": "starting", "nobody": "late_game"})
+    from dsim.games.base import SettingsError
+    from dsim.games.dstbg.game import parse_loadout
+
+    with pytest.raises(SettingsError, match="knight is given twice"):
+        parse_loadout("knight=mid_game,knight=late_game")
     with pytest.raises(ValueError, match="unknown loadout 'endgame'"):
         prepare({"party": ["knight"], "encounter": "the_forgotten", "loadout": "endgame"})
 

@@ -113,6 +113,8 @@ def parse_loadout(value: str | None) -> str | dict[str, str] | None:
         key, sep, name = item.partition("=")
         if not sep or not key.strip() or not name.strip():
             raise SettingsError(f"--loadout: expected NAME or character=NAME,..., got {value!r}")
+        if key.strip() in table:
+            raise SettingsError(f"--loadout: {key.strip()} is given twice in {value!r}")
         table[key.strip()] = name.strip()
     return table
 
