@@ -272,3 +272,14 @@ def test_variant_plot_labels_fit_the_figure_and_ticks_do_not_touch(key):
              if low <= v <= high and t.get_text()]
     assert len(ticks) >= 3
     assert all(a.x1 + 5 < b.x0 for a, b in zip(ticks, ticks[1:])), [t.get_text() for t in ax.get_xticklabels()]
+
+
+def test_dsim_plot_passes_the_games_rounds_name(finished, tmp_path, monkeypatch):
+    """`dsim plot` tells the figure what the game's rounds column counts (whole games: battles; Dark Maiden: turns)."""
+    from dsim.games import get_game
+
+    seen = {}
+    make = plots.make_plot
+    monkeypatch.setattr(plots, "make_plot", lambda *a, **k: seen.update(k) or make(*a, **k))
+    assert _plot(finished, "--kind", "rounds", "--out", tmp_path / "r.png").exit_code == 0
+    assert seen["rounds_name"] == get_game("toy").outcome.rounds

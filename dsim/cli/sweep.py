@@ -208,7 +208,8 @@ def plot(
         elif out.is_dir():
             _fail(f"--out {out} is a folder; name an image file in it, e.g. {out / (kind.value + '.png')}")
         plots.save(plots.make_plot(kind.value, results.load(folder), x, y, game.heatmap_axes,
-                                   game.outcome.success is None, game.outcome.unit, game.outcome.shares), out)
+                                   game.outcome.success is None, game.outcome.unit, game.outcome.shares,
+                                   rounds_name=game.outcome.rounds), out)
     except (results.ResultsError, plots.PlotError) as exc:
         _fail(str(exc))
     err_console.print(f"wrote {out}", highlight=False)
