@@ -71,10 +71,13 @@ def heatmap(cells: pd.DataFrame, x: str | None = None, y: str | None = None,
     keys = varying_keys(cells)
     y = _pick(keys, y, axes[0])
     x = _pick(keys, x, axes[1], avoid=y)
+    if x == y:
+        raise PlotError(f"--x and --y both name {x}: a heat map needs two different settings")
     others = [k for k in keys if k not in (x, y)]
-    if others:
-        raise PlotError(f"settings other than {x} and {y} vary ({', '.join(others)}), so boxes would hold "
-                        "several cells; choose --x/--y or plot a filtered table")
+    if others:  # no choice of --x/--y helps: 3 or more settings vary
+        raise PlotError(f"{len(keys)} settings vary ({', '.join(keys)}) but a heat map shows two, so its boxes "
+                        f"would hold several cells; use --kind forest, or plot a subset of the cells "
+                        f"(dsim.plots.heatmap on dsim.results.load(FOLDER) filtered)")
     xs, ys = [format_value(v) for v in _values(cells, x)], [format_value(v) for v in _values(cells, y)]
     cols, rows = list(dict.fromkeys(xs)), list(dict.fromkeys(ys))
     rate = np.full((len(rows), len(cols)), np.nan)

@@ -58,7 +58,10 @@ def test_every_kind_is_written_as_png_and_svg(finished, tmp_path, kind, options,
 def test_heatmap_refuses_boxes_holding_several_cells(finished, tmp_path):
     result = _plot(finished, "--kind", "heatmap", "--out", tmp_path / "h.png")
     assert result.exit_code == 1
-    assert "settings other than p and party vary (variants.bleed)" in result.stderr
+    said = " ".join(result.stderr.split())
+    assert "3 settings vary (party, p, variants.bleed) but a heat map shows two" in said and "--x/--y" not in said
+    same = _plot(finished, "--kind", "heatmap", "--x", "party", "--y", "party", "--out", tmp_path / "h.png")
+    assert same.exit_code == 1 and "--x and --y both name party" in same.stderr
 
 
 def test_plot_user_errors(finished, tmp_path):
