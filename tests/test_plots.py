@@ -69,6 +69,8 @@ def test_plot_user_errors(finished, tmp_path):
         (("--kind", "forest", "--out", tmp_path / "f.jpg"), "unsupported format"),
         (("--kind", "variant", "--out", tmp_path / "v.png", "--x", "variants.nope"), "does not vary"),
         (("--kind", "heatmap", "--out", tmp_path / "h.png", "--x", "boss"), "'boss' does not vary"),
+        (("--kind", "forest", "--out", tmp_path / "f.png", "--x", "p"), "--x: --kind forest has no --x"),
+        (("--kind", "variant", "--out", tmp_path / "v.png", "--y", "p"), "--y: --kind variant has no --y"),
     ]:
         result = _plot(finished, *args)
         assert result.exit_code == 1 and message in result.stderr, result.output

@@ -197,6 +197,11 @@ def plot(
     """Draw a figure of a results folder."""
     from dsim import plots, results  # matplotlib and pandas load slowly; only plots need them
 
+    uses = {"heatmap": ("--x", "--y"), "variant": ("--x",)}.get(kind.value, ())
+    for flag, given in (("--x", x), ("--y", y)):
+        if given is not None and flag not in uses:
+            _fail(f"{flag}: --kind {kind.value} has no {flag} (it chooses the setting of --kind heatmap"
+                  f"{' and variant' if flag == '--x' else ''})")
     try:
         game = _game_of(folder)
         if out is None:  # "_" as _manifest.json: pandas.read_parquet(FOLDER) and DuckDB skip it

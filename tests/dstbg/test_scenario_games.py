@@ -112,7 +112,8 @@ def test_dsim_game_plays_a_scenario_and_refuses_mixed_settings():
                           (["--scenario", "nowhere"], "unknown scenario"),
                           (["--scenario", "first_journey", "--mini-boss", "winged_knight"], "names its own bosses"),
                           (["--scenario", "first_journey", "--main-boss", "dancer_of_the_boreal_valley"],
-                           "names its own bosses")):
+                           "names its own bosses"),
+                          (["--explain", "0"], "--explain replays one game: drop --games")):
         bad = runner.invoke(app, ["game", *args, "--games", "10"])
         assert bad.exit_code == 1 and message in bad.output and "Traceback" not in bad.output
     mixed = runner.invoke(app, ["run", "--game", "dstbg_game", "--scenario", "spiral_sword", "--mini-boss", "gargoyle",

@@ -27,7 +27,8 @@ def game(
     scenario: Annotated[str | None, typer.Option("--scenario", help="A campaign scenario instead of the two bosses "
                                                  "(R-13.10, R-13.11): first_journey, spiral_sword "
                                                  "(`dsim data list scenarios`); implies --mode campaign.")] = None,
-    games: Annotated[int, typer.Option("--games", min=1, max=10**9, help="Number of games to play.")] = 10_000,
+    games: Annotated[int | None, typer.Option("--games", min=1, max=10**9, help="Number of games to play "
+                                              "(default 10,000).")] = None,
     strategy: Annotated[str, typer.Option("--strategy", help="Strategy between battles (`dsim policies list --game "
                                                              "dstbg_game`): balanced, rush, farmer, random_legal.")
                         ] = "balanced",
@@ -65,6 +66,9 @@ def game(
         settings["data"] = data
     if battle is not None and explain is None:
         fail("--battle replays a battle of one game: give the game with --explain INDEX")
+    if games is not None and explain is not None:
+        fail("--explain replays one game: drop --games")
+    games = games or 10_000
     with user_errors():
         chosen.check_settings(settings)
         if explain is not None:
