@@ -272,3 +272,12 @@ def test_tune_reports_why_an_unreachable_target_stopped_the_search():
     assert not limited.bracketed and limited.searched == (-21, 24) and "widened 1 time (give a wider" in limited.stopped
     with pytest.raises(ValueError, match="leaves no room"):
         tune(_Ramp(10**6), {}, "x", "house_rules", 0.5, 30, 40, 100, 1, bounds=(0, 20))
+
+
+def test_compare_header_names_the_set_rules_a_plays_under():
+    args = ["compare", "--party", "knight", "--encounter", "the_forgotten", "--setting", "enemy_health_delta=2",
+            "--battles", "50"]
+    plain = runner.invoke(app, args, env={"COLUMNS": "200"})
+    ruled = runner.invoke(app, [*args, "--set", "enemy_health_delta=1"], env={"COLUMNS": "200"})
+    assert "Paired comparison (A = the defaults)" in plain.stdout
+    assert "Paired comparison (A = enemy_health_delta=1)" in ruled.stdout

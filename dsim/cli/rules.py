@@ -107,7 +107,8 @@ def compare(
             fail("the grid has no cells")
         seed = cell.seed
         rules = rule_settings(the_game, variant, setting)
-        fixed = {key for values in parse_sets(the_game, cell.sets).values() for key in values}
+        given = parse_sets(the_game, cell.sets)  # every cell's rules, under A's and B's own
+        fixed = {key for values in given.values() for key in values}
         if variant in fixed:
             fail(f"--set {variant}=…: --variant {variant} compares every reading of {variant}; leave it out of --set")
         try:
@@ -123,7 +124,8 @@ def compare(
             out.update({k: v for k, v in records[0].items() if k not in out})
         typer.echo(json.dumps(out))
         return
-    table = Table(title=f"Paired comparison (A = {describe_rules(rules[0])}), {battles:,} {the_game.outcome.unit}s per "
+    a_rules = {t: {**given.get(t, {}), **rules[0].get(t, {})} for t in {*given, *rules[0]}}
+    table = Table(title=f"Paired comparison (A = {describe_rules(a_rules)}), {battles:,} {the_game.outcome.unit}s per "
                         f"cell, seed {seed}")
     name = "win" if records[0]["measure"] == the_game.outcome.success else records[0]["measure"]
     for col in ("cell", "B", f"{name} A → B", "B − A (95% CI)", "p", f"p {adjust}"):
