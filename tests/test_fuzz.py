@@ -75,6 +75,27 @@ def test_any_overlay_file_is_validated_or_named_in_one_error(tmp_path_factory, n
     _ends_cleanly(["data", "validate", "--data", str(overlay)])
 
 
+@FUZZ
+@given(content=st.one_of(st.binary(max_size=120), TEXT.map(str.encode),
+                         st.sampled_from([b"raise SystemError('x')\n", b"import nonexistent_module_zz\n",
+                                          b"def f(:\n", b"x = 1\n"])),
+       name=st.one_of(st.just("x"), TEXT))
+def test_any_policy_file_plays_or_ends_in_one_error(tmp_path_factory, content, name):
+    folder = tmp_path_factory.mktemp("policy")
+    (folder / "p.py").write_bytes(content)
+    _ends_cleanly(["run", "--party", "knight", "--encounter", "the_forgotten", "--battles", "3",
+                   "--policy", f"{folder / 'p.py'}:{name}"])
+
+
+@FUZZ
+@given(sizes=st.lists(TEXT, max_size=2), setting=st.lists(st.one_of(TEXT, st.sampled_from(RULES).map(
+    lambda r: f"{r}=1")), max_size=2), variant=st.one_of(st.none(), TEXT, st.sampled_from(RULES)))
+def test_compare_with_any_sizes_settings_and_variant_ends_cleanly(sizes, setting, variant):
+    args = ["compare", "--party", "knight,warrior", "--encounter", "the_forgotten", "--battles", "20"]
+    args += [a for s in sizes for a in ("--sizes", s)] + [a for s in setting for a in ("--setting", s)]
+    _ends_cleanly(args + (["--variant", variant] if variant is not None else []))
+
+
 def _experiment_texts() -> st.SearchStrategy[str]:
     """Experiment files: random text, and well-formed TOML with random values in every field."""
     value = st.one_of(st.integers(-10**20, 10**20), st.floats(allow_nan=False), TEXT.map(lambda s: '"' + s.replace("\\", "").replace('"', "") + '"'),
