@@ -188,10 +188,17 @@ def test_loadout_table_per_character_and_its_errors() -> None:
     assert [g.hands for g in gear] == [("thrall_axe", "silver_eagle_kite_shield"), ("battle_axe", "round_shield")]
     with pytest.raises(ValueError, match="no loadout for 'warrior'"):
         party_gear(data, ["knight", "warrior"], {"knight": "mid_game"})
-    with pytest.raises(ValueError, match="names 'nobody', who is not in the party"):
-        party_gear(data, ["knight", "warrior"], {"knight": "mid_game", "warrior": "starting", "nobody": "late_game"})
     from dsim.games.base import SettingsError
-    from dsim.games.dstbg.game import parse_loadout
+    from dsim.games.dstbg.game import DSTBG, parse_loadout
+
+    with pytest.raises(SettingsError, match="--loadout names 'nobody', who is in no --party"):
+        DSTBG().settings_from_options({"party": "knight,warrior", "encounter": "the_forgotten",
+                                       "loadout": "knight=mid_game,warrior=starting,nobody=late_game"})
+    table = "knight=mid_game,warrior=mid_game"  # a grid of sizes: each cell takes its own members' kits
+    cells = DSTBG().grid({"party": ["knight,warrior"], "sizes": ["1,2"], "encounter": ["the_forgotten"],
+                          "loadout": [table]})
+    assert [c["party"] for c in cells] == [["knight"], ["knight", "warrior"]]
+    assert [len(party_gear(data, c["party"], c["loadout"])) for c in cells] == [1, 2]
 
     with pytest.raises(SettingsError, match="knight is given twice"):
         parse_loadout("knight=mid_game,knight=late_game")

@@ -61,24 +61,6 @@ def rule_settings(game: Game, variant: str | None, settings: list[str] | None) -
     return chosen
 
 
-def check_sizes(game: Game, options: dict[str, Any]) -> None:
-    """``--sizes N`` plays the first N characters of each ``--party`` (a grid option): every N must fit every
-    party, and the sizes come in one list, rather than a grid silently leaving cells out."""
-    given = options.get("sizes") or []
-    if not given or "sizes" not in {o.name for o in game.options}:
-        return
-    if len(given) > 1:
-        fail("--sizes: give it once, with the sizes comma-separated (e.g. --sizes 1,2,3)")
-    parties = [[c.strip() for c in p.split(",") if c.strip()] for p in options.get("party") or []]
-    for size in (int(s) for s in given[0].split(",")):  # the game's grid has refused non-numbers
-        if size < 1:
-            fail(f"--sizes {size}: a party size is at least 1 (--sizes takes the first N characters of each --party)")
-        for party in parties:
-            if size > len(party):
-                fail(f"--sizes {size}: the party {','.join(party)} has {len(party)} "
-                     f"character{'s' if len(party) != 1 else ''} (--sizes takes the first N characters of each --party)")
-
-
 def compare(
     variant: Annotated[str | None, typer.Option(
         "--variant", help="Compare every reading of this variant (default first); rules fixed with --set apply to "
@@ -102,7 +84,6 @@ def compare(
         raise typer.BadParameter("expected holm or bh", param_hint="--adjust")
     with exit_on_data_error():
         the_game, cells = cell.grid(policy)
-        check_sizes(the_game, cell.options)
         if not cells:
             fail("the grid has no cells")
         seed = cell.seed

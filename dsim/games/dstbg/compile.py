@@ -161,9 +161,6 @@ def party_gear(data: Any, party: list[str], loadout: str | dict[str, str] | None
     """Each party member's gear: its starting equipment (R-1.7) without a loadout, else the kit of the
     named loadout (one name for everybody, or a table character id → loadout name)."""
     gear = []
-    strangers = sorted(set(loadout) - set(party)) if isinstance(loadout, dict) else []
-    if strangers:
-        raise ValueError(f"setting 'loadout' names {strangers[0]!r}, who is not in the party ({', '.join(party)})")
     for cid in party:
         if loadout is None:
             kit = data.characters[cid].starting_equipment

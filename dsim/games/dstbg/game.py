@@ -119,6 +119,15 @@ def parse_loadout(value: str | None) -> str | dict[str, str] | None:
     return table
 
 
+def _check_loadout_names(loadout: str | dict[str, str] | None, parties: list[list[str]]) -> None:
+    """A per-character ``--loadout`` table may only name characters of the parties it dresses."""
+    if isinstance(loadout, dict):
+        members = {c for party in parties for c in party}
+        strangers = sorted(set(loadout) - members)
+        if strangers:
+            raise SettingsError(f"--loadout names {strangers[0]!r}, who is in no --party ({', '.join(sorted(members))})")
+
+
 def loadout_text(loadout: str | dict[str, str] | None) -> str:
     """A loadout setting as the run heading shows it."""
     if loadout is None:
@@ -184,7 +193,9 @@ class DSTBG(Game):
             raise SettingsError("give exactly one of --encounter or --boss")
         if values.get("gravestones") is not None and values.get("boss") is None:
             raise SettingsError("--gravestones counts a boss's revealed behaviour cards: it needs --boss")
-        return super().settings_from_options(values)
+        settings = super().settings_from_options(values)
+        _check_loadout_names(settings.get("loadout"), [settings.get("party") or []])
+        return settings
 
     def grid(self, values: Mapping[str, Any], data: str | None = None) -> list[dict[str, Any]]:
         """One cell per (party, encounter or boss): ``all`` and ``level:N`` expand to ids, ``sizes`` takes
@@ -192,17 +203,28 @@ class DSTBG(Game):
         rosters = [[c.strip() for c in p.split(",") if c.strip()] for p in values.get("party") or []]
         if not rosters:
             raise SettingsError("name at least one --party")
-        for sizes in values.get("sizes") or []:
+        given = values.get("sizes") or []
+        if len(given) > 1:
+            raise SettingsError("--sizes: give it once, with the sizes comma-separated (e.g. --sizes 1,2,3)")
+        for sizes in given:
             try:
                 wanted = [int(s) for s in sizes.split(",")]
             except ValueError:
                 raise SettingsError(f"--sizes: expected sizes like 1,2,3,4, got {sizes!r}") from None
-            rosters = [r[:n] for r in rosters for n in wanted if 1 <= n <= len(r)]
+            for n, roster in ((n, r) for n in wanted for r in rosters):  # no cell silently left out
+                if not 1 <= n <= len(roster):
+                    raise SettingsError(f"--sizes {n}: " + ("a party size is at least 1" if n < 1 else
+                                        f"the party {','.join(roster)} has {len(roster)} character"
+                                        f"{'s' * (len(roster) != 1)}") + " (--sizes takes the first N characters "
+                                        "of each --party)")
+            rosters = [r[:n] for r in rosters for n in wanted]
         places = [("encounter", e) for e in _named("encounters", values.get("encounter") or [], data)]
         places += [("boss", b) for b in _named("bosses", values.get("boss") or [], data)]
         if not places:
             raise SettingsError("name at least one --encounter or --boss")
         gear = [parse_loadout(v) for v in values.get("loadout") or []] or [None]
+        for loadout in gear:  # a table may name the characters of several parties, each cell takes its own
+            _check_loadout_names(loadout, rosters)
         cells = []
         for roster in rosters:
             for key, name in places:
