@@ -164,29 +164,32 @@ def test_local_flags_need_dask(tmp_path):
     assert result.exit_code == 1 and "--executor dask" in result.stderr
 
 
-def test_report_fits_an_80_column_terminal_without_cutting_a_figure(finished):
-    """At 80 columns every line fits and no figure is cut: intervals go under their rates, a table too wide for
-    its numbers (`--all`) lists each cell's figures one per row, and comparisons keep A → B, the difference
-    with its interval and the Holm p."""
+def test_report_fits_any_terminal_without_cutting_a_figure_or_a_setting(finished):
+    """At 80, 150 and 280 columns every line fits and no figure is cut: intervals go beside or under their rates,
+    a table too wide for its figures (`--all` at 80) lists each cell's figures one per row, and comparisons keep
+    A → B, the difference with its interval and the Holm p, with setting values such as p=0.3 whole."""
     from dsim.cli import reporting
 
     cells = results.load(finished)
     before = reporting.out_console.width  # the console read COLUMNS when the first test imported it
-    try:
-        reporting.out_console.width = 80
-        narrow = {args: CliRunner().invoke(app, ["report", str(finished), *args])
-                  for args in ((), ("--all",), ("--compare",))}
-    finally:
-        reporting.out_console.width = before
-    for result in narrow.values():
-        assert result.exit_code == 0 and max(len(line) for line in result.stdout.splitlines()) <= 80
-        assert "…" not in result.stdout
-    for _, cell in cells.iterrows():
-        interval = f"({100 * cell.ci_low:.1f}%–{100 * cell.ci_high:.1f}%)"
-        assert interval in narrow[()].stdout and interval in narrow[("--all",)].stdout
-        assert cell.cell in narrow[("--all",)].stdout
-    assert "measure" in narrow[("--all",)].stdout and "measure" not in narrow[()].stdout
-    comparisons = json.loads(_report(finished, "--compare", "--json").stdout)
-    for c in comparisons:
-        assert f"{100 * c['difference']:+.1f} pp" in narrow[("--compare",)].stdout
-    assert "p Holm" in narrow[("--compare",)].stdout and "p BH" not in narrow[("--compare",)].stdout
+    for width in (80, 150, 280):
+        try:
+            reporting.out_console.width = width
+            shown = {args: CliRunner().invoke(app, ["report", str(finished), *args])
+                     for args in ((), ("--all",), ("--compare",))}
+        finally:
+            reporting.out_console.width = before
+        for result in shown.values():
+            assert result.exit_code == 0 and max(len(line) for line in result.stdout.splitlines()) <= width
+            assert "…" not in result.stdout
+        for args in ((), ("--all",)):
+            flat = " ".join(shown[args].stdout.split())
+            for _, cell in cells.iterrows():
+                assert f"({100 * cell.ci_low:.1f}%–{100 * cell.ci_high:.1f}%)" in flat, (width, args)
+                assert f" {cell.p:g} " in flat and "on_hit" in flat  # the settings keep their columns
+            assert all(cell in flat for cell in cells.cell) == bool(args)
+        assert ("measure" in shown[("--all",)].stdout) == (width == 80) and "measure" not in shown[()].stdout
+        comparisons = json.loads(_report(finished, "--compare", "--json").stdout)
+        for c in comparisons:
+            assert f"{100 * c['difference']:+.1f} pp" in shown[("--compare",)].stdout
+        assert "p=0.3" in shown[("--compare",)].stdout and "p Holm" in shown[("--compare",)].stdout

@@ -21,7 +21,6 @@ from dsim import analysis, results, stats
 
 Format = Literal["table", "json", "csv"]
 WIDE = 140  # terminal columns from which shares get their intervals in the table, and comparisons every p
-NARROW = 120  # below it a rate's interval goes under the rate
 KEY_WIDTH = 12  # the least width a setting's column keeps before the report lists a cell's figures one per row
 out_console = Console()
 err_console = Console(stderr=True)
@@ -94,8 +93,9 @@ def _rate(row: pd.Series, name: str | None, sep: str = " ") -> str:
 
 
 def _short(text: str) -> str:
-    """``variants.bleed_zero_damage=x`` → ``bleed_zero_damage=x``: a rule table's name left out of a narrow table."""
-    return re.sub(r"\b\w+\.(\w+)", r"\1", text)
+    """``variants.bleed_zero_damage=x, p=0.3`` → ``bleed_zero_damage=x, p=0.3``: a rule table's name left out of the
+    setting names in a narrow table (values such as 0.3 keep their dots)."""
+    return re.sub(r"(^|, )[A-Za-z_]\w*\.(?=[A-Za-z_]\w*(=|,|$))", r"\1", text)
 
 
 def _header(key: str, keys: list[str]) -> str:
@@ -142,7 +142,6 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
     wide = out_console.width >= WIDE  # narrower: the shares in a table of their own, without intervals
     if wide:
         rates += shares
-    sep = " " if out_console.width >= NARROW else "\n"
     headers = [f"{outcome.get('unit', 'battle')}s",
                *("win rate (95% CI)" if r is None else _share_header(r) for r in rates),
                *(f"mean {outcome.get('rounds', o) if o == 'rounds' else o}" for o in means),  # Dark Maiden: turns
@@ -152,7 +151,7 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
     for _, row in cells.iterrows():
         flat = results.flatten_settings(row["settings"])
         rows.append(([analysis.format_value(flat.get(k)) for k in keys],
-                     [f"{row['battles']:,}", *(_seat_rate(row, r, sep) for r in rates),
+                     [f"{row['battles']:,}", *(_seat_rate(row, r, "\n") for r in rates),
                       *(f"{row[f'{o}_mean']:.2f}" for o in means),
                       *([f"{row['battles_needed']:,}"] if battles_needed is not None else []),
                       *([row["cell"]] if everything or not keys else [])]))
@@ -168,21 +167,23 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
 
 
 def _wide_or_long(title: str, keys: list[str], headers: list[str], rows: list[tuple[list[str], list[str]]]) -> Table:
-    """One row per cell when its numbers fit the terminal beside the settings, else one row per figure
-    (``measure``, ``value``) under each cell's settings: numbers are never cut."""
+    """One row per cell when its figures fit the terminal beside the settings (each interval beside its rate, or
+    under it), else one row per figure (``measure``, ``value``) under each cell's settings: figures are never cut,
+    headers wrap between words."""
     table = Table(title=title)
-    widths = [max([len(w) for w in h.split()] + [len(line) for _, values in rows for line in values[i].split("\n")])
-              for i, h in enumerate(headers)]
-    if sum(widths) + KEY_WIDTH * len(keys) + 3 * (len(keys) + len(headers)) + 1 <= out_console.width:
-        for key in keys:
-            table.add_column(key, overflow="fold")
-        for header in headers:  # the settings' columns wrap instead
-            table.add_column(header, justify="right", no_wrap=True)
-        for settings, values in rows:
-            table.add_row(*settings, *values)
-        return table
     for key in keys:
         table.add_column(key, overflow="fold")
+    room = out_console.width - KEY_WIDTH * len(keys) - 3 * (len(keys) + len(headers)) - 1
+    for sep in (" ", "\n"):  # a rate's interval beside it, then under it
+        lines = [[value.replace("\n", sep).split("\n") for value in values] for _, values in rows]
+        widths = [max([len(word) for word in h.split()] + [len(line) for row in lines for line in row[i]])
+                  for i, h in enumerate(headers)]
+        if sum(widths) <= room:
+            for header, width in zip(headers, widths):
+                table.add_column(header, justify="right", min_width=width, overflow="fold")
+            for (settings, values) in rows:
+                table.add_row(*settings, *(value.replace("\n", sep) for value in values))
+            return table
     table.add_column("measure", overflow="fold")
     table.add_column("value", justify="right", no_wrap=True)
     for settings, values in rows:
