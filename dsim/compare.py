@@ -144,12 +144,18 @@ def p_label(rec: Mapping[str, Any]) -> str:
     return f"McNemar p ({ADJUSTMENTS.get(rec.get('adjust', ''), 'multiplicity')}-adjusted, {over} tests)"
 
 
+def played_rules(game: Game, cell: Mapping[str, Any], rules: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The rules one side of a comparison played under: the cell's own (``--set``) with that side's on top."""
+    tables = [t for t in game.rule_tables if cell.get(t) or rules.get(t)]
+    return {t: {**cell.get(t, {}), **rules.get(t, {})} for t in tables}
+
+
 def verdict(game: Game, rec: Mapping[str, Any], alpha: float = 0.05) -> str:
     """One sentence answering "does switching from A to B change the win rate?" with the numbers."""
     low, high = (100 * x for x in rec["ci95"])
     p = rec.get("p_adjusted", rec["p_value"])
     where = game.label(rec["cell"])
-    change = f"{describe_rules(rec['a'])} → {describe_rules(rec['b'])}"
+    change = " → ".join(describe_rules(played_rules(game, rec["cell"], rec[side])) for side in ("a", "b"))
     name = "win rate" if rec.get("measure", game.outcome.success) == game.outcome.success else rec["measure"]
     numbers = (f"{name} {100 * rec['win_rate_a']:.1f}% → {100 * rec['win_rate_b']:.1f}%, "
                f"difference {100 * rec['diff']:+.2f} points (95% CI {low:+.2f} to {high:+.2f}), "

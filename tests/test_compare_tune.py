@@ -281,3 +281,5 @@ def test_compare_header_names_the_set_rules_a_plays_under():
     ruled = runner.invoke(app, [*args, "--set", "enemy_health_delta=1"], env={"COLUMNS": "200"})
     assert "Paired comparison (A = the defaults)" in plain.stdout
     assert "Paired comparison (A = enemy_health_delta=1)" in ruled.stdout
+    said = " ".join(ruled.stdout.split())
+    assert "knight vs the_forgotten: enemy_health_delta=1 → enemy_health_delta=2 " in said  # the verdict agrees

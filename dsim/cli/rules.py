@@ -77,7 +77,7 @@ def compare(
 ) -> None:
     """Play the same battles under two or more rule settings (common random numbers) and test the difference."""
     from dsim.compare import compare as run_compare
-    from dsim.compare import describe_rules, verdict
+    from dsim.compare import describe_rules, played_rules, verdict
     from dsim.validation import exit_on_data_error
 
     if adjust not in ("holm", "bh"):
@@ -105,8 +105,7 @@ def compare(
             out.update({k: v for k, v in records[0].items() if k not in out})
         typer.echo(json.dumps(out))
         return
-    a_rules = {t: {**given.get(t, {}), **rules[0].get(t, {})} for t in {*given, *rules[0]}}
-    table = Table(title=f"Paired comparison (A = {describe_rules(a_rules)}), {battles:,} {the_game.outcome.unit}s per "
+    table = Table(title=f"Paired comparison (A = {describe_rules(played_rules(the_game, given, rules[0]))}), {battles:,} {the_game.outcome.unit}s per "
                         f"cell, seed {seed}")
     name = "win" if records[0]["measure"] == the_game.outcome.success else records[0]["measure"]
     for col in ("cell", "B", f"{name} A → B", "B − A (95% CI)", "p", f"p {adjust}"):
