@@ -187,7 +187,9 @@ def test_compare_variant_readings_under_a_set_rule():
 def test_compare_errors_name_the_option_given():
     base = ["compare", "--party", "knight,warrior", "--encounter", "the_forgotten", "--battles", "100"]
     bare = runner.invoke(app, [*base, "--setting", "enemy_health_delta"])
-    assert bare.exit_code == 1 and "--setting: expected id=value, got 'enemy_health_delta'" in bare.stderr, bare.output
+    assert bare.exit_code == 1 and "--setting: expected variant_id=value, got 'enemy_health_delta'" in bare.stderr
+    twice = runner.invoke(app, [*base, "--setting", "enemy_health_delta=1 enemy_health_delta=2"])
+    assert twice.exit_code == 1 and "--setting enemy_health_delta is given twice (1 and 2)" in twice.stderr
     assert "--set:" not in bare.stderr
     empty = runner.invoke(app, [*base, "--setting", " "])
     assert empty.exit_code == 1 and "--setting: expected" in empty.stderr, empty.output

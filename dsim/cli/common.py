@@ -105,20 +105,20 @@ def game_named(name: str) -> Game:
         fail(f"unknown game {name!r} (available: {', '.join(game_names())})")
 
 
-def parse_sets(game: Game, sets: list[str] | None) -> dict[str, dict[str, str]]:
-    """``id=value`` items → the game's rule tables (only the non-empty ones)."""
+def parse_sets(game: Game, sets: list[str] | None, option: str = "--set") -> dict[str, dict[str, str]]:
+    """``id=value`` items (of ``option``) → the game's rule tables (only the non-empty ones)."""
     tables: dict[str, dict[str, str]] = {}
     for item in sets or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            fail(f"--set: expected variant_id=value, got {item!r}")
+            fail(f"{option}: expected variant_id=value, got {item!r}")
         try:
             table, key, parsed = game.parse_set(key.strip(), value.strip())
         except SettingsError as exc:
-            fail(f"--set: {exc}")
+            fail(f"{option}: {exc}")
         given = tables.setdefault(table, {})
         if key in given and given[key] != parsed:
-            fail(f"--set {key} is given twice ({given[key]} and {parsed}); give it once")
+            fail(f"{option} {key} is given twice ({given[key]} and {parsed}); give it once")
         given[key] = parsed
     return tables
 

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, with_game_options
-from dsim.games.base import Game, SettingsError
+from dsim.games.base import Game
 
 console = Console()
 err = Console(stderr=True, highlight=False)
@@ -28,19 +28,9 @@ TuneMeasure = Annotated[str | None, typer.Option(
 
 def parse_setting(game: Game, text: str) -> dict[str, dict[str, str]]:
     """One ``--setting`` (space-separated ``id=value`` items) → the game's rule tables."""
-    tables: dict[str, dict[str, str]] = {}
     if not text.split():
         fail(f"--setting: expected space-separated id=value items, got {text!r}")
-    for item in text.split():
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            fail(f"--setting: expected id=value, got {item!r}")
-        try:
-            table, key, parsed = game.parse_set(key.strip(), value.strip())
-        except SettingsError as exc:
-            fail(f"--setting: {exc}")
-        tables.setdefault(table, {})[key] = parsed
-    return tables
+    return parse_sets(game, text.split(), "--setting")
 
 
 def rule_settings(game: Game, variant: str | None, settings: list[str] | None) -> list[dict[str, dict[str, str]]]:
