@@ -69,7 +69,7 @@ def heatmap(cells: pd.DataFrame, x: str | None = None, y: str | None = None,
     """Win rate per (x, y) pair of settings (default: the game's preferred ``axes``, rows then columns,
     else the first varying settings), interval in each box."""
     keys = varying_keys(cells)
-    y = _pick(keys, y, axes[0])
+    y = _pick(keys, y, axes[0], avoid=x)  # a default axis avoids the one the user chose
     x = _pick(keys, x, axes[1], avoid=y)
     if x == y:
         raise PlotError(f"--x and --y both name {x}: a heat map needs two different settings")

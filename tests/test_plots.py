@@ -288,3 +288,12 @@ def test_dsim_plot_passes_the_games_rounds_name(finished, tmp_path, monkeypatch)
     monkeypatch.setattr(plots, "make_plot", lambda *a, **k: seen.update(k) or make(*a, **k))
     assert _plot(finished, "--kind", "rounds", "--out", tmp_path / "r.png").exit_code == 0
     assert seen["rounds_name"] == get_game("toy").outcome.rounds
+
+
+def test_heatmap_default_rows_avoid_the_columns_the_user_chose(finished):
+    """`--x party` alone: the rows default to another varying setting, not to party as well."""
+    cells = results.load(finished)
+    plain = cells[[not results.flatten_settings(s).get("variants.bleed") for s in cells["settings"]]]
+    fig = plots.heatmap(plain.reset_index(drop=True), x="party", axes=(("party",), ()))
+    ax = fig.axes[0]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("party", "p")
