@@ -285,3 +285,11 @@ def test_compare_header_names_the_set_rules_a_plays_under():
     assert "Paired comparison (A = enemy_health_delta=1)" in ruled.stdout
     said = " ".join(ruled.stdout.split())
     assert "knight vs the_forgotten: enemy_health_delta=1 → enemy_health_delta=2 " in said  # the verdict agrees
+
+
+def test_tune_starts_inside_the_rules_values_when_no_range_is_given():
+    """max_turns takes 10 and up: without --low/--high the first range starts at 10, not at -3 (an error)."""
+    out = runner.invoke(app, ["tune", "--game", "dark_maiden", "--party", "amazona", "--rule", "max_turns",
+                              "--target", "0.1", "--battles", "50", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["searched"][0] >= 10

@@ -122,8 +122,8 @@ def tune(
     rule: Annotated[str, typer.Option("--rule", help="Whole-number house rule or variant to tune, e.g. enemy_health_delta.")],
     target: Annotated[float, typer.Option("--target", help="Target win rate, e.g. 0.5 (or the --measure's mean, "
                                                            "e.g. 15 rounds).")] = 0.5,
-    low: Annotated[int, typer.Option("--low", min=-(2**31), max=2**31 - 1, help="Smallest value to try first (the range widens if the target lies outside).")] = -3,
-    high: Annotated[int, typer.Option("--high", min=-(2**31), max=2**31 - 1, help="Largest value to try first (the range widens if the target lies outside).")] = 6,
+    low: Annotated[int | None, typer.Option("--low", min=-(2**31), max=2**31 - 1, help="Smallest value to try first (the range widens if the target lies outside; default -3, or the rule's least value if higher).")] = None,
+    high: Annotated[int | None, typer.Option("--high", min=-(2**31), max=2**31 - 1, help="Largest value to try first (default 6, or 9 above --low, within the rule's values).")] = None,
     tolerance: Annotated[float, typer.Option("--tolerance", min=0.0, help="Accept a win rate this close to the target.")] = 0.02,
     battles: Battles = 20_000,
     policy: PolicyOpt = None,
@@ -141,6 +141,9 @@ def tune(
     if rule not in numeric:
         fail(f"{rule!r} is not a whole-number rule (tunable: {', '.join(numeric)})")
     table = the_game.parse_set(rule, "0")[0]
+    least, most = numeric[rule].bounds or (-(2**31), 2**31 - 1)
+    low = low if low is not None else min(max(-3, least), most)  # the first range fits the rule's values
+    high = high if high is not None else min(max(6, low + 9), most) if most > low else low + 1
     with exit_on_data_error():
         cells = [cell.one(policy)[1]]
         try:
