@@ -156,14 +156,15 @@ class PolicyRegistry:
             raise ValueError(f"{path}: not a Python module")
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[module_spec.name] = module  # importable by name, as Numba's cache needs when it loads the policy
+        registered = dict(self._policies)
         try:
             module_spec.loader.exec_module(module)
-        except SyntaxError as error:  # the user's own code: one line naming file and line, not a traceback
-            del sys.modules[module_spec.name]
-            raise ValueError(f"policy file {path}: line {error.lineno}: {error.msg}") from None
-        except Exception as error:
-            del sys.modules[module_spec.name]
-            raise ValueError(f"policy file {path} failed to import: {type(error).__name__}: {error}") from None
+        except Exception as error:  # the user's own code: one line naming the file (and line), not a traceback
+            sys.modules.pop(module_spec.name, None)
+            self._policies = registered  # nothing the failed file registered stays
+            where = f": line {error.lineno}" if isinstance(error, SyntaxError) and error.lineno else ""
+            what = error.msg if isinstance(error, SyntaxError) else f"{type(error).__name__}: {error}"
+            raise ValueError(f"policy file {path}{where}: {what}") from None
         if name not in self._policies:
             raise ValueError(f"{path} did not register a policy named {name!r}")
         return self._policies[name]

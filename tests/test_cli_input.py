@@ -142,7 +142,8 @@ def test_a_results_folder_with_a_deleted_chunk_names_the_unfinished_cell(tmp_pat
 
 @pytest.mark.parametrize("text, words", [
     (b"this is not python (\n", "bad.py: line 1: '(' was never closed"),
-    (b"raise RuntimeError('boom')\n", "bad.py failed to import: RuntimeError: boom"),
+    (b"raise RuntimeError('boom')\n", "bad.py: RuntimeError: boom"),
+    (b"x = 1\x00\n", "bad.py: source code string cannot contain null bytes"),
     (b"x = '\xff\xfe'\n", "bad.py: line 1: "),
 ])
 def test_a_policy_file_that_does_not_import_is_one_line(tmp_path, text, words):
