@@ -232,7 +232,7 @@ def _panels(n: int, title: str) -> tuple[Figure, list]:
     return fig, list(axes[:n])
 
 
-def _floor_at_zero(axes) -> None:
+def _floor_at_zero(axes: list) -> None:
     """Start the y axis of ``axes`` at zero, keeping the top that fits every line. Call it once, after every line of
     every panel is drawn: fixing a limit ends autoscaling, and panels share their y axis, so a limit fixed earlier
     would cut off the peaks of the panels drawn later."""

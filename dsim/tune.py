@@ -22,6 +22,7 @@ import numpy as np
 from dsim.compare import crn_stream, measure_column, with_rules
 from dsim.games.base import Game
 from dsim.stats import mean_interval, wilson_interval
+from dsim.variants import INT32
 
 
 @dataclass
@@ -80,7 +81,7 @@ def tune(
     """
     if low >= high:
         raise ValueError(f"the search range must have low < high, got {low}..{high}")
-    bounds = bounds or (-(2**31), 2**31 - 1)
+    bounds = bounds or INT32
     if max(low, bounds[0]) >= min(high, bounds[1]):
         raise ValueError(f"the search range {low}..{high} leaves no room inside the values {rule} takes "
                          f"({bounds[0]}..{bounds[1]})")

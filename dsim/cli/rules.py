@@ -11,6 +11,7 @@ from rich.table import Table
 
 from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, with_game_options
 from dsim.games.base import Game
+from dsim.variants import INT32
 
 console = Console()
 err = Console(stderr=True, highlight=False)
@@ -78,8 +79,7 @@ def compare(
             fail("the grid has no cells")
         seed = cell.seed
         rules = rule_settings(the_game, variant, setting)
-        given = parse_sets(the_game, cell.sets)  # every cell's rules, under A's and B's own
-        fixed = {key for values in given.values() for key in values}
+        fixed = {key for t in the_game.rule_tables for key in cells[0].get(t, {})}  # --set: in every cell
         if variant in fixed:
             fail(f"--set {variant}=…: --variant {variant} compares every reading of {variant}; leave it out of --set")
         try:
@@ -95,8 +95,8 @@ def compare(
             out.update({k: v for k, v in records[0].items() if k not in out})
         typer.echo(json.dumps(out))
         return
-    table = Table(title=f"Paired comparison (A = {describe_rules(played_rules(the_game, given, rules[0]))}), {battles:,} {the_game.outcome.unit}s per "
-                        f"cell, seed {seed}")
+    a_rules = describe_rules(played_rules(the_game, cells[0], rules[0]))
+    table = Table(title=f"Paired comparison (A = {a_rules}), {battles:,} {the_game.outcome.unit}s per cell, seed {seed}")
     name = "win" if records[0]["measure"] == the_game.outcome.success else records[0]["measure"]
     for col in ("cell", "B", f"{name} A → B", "B − A (95% CI)", "p", f"p {adjust}"):
         table.add_column(col, justify="left" if col in ("cell", "B") else "right", overflow="fold")
@@ -122,8 +122,11 @@ def tune(
     rule: Annotated[str, typer.Option("--rule", help="Whole-number house rule or variant to tune, e.g. enemy_health_delta.")],
     target: Annotated[float, typer.Option("--target", help="Target win rate, e.g. 0.5 (or the --measure's mean, "
                                                            "e.g. 15 rounds).")] = 0.5,
-    low: Annotated[int | None, typer.Option("--low", min=-(2**31), max=2**31 - 1, help="Smallest value to try first (the range widens if the target lies outside; default -3, or the rule's least value if higher).")] = None,
-    high: Annotated[int | None, typer.Option("--high", min=-(2**31), max=2**31 - 1, help="Largest value to try first (default 6, or 9 above --low, within the rule's values).")] = None,
+    low: Annotated[int | None, typer.Option("--low", min=INT32[0], max=INT32[1], help="Smallest value to try first (the "
+                                            "range widens if the target lies outside; default -3, or the rule's least "
+                                            "value if higher).")] = None,
+    high: Annotated[int | None, typer.Option("--high", min=INT32[0], max=INT32[1], help="Largest value to try first "
+                                             "(default 6, or 9 above --low, within the rule's values).")] = None,
     tolerance: Annotated[float, typer.Option("--tolerance", min=0.0, help="Accept a win rate this close to the target.")] = 0.02,
     battles: Battles = 20_000,
     policy: PolicyOpt = None,
@@ -141,7 +144,7 @@ def tune(
     if rule not in numeric:
         fail(f"{rule!r} is not a whole-number rule (tunable: {', '.join(numeric)})")
     table = the_game.parse_set(rule, "0")[0]
-    least, most = numeric[rule].bounds or (-(2**31), 2**31 - 1)
+    least, most = numeric[rule].bounds or INT32
     low = low if low is not None else min(max(-3, least), most)  # the first range fits the rule's values
     high = high if high is not None else min(max(6, low + 9), most) if most > low else low + 1
     with exit_on_data_error():

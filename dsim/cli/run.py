@@ -13,6 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from dsim.cli.common import CellArgs, LongRunNotice, PolicyOpt, console, err, fail, with_game_options
+from dsim.games.base import Game
 
 Count = Annotated[int, typer.Option("--battles", "--games", min=1, max=10**12, help="Number of battles (games) to play.")]
 
@@ -133,8 +134,6 @@ def explain(
 ) -> None:
     """Replay one play of `dsim run` (same settings, seed and index) step by step, citing rule IDs."""
     from dsim.play import cell_stream
-
-    from dsim.games.base import Game
 
     chosen, settings = cell.one(policy)
     seed, stream = cell.seed, cell_stream(settings)

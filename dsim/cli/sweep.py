@@ -175,8 +175,8 @@ def plot(
     folder: FolderArgument,
     kind: Annotated[
         PlotKind,
-        typer.Option("--kind", metavar="KIND", help="heatmap: win rate per x × y; forest: win rates with intervals (a competitive "
-                     "game: each seat's win share); rounds: rounds to win and to lose (competitive: game lengths); "
+        typer.Option("--kind", metavar="KIND", help="heatmap: win rate per x × y; forest: win rates with intervals "
+                     "(a competitive game: each seat's win share); rounds: rounds to win and to lose (competitive: game lengths); "
                      "survival: battles not yet lost by round (competitive: games still running); "
                      "variant: win-rate change made by a rule variant; scores: a competitive game's final "
                      "scores per seat; shares: how far the plays got (whole games: reached and beat the mini boss, "

@@ -22,6 +22,7 @@ def _faces(data: Path | None) -> dict[str, tuple[int, ...]]:
     with exit_on_data_error():
         return DSTBGDice().faces(data)
 
+
 PoolArgument = Annotated[str, typer.Argument(help="DS:TBG dice pool: 3K-1, K+2U, 2O+1, KKU (K black, U blue, "
                                                   "O orange); these commands are DS:TBG's own (no --game).")]
 
@@ -65,7 +66,8 @@ def dodge(
     exact: ExactOption = False,
     data: DataPath = None,
 ) -> None:
-    """Chance that N dodge dice show at least DIFFICULTY dodge symbols (R-9.5; difficulty 0 always succeeds, 0 dice fail any higher one, F-9.3)."""
+    """Chance that N dodge dice show at least DIFFICULTY dodge symbols (R-9.5; difficulty 0 always succeeds,
+    0 dice fail any higher one, F-9.3)."""
     faces = _faces(data)
     with _user_errors():
         pool = dice.dodge_pool(n)
