@@ -274,7 +274,8 @@ def load(folder: str | Path) -> pd.DataFrame:
     Columns: ``cell``, one column per (flattened) setting, ``settings`` (the nested dict),
     ``battles``, ``wins``, ``win_rate``, ``ci_low``, ``ci_high``, ``chunks``, ``complete`` (the
     sweep's target battle count is reached), ``seed``, ``stream``, then ``X_mean`` / ``X_std``
-    per outcome (``X_ci_low`` / ``X_ci_high``, a Wilson interval, for boolean outcomes such as a
+    per outcome (over the plays where it applies for the game's ``optional`` outcomes, NaN when none;
+    ``X_ci_low`` / ``X_ci_high``, a Wilson interval, for boolean outcomes such as a
     competitive game's ``win_seat_k``) and the summed histograms ``X_hist_win`` / ``X_hist_loss`` (numpy arrays, bins
     as in :data:`HIST_VALUES`). Rows follow the experiment's cell order; cells without a
     finished chunk are left out. A setting whose name clashes with a column gets a
@@ -315,17 +316,38 @@ def load(folder: str | Path) -> pd.DataFrame:
         stream=[manifest["cells"][c]["stream"] for c in ids],
         seats_taken=[manifest["cells"][c].get("seats", 0) for c in ids],  # a competitive game's seats in play
     )
-    stats: dict[str, Any] = {}  # every outcome column at once (a competitive game has dozens)
-    for name in _outcome_names(summed):
-        mean = sums[f"{name}_sum"].to_numpy() / battles
-        stats[f"{name}_mean"] = mean
-        if f"{name}_sumsq" in sums:
-            var = (sums[f"{name}_sumsq"].to_numpy() - battles * mean**2) / np.maximum(battles - 1, 1)
-            stats[f"{name}_std"] = np.sqrt(np.maximum(var, 0.0))
-        else:  # a boolean outcome (e.g. a seat's win): its rate gets a Wilson interval too
-            stats[f"{name}_ci_low"], stats[f"{name}_ci_high"] = wilson_interval(sums[f"{name}_sum"].to_numpy(), battles)
+    hists: dict[str, Any] = {}
     for name in table.column_names:
         if pa.types.is_list(table.schema.field(name).type):
             matrix = table.column(name).combine_chunks().flatten().to_numpy().reshape(table.num_rows, -1)
-            stats[name] = list(pd.DataFrame(matrix).groupby(cells, sort=False).sum().loc[ids].to_numpy())
+            hists[name] = pd.DataFrame(matrix).groupby(cells, sort=False).sum().loc[ids].to_numpy()
+    optional = set(manifest.get("outcome", {}).get("optional", ()))
+    stats: dict[str, Any] = {}  # every outcome column at once (a competitive game has dozens)
+    for name in _outcome_names(summed):
+        total = sums[f"{name}_sum"].to_numpy()
+        if f"{name}_sumsq" not in sums:  # a boolean outcome (e.g. a seat's win): its rate gets a Wilson interval too
+            stats[f"{name}_mean"] = total / battles
+            stats[f"{name}_ci_low"], stats[f"{name}_ci_high"] = wilson_interval(total, battles)
+            continue
+        stats[f"{name}_mean"], stats[f"{name}_std"] = _mean_std(
+            total, sums[f"{name}_sumsq"].to_numpy(), battles,
+            _absent(hists, name) if name in optional and f"{name}_hist_win" in hists else np.zeros_like(battles))
+    stats |= {name: list(matrix) for name, matrix in hists.items()}
     return pd.concat([out, pd.DataFrame(stats, index=out.index)], axis=1)
+
+
+def _absent(hists: Mapping[str, np.ndarray], name: str) -> np.ndarray:
+    """Plays in which the optional outcome ``name`` does not apply: its −1 values, the histograms' first bin."""
+    return hists[f"{name}_hist_win"][:, 0] + hists[f"{name}_hist_loss"][:, 0]
+
+
+def _mean_std(total: np.ndarray, sumsq: np.ndarray, battles: np.ndarray,
+              absent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and sample spread per cell over the plays where the outcome applies (each absent play added −1
+    to ``total`` and 1 to ``sumsq``); NaN where it never applies."""
+    n = battles - absent
+    total, sumsq = total + absent, sumsq - absent
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, total / n, np.nan)
+        var = np.where(n > 0, (sumsq - n * mean**2) / np.maximum(n - 1, 1), np.nan)
+    return mean, np.sqrt(np.maximum(var, 0.0))

@@ -193,3 +193,37 @@ def test_report_fits_any_terminal_without_cutting_a_figure_or_a_setting(finished
         for c in comparisons:
             assert f"{100 * c['difference']:+.1f} pp" in shown[("--compare",)].stdout
         assert "p=0.3" in shown[("--compare",)].stdout and "p Holm" in shown[("--compare",)].stdout
+
+
+def test_optional_outcomes_average_only_the_battles_they_apply_to(tmp_path):
+    """R-12.6: a boss's health left and its heat-up round are −1 where they do not apply (an encounter, a boss
+    that never heated up). Their means and spreads count only the battles where they apply, an encounter shows
+    no boss figures at all, and `report --all` says "–" rather than averaging the −1s."""
+    from dsim.games import load_game
+
+    exp = tmp_path / "mixed.toml"
+    exp.write_text('game = "dstbg"\nname = "mixed"\nseed = 3\nbattles = 300\nchunk = 100\n'
+                   '[fixed]\nparty = ["knight", "warrior"]\n'
+                   '[[cells]]\nencounter = "the_forgotten"\n[[cells]]\nboss = "gargoyle"\n', "utf-8")
+    source = load_experiment(exp)
+    run_sweep(source, tmp_path / "out", LocalExecutor())
+    cells = results.load(tmp_path / "out").set_index("boss", drop=False)
+    encounter, boss = cells[cells.boss.isna()].iloc[0], cells.loc["gargoyle"]
+    game = load_game("dstbg")
+    played = game.play(boss.settings, boss.seed, boss.stream, 0, 300)
+    for name in ("boss_health_left", "heatup_round"):
+        values = played[name][played[name] >= 0]
+        assert boss[f"{name}_mean"] == pytest.approx(values.mean())
+        assert boss[f"{name}_std"] == pytest.approx(values.std(ddof=1))
+        assert np.isnan(encounter[f"{name}_mean"]) and np.isnan(encounter[f"{name}_std"])
+    assert (played["boss_health_left"] >= 0).all()  # a boss battle always has a boss …
+    assert 0 < np.count_nonzero(played["heatup_round"] >= 0) < 300  # … but not always a heat-up: -1s left out
+    assert encounter.rounds_mean == pytest.approx(
+        game.play(encounter.settings, encounter.seed, encounter.stream, 0, 300)["rounds"].mean())
+    shown = _report(tmp_path / "out", "--all")
+    assert shown.exit_code == 0, shown.output
+    assert "-1.00" not in shown.stdout and "–" in shown.stdout and "mean heatup_round" in shown.stdout
+    records = {r["cell"]: r for r in json.loads(_report(tmp_path / "out", "--json").stdout)}
+    assert records[encounter.cell]["mean"]["boss_health_left"] is None
+    assert records[boss.cell]["mean"]["boss_health_left"] == pytest.approx(played["boss_health_left"][
+        played["boss_health_left"] >= 0].mean())

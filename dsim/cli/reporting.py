@@ -27,11 +27,18 @@ err_console = Console(stderr=True)
 
 
 def _outcomes(cells: pd.DataFrame, outcome: Mapping[str, Any] | None = None) -> list[str]:
-    """Outcome names with a mean column, less the game's internal ones (and the seat wins, shown as shares)."""
+    """Outcome names with a mean column, less the game's internal ones (and the seat wins, shown as shares)
+    and the optional ones that apply in no cell (a boss's health left in a sweep of encounters)."""
     outcome = outcome or {}
     hidden = set(outcome.get("internal", ())) | set(outcome.get("shares", ())) | \
         {f"win_seat_{k}" for k in range(outcome.get("seats", 0))}
-    return [c.removesuffix("_mean") for c in cells.columns if c.endswith("_mean") and c.removesuffix("_mean") not in hidden]
+    return [c.removesuffix("_mean") for c in cells.columns
+            if c.endswith("_mean") and c.removesuffix("_mean") not in hidden and cells[c].notna().any()]
+
+
+def _mean(x: float) -> str:
+    """A mean for the table; "–" where the outcome never applied (an optional one, e.g. no heat-up)."""
+    return "–" if math.isnan(x) else f"{x:.2f}"
 
 
 def _finite(x: float) -> float | None:
@@ -152,7 +159,7 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
         flat = results.flatten_settings(row["settings"])
         rows.append(([analysis.format_value(flat.get(k)) for k in keys],
                      [f"{row['battles']:,}", *(_seat_rate(row, r, "\n") for r in rates),
-                      *(f"{row[f'{o}_mean']:.2f}" for o in means),
+                      *(_mean(row[f"{o}_mean"]) for o in means),
                       *([f"{row['battles_needed']:,}"] if battles_needed is not None else []),
                       *([row["cell"]] if everything or not keys else [])]))
     table = _wide_or_long(title, [_header(k, keys) for k in keys], headers, rows)

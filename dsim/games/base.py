@@ -84,7 +84,8 @@ class Outcome:
     (the winner; ties may credit several) and ``score_seat_0 …``; reports then show the win share
     per seat with intervals. ``rounds`` is an integer column whose histograms drive the rounds and
     survival plots. ``means`` are the columns worth a summary mean; ``internal`` columns are never
-    shown as statistics. ``shares`` are yes/no columns that reports show as rates with intervals beside the
+    shown as statistics. ``optional`` integer columns hold −1 where they do not apply (a boss's health
+    left after an encounter): their mean and spread count only the plays where they apply. ``shares`` are yes/no columns that reports show as rates with intervals beside the
     success rate (e.g. how far a game got). ``unit`` names one play ("battle", "game").
     """
 
@@ -92,6 +93,7 @@ class Outcome:
     rounds: str = "rounds"
     means: tuple[str, ...] = ()
     internal: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
     seats: int = 0
     unit: str = "battle"
     success_label: str = "win rate"

@@ -169,7 +169,8 @@ class DSTBG(Game):
     outcome = Outcome(
         success="win", rounds="rounds",
         means=("rounds", "damage_dealt", "damage_taken", "deaths"),
-        internal=("result", "next_first_char", "heatup_round"),
+        internal=("result", "next_first_char"),
+        optional=("boss_health_left", "heatup_round"),  # −1: no boss, no heat-up
     )
     workloads = tuple(
         Workload(name, text, {"party": party, place: where, "policy": "baseline"})
