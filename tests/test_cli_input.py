@@ -30,6 +30,37 @@ def test_bad_values_end_with_a_clear_error(extra: list[str], words: str) -> None
     assert words in " ".join(out.output.split()), out.output
 
 
+@pytest.mark.parametrize("command, party, words", [
+    ("run", "knight,,warrior", "--party: item 2 of 'knight,,warrior' is empty"),
+    ("run", "knight,", "--party: item 2 of 'knight,' is empty"),
+    ("run", " , ", "--party: expected a comma-separated list"),
+    ("compare", ",knight", "--party: item 1 of ',knight' is empty"),
+])
+def test_an_empty_party_member_is_refused_not_dropped(command: str, party: str, words: str) -> None:
+    """`knight,,warrior` was played as a two-character party: a doubled comma is a typo to point out."""
+    out = runner.invoke(app, [command, "--party", party, "--encounter", "the_forgotten", "--battles", "10"])
+    assert out.exit_code == 1 and isinstance(out.exception, SystemExit), out.output
+    assert words in " ".join(out.output.split()), out.output
+
+
+def test_an_experiment_party_with_an_empty_member_is_refused(tmp_path) -> None:
+    path = tmp_path / "e.toml"
+    path.write_text('game = "dstbg"\nname = "x"\nseed = 1\nbattles = 10\n[fixed]\n'
+                    'party = "knight,,warrior"\nencounter = "the_forgotten"\n', "utf-8")
+    out = runner.invoke(app, ["sweep", str(path), "--out", str(tmp_path / "out")])
+    assert out.exit_code == 1 and isinstance(out.exception, SystemExit), out.output
+    assert "setting 'party': item 2 of 'knight,,warrior' is empty" in " ".join(out.output.split())
+
+
+def test_a_shared_option_s_help_leads_with_the_default_game_and_names_the_others() -> None:
+    """`--party` is declared by three games in different words: `run --help` once showed Dark Maiden's heroes
+    (amazona,barbara) as if they were the default game's."""
+    text = " ".join(runner.invoke(app, ["run", "--help"], env={"COLUMNS": "300"}).output.split())
+    party = text[text.index("--party"):]
+    assert party.index("knight,warrior (`dsim data list characters`)") < party.index("dark_maiden:") \
+        < party.index("amazona,barbara") < party.index("dstbg_game:")
+
+
 # --- files and folders a user names (issue 13's cases) ------------------------------------------------
 def _clean_error(out, words: str) -> None:
     assert out.exit_code == 1, out.output

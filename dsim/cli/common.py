@@ -144,13 +144,23 @@ def check(game: Game, settings: Mapping[str, Any]) -> None:
 
 
 def _all_options() -> dict[str, tuple[Any, list[str]]]:
-    """Every registered game's options by name: (the first declaration, the games that use it)."""
+    """Every registered game's options by name: (the default game's declaration, else the first; the games
+    that use it)."""
     merged: dict[str, tuple[Any, list[str]]] = {}
-    for name in game_names():
+    names = game_names()
+    for name in sorted(names, key=lambda n: n != DEFAULT_GAME):
         for option in get_game(name).options:
-            first, users = merged.setdefault(option.name, (option, []))
-            users.append(name)
-    return merged
+            merged.setdefault(option.name, (option, []))[1].append(name)
+    return {k: (option, sorted(users, key=names.index)) for k, (option, users) in merged.items()}
+
+
+def _option_help(option: Any, users: list[str]) -> str:
+    """An option's help: its declaration's text, each other game's own text where it differs, and the games
+    that use it when not all do."""
+    others = {name: text for name in users
+              if (text := next(o.help for o in get_game(name).options if o.name == option.name)) != option.help}
+    games = "" if len(users) == len(game_names()) else f" [{', '.join(users)}]"
+    return option.help + "".join(f" {name}: {text}" for name, text in others.items()) + games
 
 
 @dataclass
@@ -228,8 +238,7 @@ class _WithGameOptions:
                 continue
             kind = str if option.kind == "list" or option.parse is not None else option.kind
             kind = list[kind] if self.repeatable else kind
-            games = "" if len(users) == len(game_names()) else f" [{', '.join(users)}]"
-            info = typer.Option(option.flag, help=option.help + games, min=option.minimum, show_default=False)
+            info = typer.Option(option.flag, help=_option_help(option, users), min=option.minimum, show_default=False)
             extra.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
                                            annotation=Annotated[kind | None, info]))
         return self._own() + shared + extra

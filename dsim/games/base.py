@@ -68,11 +68,19 @@ class Option:
         if self.parse is not None:
             return self.parse(raw)
         if self.kind == "list":
-            items = [part.strip() for part in str(raw).split(",") if part.strip()]
-            if not items:
-                raise SettingsError(f"{self.flag}: expected a comma-separated list, got {raw!r}")
-            return items
+            return split_list(self.flag, raw)
         return raw
+
+
+def split_list(flag: str, raw: Any) -> list[str]:
+    """Comma-separated text → its items; an empty item (``knight,,warrior``, a trailing comma) is an error,
+    never silently dropped."""
+    items = [part.strip() for part in str(raw).split(",")]
+    if not any(items):
+        raise SettingsError(f"{flag}: expected a comma-separated list, got {raw!r}")
+    if not all(items):
+        raise SettingsError(f"{flag}: item {items.index('') + 1} of {raw!r} is empty (a doubled or stray comma?)")
+    return items
 
 
 @dataclass(frozen=True)

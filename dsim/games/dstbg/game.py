@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload, cell_settings
+from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload, cell_settings, split_list
 from dsim.paths import data_digest
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def _cell(key: str) -> Cell:
     settings = cell_settings(key, KNOWN_KEYS)
     party = settings.get("party")
     if isinstance(party, str):
-        party = [p.strip() for p in party.split(",") if p.strip()]
+        party = split_list("setting 'party'", party)
     if not party:
         raise ValueError("setting 'party' is required: a list of character ids such as [\"knight\", \"warrior\"]")
     loadout = settings.get("loadout")
@@ -201,7 +201,7 @@ class DSTBG(Game):
     def grid(self, values: Mapping[str, Any], data: str | None = None) -> list[dict[str, Any]]:
         """One cell per (party, encounter or boss): ``all`` and ``level:N`` expand to ids, ``sizes`` takes
         the first N characters of each party, ``loadout`` is the gear of every cell."""
-        rosters = [[c.strip() for c in p.split(",") if c.strip()] for p in values.get("party") or []]
+        rosters = [split_list("--party", p) for p in values.get("party") or []]
         if not rosters:
             raise SettingsError("name at least one --party")
         given = values.get("sizes") or []
