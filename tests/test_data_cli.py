@@ -48,12 +48,35 @@ def test_R_2_5_list_json_writes_unlimited_range_as_inf() -> None:
     assert enemies["hollow_soldier"]["behaviour"][1] == {**attack, "node": False, "push": False, "conditions": []}
 
 
-def test_list_table_marks_placeholders_and_decisions() -> None:
+def test_list_table_marks_placeholders_and_decisions(monkeypatch) -> None:
+    from dsim.cli import data as data_cli
+
+    monkeypatch.setattr(data_cli.console, "width", 200)  # one row per entry
     out = run("list", "tiles").stdout
     assert "exploration" in out and "mini_boss" in out
     assert "P = placeholder" in out
     rows = [line for line in run("list", "characters").stdout.splitlines() if "knight" in line.lower()]
     assert any("PD" in row for row in rows)
+
+
+@pytest.mark.parametrize("kind", ["characters", "encounters", "items"])
+def test_list_table_never_cuts_a_word_at_80_or_200_columns(kind: str, monkeypatch) -> None:
+    """At 80 columns a list once printed `leve l`, `Assass in`: now every header and every id or value word is
+    whole (the fields of each entry one per row when the columns do not fit side by side)."""
+    from dsim.cli import data as data_cli
+
+    entries = run_json("list", kind)
+    for width in (80, 200):
+        monkeypatch.setattr(data_cli.console, "width", width)
+        out = run("list", kind).stdout
+        assert max(map(len, out.splitlines())) <= width
+        words = set(out.split())
+        assert {e["id"] for e in entries} <= words
+        if kind == "encounters":
+            assert {"level", "spawn", "silver_knight_greatbowman"} <= words
+        if kind == "characters":
+            assert {"Assassin", "assassin_armour", "estoc,", "target_shield", "10/14/11/9"} <= words
+            assert ("field" in words) == (width == 80)  # 9 columns fit side by side at 200, not at 80
 
 
 def test_list_unknown_kind_is_a_one_line_error() -> None:

@@ -100,13 +100,30 @@ def list_entries(
     if as_json:
         _echo_json([_dump(entry) for entry in entries.values()])
         return
-    columns = support.columns(kind)
-    table = Table(title=f"{kind} ({len(entries)})", caption="P = placeholder values for a gap, D = decided conflict")
-    for column in [*columns, "notes"]:
-        table.add_column(column, overflow="fold", no_wrap=column in ("id", "notes"))
-    for entry in entries.values():
-        table.add_row(*support.row(kind, entry), _flags(entry))
-    console.print(table)
+    rows = [[*support.row(kind, entry), _flags(entry)] for entry in entries.values()]
+    console.print(_entries_table(f"{kind} ({len(entries)})", [*support.columns(kind), "notes"], rows))
+
+
+def _entries_table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
+    """Entries side by side when every column keeps its longest word whole at the console's width, else each
+    entry's fields one per row under its id: no header or value is ever cut inside a word."""
+    table = Table(title=title, caption="P = placeholder values for a gap, D = decided conflict")
+    words = [max(len(word) for text in (column, *(row[i] for row in rows)) for word in text.split() or [""])
+             for i, column in enumerate(columns)]
+    if sum(words) + 3 * len(columns) + 1 <= console.width:
+        for column, width in zip(columns, words):
+            table.add_column(column, min_width=width)
+        for row in rows:
+            table.add_row(*row)
+        return table
+    table.add_column(columns[0], no_wrap=True)
+    table.add_column("field", no_wrap=True)
+    table.add_column("value")
+    for row in rows:
+        fields = [(column, value) for column, value in zip(columns[1:], row[1:]) if value not in ("", "–")]
+        for i, (column, value) in enumerate(fields or [("", "")]):
+            table.add_row(row[0] if i == 0 else "", column, value, end_section=i == len(fields) - 1)
+    return table
 
 
 # ---------------------------------------------------------------- show
