@@ -54,9 +54,12 @@ import dsim
 from dsim import results
 from dsim.executors import ChunkResult, ChunkTask, Executor
 from dsim.games import load_game
-from dsim.games.base import Game
+from dsim.games.base import MAX_PLAYS, Game
 from dsim.paths import REPO_ROOT
 from dsim.validation import DataError, display_path, problems_from_validation
+
+MAX_CHUNK = 10**7  # plays per chunk file: one chunk's columns stay well under a gigabyte
+MAX_CHUNKS = 10**5  # chunk files per cell: the plan and the folder listing stay small
 
 LOCK = "_sweep.lock"
 
@@ -119,8 +122,8 @@ class Experiment(BaseModel):
     name: str = Field(min_length=1)
     description: str = ""
     seed: int = Field(ge=0, lt=2**63)
-    battles: int = Field(ge=1)
-    chunk: int = Field(default=100_000, ge=1)
+    battles: int = Field(ge=1, le=MAX_PLAYS)
+    chunk: int = Field(default=100_000, ge=1, le=MAX_CHUNK)
     fixed: dict[str, Any] = {}
     grid: dict[str, Any] = {}
     cells: list[dict[str, Any]] = []
@@ -260,6 +263,7 @@ def check_cells(game: Game, cells: list[Cell], path: Path) -> None:
     problems = []
     for cell in cells:
         try:
+            game.check_types(cell.settings)
             game.check_settings(cell.settings)
         except (ValueError, DataError) as exc:
             problems.append(f"{display_path(path)}: cell {cell.id} {results.canonical_json(cell.settings)}: {exc}")
@@ -406,6 +410,12 @@ def run_sweep(
     """
     exp = source.experiment
     battles, chunk = battles or exp.battles, chunk or exp.chunk
+    if chunk > MAX_CHUNK:
+        raise ExperimentError(f"chunk: at most {MAX_CHUNK:,} battles per chunk file, got {chunk:,}")
+    if -(-battles // chunk) > MAX_CHUNKS:
+        raise ExperimentError(f"{display_path(source.path)}: {battles:,} battles in chunks of {chunk:,} make "
+                              f"{-(-battles // chunk):,} chunk files per cell (at most {MAX_CHUNKS:,}); "
+                              f"use --chunk (or chunk = in the file) ≥ {-(-battles // MAX_CHUNKS):,}")
     game = _load_game(source)
     cells = expand(exp)
     check_cells(game, cells, source.path)

@@ -96,6 +96,8 @@ def test_grid_table_of_lists_sets_nested_settings_beside_fixed_ones():
     ('seed = 1\nbattles = "many"', 'field "battles": expected an integer, got \'many\''),
     ('seed = 1\nbattles = 0', 'field "battles": expected a value ≥ 1, got 0'),
     ('seed = 1\nbattles = 5\nchunk = 0', 'field "chunk": expected a value ≥ 1, got 0'),
+    ('seed = 1\nbattles = 1_000_000_000_001', 'field "battles": expected a value ≤ 1000000000000'),
+    ('seed = 1\nbattles = 5\nchunk = 10_000_001', 'field "chunk": expected a value ≤ 10000000'),
     ('seed = 1\nbattles = 5\nbogus = 1', 'field "bogus": unknown field'),
     ('battles = 5', 'field "seed": required field is missing'),
     ('seed = 1\nbattles = 5\n[grid]\nparty = "knight"', 'field "grid.party": expected a non-empty list of values'),
@@ -144,3 +146,41 @@ def test_cli_reports_experiment_errors_in_one_line_without_traceback(tmp_path):
     assert result.exit_code == 1
     assert result.stderr.startswith("error: ") and "p must be a number in [0, 1]" in result.stderr
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--battles", "9200000000000000000"], "--battles"),
+    (["--battles", "1000000000000"], "1,000,000,000,000 battles in chunks of 100 make 10,000,000,000 chunk files "
+                                     "per cell (at most 100,000); use --chunk (or chunk = in the file) ≥ 10,000,000"),
+    (["--chunk", "10000001"], "chunk: at most 10,000,000 battles per chunk file, got 10,000,001"),
+])
+def test_sweep_sizes_beyond_what_a_folder_holds_are_refused_before_anything_runs(tmp_path, args, message):
+    """A huge --battles once planned billions of chunks in memory with no output (audit, session 12)."""
+    path = write_experiment(tmp_path)
+    result = CliRunner().invoke(app, ["sweep", str(path), "--out", str(tmp_path / "out"), *args])
+    assert result.exit_code in (1, 2) and message in result.stderr, result.output
+    assert "Traceback" not in result.output and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("game, setting, message", [
+    ("dstbg", "party = 5", """setting 'party': expected a list of names, e.g. ["a", "b"], or "a,b", got 5"""),
+    ("dstbg", "policy = 5", "setting 'policy': expected a string, got 5"),
+    ("dstbg", 'policy = ["baseline"]', "setting 'policy': expected a string, got ['baseline']"),
+    ("dstbg", 'gravestones = "x"', "setting 'gravestones': expected a whole number, got 'x'"),
+    ("dstbg", "gravestones = true", "setting 'gravestones': expected a whole number, got True"),
+    ("dstbg", "data = 5", "setting 'data': expected a string, got 5"),
+    ("dstbg", "policy_params = 5", "setting 'policy_params': expected a table of name = value, got 5"),
+    ("dstbg", "house_rules = 5", "setting 'house_rules': expected a table of name = value, got 5"),
+    ("dstbg", "variants = 5", "setting 'variants': expected a table of name = value, got 5"),
+    ("dark_maiden", "party = 5", "setting 'party': expected a list of names"),
+    ("bloodborne", 'hunters = "x"', "setting 'hunters': expected a whole number, got 'x'"),
+    ("bloodborne", 'policy = ["greedy", 5]', "setting 'policy': expected a list of names"),
+    ("dstbg_game", "mini_boss = 5", "setting 'mini_boss': expected a string, got 5"),
+])
+def test_settings_of_the_wrong_type_are_named_not_a_traceback(tmp_path, game, setting, message):
+    """`party = 5` in [fixed] once raised TypeError from deep in the game (audit, session 12)."""
+    path = tmp_path / "e.toml"
+    path.write_text(f'game = "{game}"\nname = "x"\nseed = 1\nbattles = 5\n[fixed]\n{setting}\n', encoding="utf-8")
+    with pytest.raises(ExperimentError) as caught:
+        run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor())
+    assert message in str(caught.value)

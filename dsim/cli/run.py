@@ -13,9 +13,9 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from dsim.cli.common import CellArgs, LongRunNotice, PolicyOpt, console, err, fail, with_game_options
-from dsim.games.base import Game
+from dsim.games.base import MAX_PLAYS, Game
 
-Count = Annotated[int, typer.Option("--battles", "--games", min=1, max=10**12, help="Number of battles (games) to play.")]
+Count = Annotated[int, typer.Option("--battles", "--games", min=1, max=MAX_PLAYS, help="Number of battles (games) to play.")]
 
 
 def _format(value: Any) -> str:

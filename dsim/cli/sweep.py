@@ -22,6 +22,7 @@ from rich.progress import (
 from rich.text import Text
 
 from dsim.cli.common import LongRunNotice
+from dsim.games.base import MAX_PLAYS
 
 if TYPE_CHECKING:
     from dsim.sweep import SweepStatus
@@ -79,7 +80,8 @@ def sweep(
     file: Annotated[Path, typer.Argument(help="Experiment file (TOML) describing the grid of cells.")],
     out: Annotated[Path, typer.Option("--out", help="Results folder; re-running into it resumes the sweep.")],
     battles: Annotated[
-        int | None, typer.Option(min=1, help="Battles per cell (overrides the file; may grow a finished folder).")
+        int | None, typer.Option(min=1, max=MAX_PLAYS,
+                                 help="Battles per cell (overrides the file; may grow a finished folder).")
     ] = None,
     chunk: Annotated[int | None, typer.Option(min=1, help="Battles per chunk file (overrides the file).")] = None,
     executor: Annotated[

@@ -23,6 +23,10 @@ class SettingsError(ValueError):
     """A cell's settings or a command-line value cannot be used (message is user-facing, one line)."""
 
 
+MAX_PLAYS = 10**12
+"""The most plays (battles, games) one ``dsim run`` or one sweep cell may ask for."""
+
+
 def cell_settings(key: str, known: set[str]) -> dict[str, Any]:
     """The settings of a cell from its JSON key (games cache cells by it), refusing names outside ``known``."""
     import json
@@ -81,6 +85,19 @@ def split_list(flag: str, raw: Any) -> list[str]:
     if not all(items):
         raise SettingsError(f"{flag}: item {items.index('') + 1} of {raw!r} is empty (a doubled or stray comma?)")
     return items
+
+
+_KIND_TEXT = {str: "a string", int: "a whole number", float: "a number", dict: "a table of name = value",
+              "list": 'a list of names, e.g. ["a", "b"], or "a,b"'}
+
+
+def _has_kind(value: Any, kind: Any) -> bool:
+    """Whether a setting's value has an option's declared kind (``bool`` is not a number here)."""
+    if kind == "list":
+        return isinstance(value, str) or isinstance(value, list) and all(isinstance(item, str) for item in value)
+    if kind in (int, float):
+        return isinstance(value, int if kind is int else int | float) and not isinstance(value, bool)
+    return isinstance(value, kind)
 
 
 @dataclass(frozen=True)
@@ -160,6 +177,7 @@ class Game:
     outcome: ClassVar[Outcome] = Outcome()
     rule_tables: ClassVar[tuple[str, ...]] = ("variants", "house_rules")
     policy_keys: ClassVar[tuple[str, ...]] = ("policy", "policy_params")
+    policy_per_seat: ClassVar[bool] = False  # ``policy`` may list one policy per seat
     default_policy: ClassVar[str] = "random_legal"
     workloads: ClassVar[tuple[Workload, ...]] = ()
     heatmap_axes: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = ((), ())  # preferred (rows, columns) settings
@@ -174,6 +192,19 @@ class Game:
             if raw is not None:
                 settings[option.key] = option.value(raw)
         return settings
+
+    def check_types(self, settings: Mapping[str, Any]) -> None:
+        """Raise :class:`SettingsError` naming the first setting of the wrong type (an experiment file's
+        ``party = 5``), before :meth:`check_settings` reads the values: rule tables and ``policy_params``
+        are tables, ``data`` is a path, ``policy`` a name (or a list, with :attr:`policy_per_seat`), and each option's value
+        has its declared kind (options with their own ``parse`` judge their values themselves)."""
+        kinds: dict[str, Any] = {key: dict for key in (*self.rule_tables, *self.policy_keys[1:])}
+        kinds |= {"data": str, self.policy_keys[0]: "list" if self.policy_per_seat else str}
+        kinds |= {o.key: o.kind for o in self.options if o.parse is None and not o.grid_only}
+        for key, value in settings.items():
+            kind = kinds.get(key)
+            if kind is not None and not _has_kind(value, kind):
+                raise SettingsError(f"setting {key!r}: expected {_KIND_TEXT.get(kind, 'a value')}, got {value!r}")
 
     def grid(self, values: Mapping[str, Sequence[Any]], data: str | None = None) -> list[dict[str, Any]]:
         """Cells of a grid command (``dsim compare``): every combination of the repeated option values

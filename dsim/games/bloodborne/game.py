@@ -130,6 +130,7 @@ class Bloodborne(Game):
     title = "Bloodborne: The Card Game"
     default_policy = "random_legal"
     rule_tables = ("variants",)
+    policy_per_seat = True
     options = (
         Option("hunters", "Hunters at the table, 3 to 5 (BB-1.3; default 4).", int, minimum=MIN_HUNTERS),
         Option("opponents", "With one --policy: the other seats' policies (one name for all, or one per seat).",
