@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 MANIFEST = "_manifest.json"
 MANIFEST_FORMAT = 1
@@ -205,7 +206,56 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
         raise ResultsError(f"{path}: not a dsim manifest (format {MANIFEST_FORMAT} expected)")
+    _check_manifest(path, manifest)
     return manifest
+
+
+class _Strict(BaseModel):
+    """A manifest part as ``dsim sweep`` writes it: exact JSON types, no coercion."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class _CellEntry(_Strict):
+    """One cell of the manifest."""
+
+    settings: dict[str, Any]
+    stream: int = Field(ge=0)
+    data_hash: str | None
+    seats: int = Field(default=0, ge=0)
+
+
+class _ExperimentEntry(_Strict):
+    """The experiment file a folder was swept from."""
+
+    path: str
+    sha256: str
+
+
+class _Manifest(_Strict):
+    """What reports, plots and resumed sweeps read of a manifest (other keys are provenance)."""
+
+    name: str
+    game: str
+    game_module: str | None = None
+    seed: int = Field(ge=0)
+    battles: int = Field(ge=1)
+    chunk: int = Field(ge=1)
+    experiment: _ExperimentEntry
+    cells: dict[str, _CellEntry] = Field(min_length=1)
+    runs: list[dict[str, Any]]
+    outcome: dict[str, Any] = {}
+
+
+def _check_manifest(path: Path, manifest: dict[str, Any]) -> None:
+    """``ResultsError`` naming the first bad field of a damaged manifest (hand-edited, cut short)."""
+    try:
+        _Manifest.model_validate(manifest)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(map(str, first["loc"]))
+        raise ResultsError(f"{path}: damaged manifest: field {field!r}: {first['msg'].lower()}; "
+                           "re-run the sweep into a new --out folder") from None
 
 
 def _read_chunk(path: Path, manifest: Mapping[str, Any]) -> pa.Table:

@@ -350,6 +350,9 @@ def _check_resume(out: Path, old: Mapping[str, Any], new: Mapping[str, Any]) -> 
         raise ExperimentError(f"{out}: already targets {old['battles']} battles per cell; "
                               f"pass --battles ≥ {old['battles']} or use a new --out folder")
     for cell, entry in new["cells"].items():
+        if cell not in old["cells"]:
+            raise ExperimentError(f"{out}: its {results.MANIFEST} lacks cell {cell} of this experiment; "
+                                  "use a new --out folder")
         if old["cells"][cell]["data_hash"] != entry["data_hash"]:
             raise ExperimentError(f"{out}: the game data changed since this folder was written "
                                   f"(cell {cell}); use a new --out folder")

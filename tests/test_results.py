@@ -89,6 +89,35 @@ def test_resume_into_a_damaged_folder_is_refused(copy, tmp_path):
         run_sweep(load_experiment(path), copy, LocalExecutor())
 
 
+def _edit_manifest(folder, edit):
+    path = folder / results.MANIFEST
+    manifest = json.loads(path.read_text("utf-8"))
+    edit(manifest)
+    path.write_text(json.dumps(manifest), "utf-8")
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda m: m.update(cells=[]), "field 'cells': input should be a valid dictionary"),
+    (lambda m: m.pop("cells"), "field 'cells': field required"),
+    (lambda m: m.update(cells={}), "field 'cells': dictionary should have at least 1 item"),
+    (lambda m: m.update(seed="x"), "field 'seed': input should be a valid integer"),
+    (lambda m: m.update(outcome=5), "field 'outcome': input should be a valid dictionary"),
+    (lambda m: m.pop("experiment"), "field 'experiment': field required"),
+    (lambda m: m.update(runs=None), "field 'runs': input should be a valid list"),
+    (lambda m: next(iter(m["cells"].values())).update(settings=None), "settings': input should be a valid dict"),
+])
+def test_a_damaged_manifest_names_its_bad_field_in_report_plot_and_sweep(copy, tmp_path, edit, message):
+    """A hand-edited manifest (`"cells": []`, a deleted key) gave KeyError/AttributeError tracebacks (audit, session 12)."""
+    experiment = tmp_path / "toy.toml"
+    shutil.copy(results.read_manifest(copy)["experiment"]["path"], experiment)
+    _edit_manifest(copy, edit)
+    for args in (["report", copy], ["plot", copy, "--kind", "forest", "--out", tmp_path / "f.png"],
+                 ["sweep", experiment, "--out", copy]):
+        result = CliRunner().invoke(app, list(map(str, args)), env={"COLUMNS": "300"})
+        assert result.exit_code == 1 and "_manifest.json: damaged manifest: field '" in result.stderr, result.output
+        assert message in result.stderr and "Traceback" not in result.output
+
+
 def test_folder_is_readable_by_pandas_despite_manifest_and_temporary_files(copy):
     (copy / ".x-000001.parquet.77.tmp").write_bytes(b"partial")
     assert len(pd.read_parquet(copy)) == 16
