@@ -64,7 +64,7 @@ def display_path(path: Path) -> str:
 def _display_path(path: str, cwd: str) -> str:
     try:
         return str(Path(path).resolve().relative_to(Path(cwd).resolve()))
-    except ValueError:
+    except (ValueError, OSError, RuntimeError):  # not below cwd; a symlink loop (RuntimeError before Python 3.13)
         return path
 
 

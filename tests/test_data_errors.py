@@ -177,6 +177,34 @@ def test_unknown_file_and_missing_overlay_folder(tmp_path: Path) -> None:
     assert_reported(validate(tmp_path / "nowhere"), "overlay folder not found")
 
 
+def test_an_overlay_names_links_folders_and_files_it_would_skip(tmp_path: Path) -> None:
+    """A dangling link, a symlink loop and a misnamed boss folder were skipped without a word (audit, session 12)."""
+    (tmp_path / "enemies.yaml").symlink_to(tmp_path / "gone.yaml")
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    write(tmp_path / "boss" / "gargoyle.yaml", shipped("bosses/gargoyle.yaml"))
+    write(tmp_path / "bosses" / "gargoyle.yml", shipped("bosses/gargoyle.yaml"))
+    (tmp_path / "notes.md").write_text("my house rules", "utf-8")
+    result = validate(tmp_path)
+    for name in ("enemies.yaml", "a", "b"):
+        assert_reported(result, f"{tmp_path / name}: a broken symbolic link")
+    assert_reported(result, f"{tmp_path / 'boss'}: unknown folder; expected one of", "'bosses/'")
+    assert_reported(result, f"{tmp_path / 'bosses' / 'gargoyle.yml'}: not read: only <id>.yaml files")
+    assert "notes.md" not in result.output and "Traceback" not in result.output
+
+
+def test_an_overlay_or_results_folder_that_is_a_symlink_loop_is_one_line(tmp_path: Path) -> None:
+    """`--data LOOP` and `sweep --out LOOP` raised RuntimeError from Path.resolve (audit, session 12)."""
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    assert_reported(validate(tmp_path / "a"), f"{tmp_path / 'a'}: a broken symbolic link")
+    experiment = tmp_path / "e.toml"
+    experiment.write_text('game = "dstbg"\nname = "x"\nseed = 1\nbattles = 5\n[fixed]\nparty = ["knight"]\n'
+                          'encounter = "the_forgotten"\n', "utf-8")
+    result = CliRunner().invoke(app, ["sweep", str(experiment), "--out", str(tmp_path / "a")])
+    assert result.exit_code == 1 and "cannot create the results folder" in result.stderr, result.output
+
+
 def test_load_game_data_raises_one_error_with_structured_problems(tmp_path: Path) -> None:
     boss = shipped("bosses/gargoyle.yaml")
     card(boss, "tail_whip")["halves"][0]["dodge"] = "two"

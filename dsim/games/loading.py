@@ -8,7 +8,7 @@ data sets subclass :class:`EntriesByKind` for the ``LoadedData`` protocol of ``d
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -16,6 +16,8 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ValidationError
 
 from dsim.validation import DataError, Problem, display_path, problems_from_validation, read_yaml
+
+BROKEN_LINK = "a broken symbolic link (its target is missing, or it loops)"
 
 
 @dataclass
@@ -55,8 +57,33 @@ class FolderLoader:
             if overlay.is_dir():
                 self.load_folder(overlay, shipped=False)
             else:
-                found = "is a file, not an overlay folder" if overlay.exists() else "overlay folder not found"
+                found = "is a file, not an overlay folder" if overlay.exists() else \
+                    BROKEN_LINK if overlay.is_symlink() else "overlay folder not found"
                 self.problems.append(Problem(display_path(overlay), message=found))
+
+    def check_overlay_names(self, root: Path, files: Iterable[str], folders: Mapping[str, Iterable[str]]) -> None:
+        """Name what an overlay holds that would be skipped: a data file or folder of an unknown name,
+        a file of the wrong name inside a known folder (``folders`` maps each to its files' suffixes)
+        and a broken or looping symbolic link. Hidden files and notes (not YAML) are left alone."""
+        files = set(files)
+        expected = sorted(files) + [f"{name}/" for name in folders]
+        for path in sorted(root.iterdir()):
+            if path.name.startswith("."):
+                continue
+            if path.is_symlink() and not path.exists():
+                self.problems.append(Problem(display_path(path), message=BROKEN_LINK))
+            elif path.is_dir() and path.name in folders:
+                suffixes = tuple(folders[path.name])
+                for inner in sorted(path.iterdir()):
+                    if inner.is_symlink() and not inner.exists():
+                        self.problems.append(Problem(display_path(inner), message=BROKEN_LINK))
+                    elif inner.is_dir() or inner.suffix in (".yaml", ".yml") and not inner.name.endswith(suffixes):
+                        self.problems.append(Problem(display_path(inner), message=f"not read: only <id>"
+                                                     f"{' or <id>'.join(suffixes)} files are read in {path.name}/"))
+            elif path.is_dir() and path.name not in files:  # a folder named like a data file is named when read
+                self.problems.append(Problem(display_path(path), message=f"unknown folder; expected one of {expected}"))
+            elif path.suffix in (".yaml", ".yml") and path.name not in files:
+                self.problems.append(Problem(display_path(path), message=f"unknown data file; expected one of {expected}"))
 
     def entry_problems(self, err: ValidationError, file: str, raw: Any, label: str) -> list[Problem]:
         """One problem line per field of an invalid entry (a game may unwrap its own notations first)."""

@@ -65,10 +65,7 @@ class _Loader(FolderLoader):
                 self.problems.append(Problem(display_path(path), message="file not found"))
                 self.kinds[kind].broken = True
         if not shipped:
-            expected = sorted(f"{kind}.yaml" for kind in KINDS)
-            for path in sorted(root.glob("*.y*ml")):
-                if path.name not in expected:
-                    self.problems.append(Problem(display_path(path), message=f"unknown data file; expected one of {expected}"))
+            self.check_overlay_names(root, (f"{kind}.yaml" for kind in KINDS), {})
 
     def _load_file(self, path: Path, kind: str, model: type[BaseModel], seen: dict[tuple[str, str], str]) -> None:
         ok, raw = self.read(path)

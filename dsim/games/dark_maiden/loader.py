@@ -99,12 +99,7 @@ class _Loader(FolderLoader):
             elif shipped:
                 self.problems.append(Problem(display_path(path), message="file not found"))
         if not shipped:
-            expected = {f"{kind}.yaml" for kind in KINDS}
-            for path in sorted(root.glob("*.y*ml")):
-                if path.name not in expected:
-                    self.problems.append(
-                        Problem(display_path(path), message=f"unknown data file; expected one of {sorted(expected)}")
-                    )
+            self.check_overlay_names(root, (f"{kind}.yaml" for kind in KINDS), {})
 
     def _load_file(self, path: Path, kind: str, model: type[BaseModel], shipped: bool) -> None:
         ok, raw, problems = _read(path)

@@ -155,7 +155,8 @@ class _Loader(FolderLoader):
             else:
                 self.kinds["bosses"].broken = True
         if not shipped:
-            self._unknown_files(root)
+            self.check_overlay_names(root, [*(f"{kind}.yaml" for kind in LIST_FILES), TREASURE_FILE],
+                                     {BOSS_DIR: (".yaml",)})
 
     def _load_list_file(
         self, path: Path, kind: str, model: type[BaseModel], shipped: bool, seen: dict[tuple[str, str], str]
@@ -229,18 +230,6 @@ class _Loader(FolderLoader):
         if self.treasure_file is not None:
             found[(TREASURE, TREASURE)] = self.treasure_file
         return found
-
-    def _unknown_files(self, root: Path) -> None:
-        expected = {f"{kind}.yaml" for kind in LIST_FILES} | {TREASURE_FILE}
-        for path in sorted([*root.glob("*.y*ml"), *(root / BOSS_DIR).glob("*.yml")]):
-            if path.name not in expected:
-                self.problems.append(
-                    Problem(
-                        display_path(path),
-                        message=f"unknown data file; expected one of {sorted(expected)} or {BOSS_DIR}/<id>.yaml",
-                    )
-                )
-
 
 def load_game_data(data_dir: Path | None = None, overlay: Path | None = None) -> GameData:
     """Load, validate and cross-check the data set; ``overlay`` entries replace or add entries by id.
