@@ -167,8 +167,29 @@ def test_a_results_folder_with_a_deleted_chunk_names_the_unfinished_cell(tmp_pat
     chunk.unlink()
     out = runner.invoke(app, ["report", str(folder)])
     assert out.exit_code == 0 and f"not finished ({cell})" in " ".join(out.output.split()), out.output
-    rows = json.loads(runner.invoke(app, ["report", str(folder), "--json"]).output)
+    rows = json.loads(runner.invoke(app, ["report", str(folder), "--json"]).stdout)
     assert [(r["battles"], r["complete"]) for r in rows] == [(10, False)]
+
+
+def test_a_cell_with_no_finished_chunk_is_named_not_dropped_silently(tmp_path):
+    """A cell whose chunks are all gone vanished from the report without a word (audit, session 12)."""
+    folder = tmp_path / "out"
+    exp = tmp_path / "exp.toml"
+    exp.write_text('game = "dstbg"\nname = "x"\nseed = 1\nbattles = 10\n[fixed]\nencounter = "the_forgotten"\n'
+                   '[grid]\nparty = [["knight"], ["warrior"]]\n', "utf-8")
+    assert runner.invoke(app, ["sweep", str(exp), "--out", str(folder)]).exit_code == 0
+    gone = sorted(folder.glob("*.parquet"))[0]
+    gone.unlink()
+    for args in ([], ["--json"], ["--csv"]):
+        out = runner.invoke(app, ["report", str(folder), *args])
+        assert out.exit_code == 0 and gone.name.split("-")[0] not in out.stdout
+        assert f"1 cell(s) without a finished chunk, not shown ({gone.name.split('-')[0]})" in out.stderr
+
+
+def test_battles_needed_for_an_interval_too_narrow_to_count_is_refused():
+    """`--battles-needed 1e-20` overflowed int64 and printed 1 battle per cell, with numpy warnings."""
+    out = runner.invoke(app, ["report", "nowhere", "--battles-needed", "1e-20"])
+    _clean_error(out, "--battles-needed: expected an interval width between 0.0001 and 1")
 
 
 @pytest.mark.parametrize("text, words", [

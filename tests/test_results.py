@@ -1,6 +1,7 @@
 """Reading results folders back: per-cell table, guarding against foreign files, `dsim report`."""
 
 import json
+import re
 import shutil
 
 import numpy as np
@@ -172,7 +173,7 @@ def test_report_table_and_user_errors(finished, tmp_path):
     (tmp_path / "afile").write_text("x", "utf-8")
     for args, message in [((tmp_path,), "no _manifest.json"), ((finished, "--json", "--csv"), "one of --json"),
                           ((tmp_path / "afile",), "afile: is a file, not a results folder"),
-                          ((finished, "--battles-needed", 2), "between 0 and 1")]:
+                          ((finished, "--battles-needed", 2), "between 0.0001 and 1")]:
         result = _report(*args)
         assert result.exit_code == 1 and message in result.stderr
 
@@ -211,6 +212,11 @@ def test_report_fits_any_terminal_without_cutting_a_figure_or_a_setting(finished
         for result in shown.values():
             assert result.exit_code == 0 and max(len(line) for line in result.stdout.splitlines()) <= width
             assert "…" not in result.stdout
+            rows = [line for line in result.stdout.splitlines() if line[:1] in "┏┃┡│├└"]
+            assert all(line[-1] in "┓┃┩│┤┘" for line in rows), (width, result.stdout)  # no column cropped away
+        for args in ((), ("--all",)):
+            flat = " ".join(shown[args].stdout.split())
+            assert all(f"{m:.2f}" in flat for m in cells.rounds_mean), (width, args)
         for args in ((), ("--all",)):
             flat = " ".join(shown[args].stdout.split())
             for _, cell in cells.iterrows():
@@ -222,6 +228,51 @@ def test_report_fits_any_terminal_without_cutting_a_figure_or_a_setting(finished
         for c in comparisons:
             assert f"{100 * c['difference']:+.1f} pp" in shown[("--compare",)].stdout
         assert "p=0.3" in shown[("--compare",)].stdout and "p Holm" in shown[("--compare",)].stdout
+
+
+@pytest.mark.parametrize("text, width, lines", [
+    ("high_wall_of_lothric", 14, ["high_wall_of_", "lothric"]),
+    ("warrior+assassin", 10, ["warrior+", "assassin"]),
+    ("encounter=high_wall_of_lothric", 16, ["encounter=high_", "wall_of_lothric"]),
+    ("win rate (95% CI)", 3, ["win", "rat", "e", "(95", "%", "CI)"]),
+    ("abcdefghij", 4, ["abcd", "efgh", "ij"]),
+    ("variants.bleed, needed for ±0.05 pp", 13, ["variants.", "bleed, needed", "for ±0.05 pp"]),
+])
+def test_report_names_wrap_between_their_words(text, width, lines):
+    """`the_forgotte|n`, `warrior+assassi|n`: rich folds a narrow column inside a word; names now break after
+    `_`, `+`, `=`, `,` or a space, and only a word wider than the column is folded."""
+    from dsim.cli.reporting import _wrap
+
+    assert _wrap(text, width).split("\n") == lines
+
+
+def test_a_narrow_report_keeps_every_figure_and_breaks_names_between_words(tmp_path):
+    """At 80 columns the DS:TBG report cut its last column (`mean round`, `3.` for 3.98) and split
+    `high_wall_of_lot|hric`: names now give up width first, and wrap after `_` or `+`."""
+    from dsim.cli import reporting
+
+    grid = 'party = ["warrior+assassin+herald", "knight"]\nplace = ["high_wall_of_lothric", "the_forgotten"]\n'
+    path = write_experiment(tmp_path, grid=grid + "p = [0.3, 0.7]")
+    run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor())
+    cells = results.load(tmp_path / "out")
+    before = reporting.out_console.width
+    try:
+        reporting.out_console.width = 80
+        shown = CliRunner().invoke(app, ["report", str(tmp_path / "out")]).stdout
+    finally:
+        reporting.out_console.width = before
+    rows = [line.split("│")[1:-1] for line in shown.splitlines() if line.startswith("│")]
+    assert rows and all(len(line) <= 80 and line[-1] == line[0] for line in shown.splitlines() if line[:1] in "┃│")
+    cell_rows: list[list[list[str]]] = []
+    for row in rows:
+        if row[3].strip():  # the battles column opens a cell's row
+            cell_rows.append([[] for _ in row])
+        for column, text in zip(cell_rows[-1], row):
+            column += [text.strip()] if text.strip() else []
+    for cell, fragments in zip(cells.itertuples(), cell_rows):
+        assert "".join(fragments[1]) == cell.place and all(f[-1] in "_+" for f in fragments[1][:-1])
+        assert "".join(fragments[0]) == cell.party and all(f[-1] in "_+" for f in fragments[0][:-1])
+        assert fragments[-1] == [f"{cell.rounds_mean:.2f}"]
 
 
 def test_optional_outcomes_average_only_the_battles_they_apply_to(tmp_path):
@@ -251,7 +302,9 @@ def test_optional_outcomes_average_only_the_battles_they_apply_to(tmp_path):
         game.play(encounter.settings, encounter.seed, encounter.stream, 0, 300)["rounds"].mean())
     shown = _report(tmp_path / "out", "--all")
     assert shown.exit_code == 0, shown.output
-    assert "-1.00" not in shown.stdout and "–" in shown.stdout and "mean heatup_round" in shown.stdout
+    assert "-1.00" not in shown.stdout and "–" in shown.stdout
+    words = " ".join(shown.stdout.split())  # at 80 columns the measure wraps: "mean heatup_ │ round (where it"
+    assert "heatup_" in words and "(where it applies)" in re.sub(r" │ (│ )*", " ", words)
     records = {r["cell"]: r for r in json.loads(_report(tmp_path / "out", "--json").stdout)}
     assert records[encounter.cell]["mean"]["boss_health_left"] is None
     assert records[boss.cell]["mean"]["boss_health_left"] == pytest.approx(played["boss_health_left"][

@@ -151,7 +151,8 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
         rates += shares
     headers = [f"{outcome.get('unit', 'battle')}s",
                *("win rate (95% CI)" if r is None else _share_header(r) for r in rates),
-               *(f"mean {outcome.get('rounds', o) if o == 'rounds' else o}" for o in means),  # Dark Maiden: turns
+               *(f"mean {outcome.get('rounds', o) if o == 'rounds' else o}"  # Dark Maiden: turns
+                 + (" (where it applies)" if o in outcome.get("optional", ()) else "") for o in means),
                *([f"needed for ±{100 * battles_needed / 2:g} pp"] if battles_needed is not None else []),
                *(["cell"] if everything or not keys else [])]
     rows = []
@@ -166,53 +167,117 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
     out_console.print(table)
     if shares and not wide:
         _print_shares(cells, keys, shares, outcome.get("unit", "battle"))
-    incomplete = cells.loc[~cells["complete"], "cell"].tolist()
-    if incomplete:
-        err_console.print(f"[yellow]{len(incomplete)} cell(s) not finished ({', '.join(incomplete[:5])}"
-                          f"{' …' if len(incomplete) > 5 else ''}): run the same `dsim sweep` again to complete them."
-                          "[/yellow]")
+
+
+def print_unfinished(cells: pd.DataFrame, planned: list[str]) -> None:
+    """On stderr: the cells short of their target, and those with no finished chunk (left out of the report)."""
+    for ids, what in ((cells.loc[~cells["complete"], "cell"].tolist(), "not finished"),
+                      ([c for c in planned if c not in set(cells["cell"])], "without a finished chunk, not shown")):
+        if ids:
+            err_console.print(f"[yellow]{len(ids)} cell(s) {what} ({', '.join(ids[:5])}{' …' if len(ids) > 5 else ''}): "
+                              "run the same `dsim sweep` again to complete them.[/yellow]", highlight=False)
+
+
+def _wrap(text: str, width: int) -> str:
+    """``text`` broken into lines of at most ``width`` after ``_``, ``+``, ``,``, ``=``, ``/``, a space or the dot
+    of a dotted name
+    (a setting's value such as ``high_wall_of_lothric`` splits between its words, never inside one unless a
+    single word is wider than the column)."""
+    lines = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for piece in re.split(r"(?<=[_+,=/ ])|(?<=\.)(?=[A-Za-z_])", paragraph):  # not inside a number
+            if line and len(line.rstrip()) + len(piece.rstrip()) > width:
+                lines.append(line.rstrip())
+                line = ""
+            while len(piece.rstrip()) > width:  # a word wider than the column: folded
+                lines.append(piece[:width])
+                piece = piece[width:]
+            line += piece
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def _fit(natural: list[int], least: list[int], room: int) -> list[int] | None:
+    """Column widths summing to at most ``room``: the natural ones, the widest cut first, none below its least;
+    ``None`` when even the least widths do not fit."""
+    if sum(least) > room:
+        return None
+    widths = list(natural)
+    while sum(widths) > room:
+        i = max((k for k in range(len(widths)) if widths[k] > least[k]), key=lambda k: widths[k])
+        widths[i] -= 1
+    return widths
+
+
+def _fitted_table(title: str, names: list[tuple[str, list[str]]], figures: list[tuple[str, list[str]]],
+                  least: int = KEY_WIDTH) -> Table | None:
+    """A table that fits the terminal without cutting anything, or ``None``: ``figures`` columns keep the width
+    of their widest value (headers wrap between words), ``names`` columns (settings, measures) give up width,
+    the widest first, down to ``least`` and wrap between the words of a name; each column is a (header, values)."""
+    def natural(header: str, values: list[str], words: bool) -> int:
+        parts = [len(w) for w in header.split()] if words else [len(header)]
+        return max(parts + [len(line) for value in values for line in value.split("\n")])
+
+    room = out_console.width - 1 - 3 * (len(names) + len(figures))  # a border and two spaces of padding each
+    wanted = [natural(h, v, False) for h, v in names]
+    fixed = [natural(h, v, False) for h, v in figures]  # each header on one line, if everything fits so
+    widths = wanted if sum(wanted) + sum(fixed) <= room else None
+    if widths is None:
+        fixed = [natural(h, v, True) for h, v in figures]
+        widths = _fit(wanted, [min(w, least) for w in wanted], room - sum(fixed))
+    if widths is None:
+        return None
+    table = Table(title=_wrap(title, out_console.width))
+    for (header, _), width in zip(names, widths):
+        table.add_column(_wrap(header, width), width=width, overflow="fold")
+    for (header, _), width in zip(figures, fixed):
+        table.add_column(header, justify="right", width=width, overflow="fold")
+    columns = [[_wrap(v, w) for v in values] for (_, values), w in zip(names, widths)] + [v for _, v in figures]
+    for row in zip(*columns):
+        table.add_row(*row)
+    return table
 
 
 def _wide_or_long(title: str, keys: list[str], headers: list[str], rows: list[tuple[list[str], list[str]]]) -> Table:
     """One row per cell when its figures fit the terminal beside the settings (each interval beside its rate, or
     under it), else one row per figure (``measure``, ``value``) under each cell's settings: figures are never cut,
-    headers wrap between words."""
-    table = Table(title=title)
-    for key in keys:
-        table.add_column(key, overflow="fold")
-    room = out_console.width - KEY_WIDTH * len(keys) - 3 * (len(keys) + len(headers)) - 1
+    names wrap between their words."""
     for sep in (" ", "\n"):  # a rate's interval beside it, then under it
-        lines = [[value.replace("\n", sep).split("\n") for value in values] for _, values in rows]
-        widths = [max([len(word) for word in h.split()] + [len(line) for row in lines for line in row[i]])
-                  for i, h in enumerate(headers)]
-        if sum(widths) <= room:
-            for header, width in zip(headers, widths):
-                table.add_column(header, justify="right", min_width=width, overflow="fold")
-            for (settings, values) in rows:
-                table.add_row(*settings, *(value.replace("\n", sep) for value in values))
+        table = _fitted_table(title, [(key, [settings[i] for settings, _ in rows]) for i, key in enumerate(keys)],
+                              [(h, [values[i].replace("\n", sep) for _, values in rows]) for i, h in enumerate(headers)])
+        if table is not None:
             return table
-    table.add_column("measure", overflow="fold")
-    table.add_column("value", justify="right", no_wrap=True)
-    for settings, values in rows:
-        for i, (header, value) in enumerate(zip(headers, values)):
-            table.add_row(*(settings if i == 0 else [""] * len(settings)), header, value.replace("\n", " "),
-                          end_section=i == len(values) - 1)
+    long_rows = [(settings if i == 0 else [""] * len(settings), header, value.replace("\n", " "))
+                 for settings, values in rows for i, (header, value) in enumerate(zip(headers, values))]
+    names = [(key, [r[0][k] for r in long_rows]) for k, key in enumerate(keys)] + [("measure", [r[1] for r in long_rows])]
+    table = _squeezed(title, names, [("value", [r[2] for r in long_rows])])
+    for index in range(len(headers) - 1, len(long_rows), len(headers)):  # a line under each cell's last figure
+        table.rows[index].end_section = True
     return table
 
 
 def _print_shares(cells: pd.DataFrame, keys: list[str], shares: list[str], unit: str) -> None:
     """The shares of a narrow report in a table of their own (their intervals: ``--json``, ``--csv`` or a terminal
     of :data:`WIDE` columns)."""
-    table = Table(title=f"share of {unit}s (95% intervals: --json, --csv or a wider terminal)")
-    for key in keys:
-        table.add_column(_header(key, keys), overflow="fold")
-    for name in shares:
-        table.add_column(name.replace("_", " "), justify="right")
-    for _, row in cells.iterrows():
-        flat = results.flatten_settings(row["settings"])
-        table.add_row(*(analysis.format_value(flat.get(k)) for k in keys),
-                      *(_percent(row[f"{name}_mean"]) for name in shares))
-    out_console.print(table)
+    rows = [(results.flatten_settings(row["settings"]), row) for _, row in cells.iterrows()]
+    names = [(_header(key, keys), [analysis.format_value(flat.get(key)) for flat, _ in rows]) for key in keys]
+    figures = [(name.replace("_", " "), [_percent(row[f"{name}_mean"]) for _, row in rows]) for name in shares]
+    title = f"share of {unit}s (95% intervals: --json, --csv or a wider terminal)"
+    out_console.print(_squeezed(title, names, figures))
+
+
+def _squeezed(title: str, names: list[tuple[str, list[str]]], figures: list[tuple[str, list[str]]]) -> Table:
+    """:func:`_fitted_table` with names cut to 4 columns, or to 1; on a terminal narrower still, rich folds what
+    it must."""
+    table = _fitted_table(title, names, figures, least=4) or _fitted_table(title, names, figures, least=1)
+    if table is None:
+        table = Table(title=title)
+        for header, _ in names + figures:
+            table.add_column(header, overflow="fold")
+        for row in zip(*(values for _, values in names + figures)):
+            table.add_row(*row)
+    return table
 
 
 def print_comparisons(cells: pd.DataFrame, fmt: Format) -> None:
@@ -227,30 +292,25 @@ def print_comparisons(cells: pd.DataFrame, fmt: Format) -> None:
     if comparisons.empty:
         err_console.print("Nothing to compare: no two cells differ in exactly one setting.")
         return
+    rows = [row for _, row in comparisons.iterrows()]
     if out_console.width < WIDE:  # a narrow terminal: A → B in one column, the interval under the difference
-        table = Table(title="Win-rate comparisons (difference = B − A; p adjusted by Holm; "
-                            "raw and BH p: a wider terminal, --csv or --json)")
-        table.add_column("setting: A → B", overflow="fold", ratio=2)
-        table.add_column("context", overflow="fold", ratio=2)
-        for header in ("rate A → B", "B − A (95% CI)", "p Holm"):
-            table.add_column(header, justify="right", no_wrap=True)
-        for _, row in comparisons.iterrows():
-            table.add_row(f"{_short(row['setting'])}: {row['value_a']} → {row['value_b']}", _short(row["context"]),
-                          f"{_percent(row['win_rate_a'])} → {_percent(row['win_rate_b'])}",
-                          f"{100 * row['difference']:+.1f} pp\n({100 * row['ci_low']:+.1f}, {100 * row['ci_high']:+.1f})",
-                          _p(row["p_holm"]))
-        out_console.print(table)
-        return
-    table = Table(title="Win-rate comparisons (difference = B − A; p adjusted by Holm and BH)")
-    for header in ("setting", "context", "A", "B"):
-        table.add_column(header, overflow="fold")
-    for header in ("rate A", "rate B", "B − A (95% CI)", "p", "p Holm", "p BH"):
-        table.add_column(header, justify="right", no_wrap=True)
-    for _, row in comparisons.iterrows():
-        table.add_row(
-            row["setting"], row["context"], row["value_a"], row["value_b"],
-            _percent(row["win_rate_a"]), _percent(row["win_rate_b"]),
-            f"{100 * row['difference']:+.1f} pp ({100 * row['ci_low']:+.1f}, {100 * row['ci_high']:+.1f})",
-            _p(row["p_value"]), _p(row["p_holm"]), _p(row["p_bh"]),
-        )
+        title = ("Win-rate comparisons (difference = B − A; p adjusted by Holm; "
+                 "raw and BH p: a wider terminal, --csv or --json)")
+        names = [("setting: A → B", [f"{_short(r['setting'])}: {r['value_a']} → {r['value_b']}" for r in rows]),
+                 ("context", [_short(r["context"]) for r in rows])]
+        figures = [("rate A → B", [f"{_percent(r['win_rate_a'])} → {_percent(r['win_rate_b'])}" for r in rows]),
+                   ("B − A (95% CI)", [f"{100 * r['difference']:+.1f} pp\n({100 * r['ci_low']:+.1f}, "
+                                       f"{100 * r['ci_high']:+.1f})" for r in rows]),
+                   ("p Holm", [_p(r["p_holm"]) for r in rows])]
+    else:
+        title = "Win-rate comparisons (difference = B − A; p adjusted by Holm and BH)"
+        names = [(header, [str(r[key]) for r in rows]) for header, key in
+                 (("setting", "setting"), ("context", "context"), ("A", "value_a"), ("B", "value_b"))]
+        figures = [("rate A", [_percent(r["win_rate_a"]) for r in rows]),
+                   ("rate B", [_percent(r["win_rate_b"]) for r in rows]),
+                   ("B − A (95% CI)", [f"{100 * r['difference']:+.1f} pp ({100 * r['ci_low']:+.1f}, "
+                                       f"{100 * r['ci_high']:+.1f})" for r in rows]),
+                   *((f"p{suffix}", [_p(r[f"p_{key}"]) for r in rows])
+                     for suffix, key in (("", "value"), (" Holm", "holm"), (" BH", "bh")))]
+    table = _squeezed(title, names, figures)
     out_console.print(table)

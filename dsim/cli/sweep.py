@@ -146,8 +146,9 @@ def report(
 
     if as_json and as_csv:
         _fail("choose one of --json and --csv")
-    if battles_needed is not None and not 0 < battles_needed < 1:
-        _fail(f"--battles-needed: expected an interval width between 0 and 1, got {battles_needed}")
+    if battles_needed is not None and not 1e-4 <= battles_needed < 1:  # narrower needs > 10^8 battles
+        _fail(f"--battles-needed: expected an interval width between 0.0001 and 1 (±0.005 to ±50 percentage "
+              f"points), got {battles_needed:g}")
     try:
         cells = results.load(folder)
         manifest = results.read_manifest(folder)
@@ -159,6 +160,7 @@ def report(
     else:
         reporting.print_cells(cells, fmt, battles_needed, f"{manifest['name']}: {folder}", manifest.get("outcome"),
                               everything)
+    reporting.print_unfinished(cells, list(manifest["cells"]))
 
 
 class PlotKind(str, Enum):
