@@ -89,6 +89,11 @@ def parse_pool(text: str, letters: Collection[str] = DEFAULT_LETTERS) -> Pool:
     (a count binds to the letter after it). Raises ``ValueError`` naming the offending term.
     """
     allowed = {letter.upper() for letter in letters}
+    spaced = re.search(r"(\d+)\s+([A-Za-z]+)", text)
+    if spaced:  # "3 K": three dice, or a die plus 3? Never guessed.
+        number, dice = spaced.groups()
+        raise ValueError(f"ambiguous pool {text!r}: write {number}{dice.upper()} for {number} dice "
+                         f"or {dice.upper()}+{number} to add {number}")
     compact = re.sub(r"\s+", "+", text.strip().upper())
     compact = re.sub(r"\+*([+-])\+*", r"\1", compact)  # "K + -1" -> "K-1"
     if not compact:

@@ -17,7 +17,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator, PercentFormatter
+from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
 from dsim.analysis import cell_labels, format_value, variant_effects, varying_keys
 from dsim.results import HIST_VALUES, flatten_settings
@@ -403,15 +403,18 @@ VARIANT_WIDTH = 48  # characters of 10-point text in the variant plot's 4.5-inch
 def variant(cells: pd.DataFrame, key: str | None = None) -> Figure:
     """Win-rate change made by a rule variant (or any setting ``key``) in each context, with 95 % intervals."""
     if key is None:
-        candidates = [k for k in varying_keys(cells) if k.startswith("variants.")]
+        varying = varying_keys(cells)
+        candidates = [k for k in varying if k.startswith("variants.")]
         if len(candidates) != 1:
-            raise PlotError(f"choose the variant with --x (varying variants: {', '.join(candidates) or 'none'})")
+            raise PlotError(f"choose the variant or setting to compare with --x (varying: "
+                            f"{', '.join(candidates or varying) or 'none'})")
         key = candidates[0]
     try:
         effects = variant_effects(cells, key)
     except ValueError as exc:
         raise PlotError(str(exc)) from None
-    labels = [f"{c}: {v}" for c, v in zip(effects["context"], effects["value"])]
+    short = key.rsplit(".", 1)[-1]
+    labels = [f"{c}: {short}={v}" if c else f"{short}={v}" for c, v in zip(effects["context"], effects["value"])]
     diff = effects["difference"].to_numpy()
     err = np.vstack([diff - effects["ci_low"].to_numpy(), effects["ci_high"].to_numpy() - diff])
     fig = Figure(figsize=(_row_plot_width(labels), 1.6 + 0.35 * len(effects)), layout="constrained")
@@ -420,7 +423,7 @@ def variant(cells: pd.DataFrame, key: str | None = None) -> Figure:
     ax.errorbar(diff, range(len(effects)), xerr=err, fmt="o", color=OKABE_ITO[3], capsize=3)
     ax.set_yticks(range(len(effects)), labels)
     ax.xaxis.set_major_locator(MaxNLocator(nbins=VARIANT_TICKS, steps=[1, 2, 2.5, 5, 10]))
-    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.3g} pp" if v else "0"))  # points, not %
     baselines = ", ".join(dict.fromkeys(effects["baseline"]))
     ax.set_xlabel(wrap_label(f"win-rate difference vs {key}={baselines}", VARIANT_WIDTH) + "\n(95% Newcombe interval)")
     ax.set_title(wrap_label(f"Effect of {key} on win rate", 60))

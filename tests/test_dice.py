@@ -156,6 +156,8 @@ def test_parse_pool_round_trips_canonical_form(pool: Pool) -> None:
         ("1.5K", "bad term"),
         ("K*2", "bad term"),
         ("201K", "at most 200"),
+        ("3 K", "ambiguous pool '3 K': write 3K for 3 dice or K\\+3 to add 3"),  # was read as K+3
+        ("K+2 ku", "write 2KU for 2 dice or KU\\+2"),
     ],
 )
 def test_parse_pool_rejects_bad_pools(text: str, message: str) -> None:

@@ -277,6 +277,10 @@ def test_variant_plot_labels_fit_the_figure_and_ticks_do_not_touch(key):
              if low <= v <= high and t.get_text()]
     assert len(ticks) >= 3
     assert all(a.x1 + 5 < b.x0 for a, b in zip(ticks, ticks[1:])), [t.get_text() for t in ax.get_xticklabels()]
+    shown = [t.get_text() for t in ax.get_xticklabels() if t.get_text() not in ("", "0")]
+    assert shown and all(t.endswith(" pp") for t in shown), shown  # a difference of rates: points, not percent
+    short = key.rsplit(".", 1)[-1]
+    assert all(f"{short}=" in t.get_text() for t in ax.get_yticklabels())  # "party=…: trigger_on_hit" was ": …"
 
 
 def test_dsim_plot_passes_the_games_rounds_name(finished, tmp_path, monkeypatch):

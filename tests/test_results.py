@@ -34,6 +34,15 @@ def copy(finished, tmp_path):
     return shutil.copytree(finished, tmp_path / "copy")
 
 
+@pytest.fixture(autouse=True)
+def _wide_console(monkeypatch):
+    """Reports print as on a 200-column terminal unless a test says otherwise: the console keeps the width
+    another test module left it at, whatever COLUMNS says."""
+    from dsim.cli import reporting
+
+    monkeypatch.setattr(reporting.out_console, "width", 200)
+
+
 def _report(*args):
     return CliRunner().invoke(app, ["report", *map(str, args)], env={"COLUMNS": "200"})
 

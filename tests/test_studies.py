@@ -1,5 +1,5 @@
-"""The shipped experiment files (issue 6): they parse, expand to the intended grids, and the
-encounter studies' cells all compile. The boss studies wait for boss battles: only parsed here."""
+"""The shipped experiment files (issue 6): they parse, expand to the intended grids, every DS:TBG
+study's cells compile, and the commands their comments suggest are ones `dsim` accepts."""
 
 from __future__ import annotations
 
@@ -65,11 +65,30 @@ def test_house_rule_bleed_pairs_each_cell_with_the_house_rule_reading():
     assert all((REPO_ROOT / c.settings["data"]).is_dir() for c in cells)
 
 
-@pytest.mark.parametrize("name", RUNNABLE)
-def test_encounter_study_cells_all_compile(name, monkeypatch):
+@pytest.mark.parametrize("name", RUNNABLE + BOSS_STUDIES)
+def test_study_cells_all_compile(name, monkeypatch):
     monkeypatch.chdir(REPO_ROOT)  # overlay paths in experiment files are relative to the repository
     source = load_experiment(EXPERIMENTS / f"{name}.toml")
     check_cells(get_game("dstbg"), expand(source.experiment), source.path)
+
+
+@pytest.mark.parametrize("path", sorted(EXPERIMENTS.glob("*.toml")), ids=lambda p: p.stem)
+def test_a_study_s_suggested_plot_names_what_varies(path):
+    """dodge_vs_block.toml suggested `--kind variant`, which needs `--x policy_params.dodge_edge` there; and
+    dodge_vs_block_bosses.toml still said "NOT RUNNABLE YET" long after boss battles landed."""
+    text = path.read_text("utf-8")
+    assert "NOT RUNNABLE" not in text
+    for line in text.splitlines():
+        if "--kind variant" in line:
+            key = line.split("--x", 1)[1].split()[0] if "--x" in line else None
+            varying = {k for c in _cells(path.stem) for k in _flat(c.settings)}
+            assert key in varying or key is None and sum(k.startswith("variants.") for k in varying) == 1, line
+
+
+def _flat(settings, prefix=""):
+    """Dotted setting names, as `dsim plot --x` takes them."""
+    for key, value in settings.items():
+        yield from _flat(value, f"{prefix}{key}.") if isinstance(value, dict) else [f"{prefix}{key}"]
 
 
 def test_bleeding_hollows_overlay_gives_the_hollow_soldier_attack_bleed_R_9_10():

@@ -10,6 +10,7 @@ import json
 import math
 import re
 import sys
+import textwrap
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -228,6 +229,13 @@ def _fitted_table(title: str, names: list[tuple[str, list[str]]], figures: list[
         widths = _fit(wanted, [min(w, least) for w in wanted], room - sum(fixed))
     if widths is None:
         return None
+    if widths == wanted:  # width left over: the fewest header lines it buys, the same for every figure
+        for lines in range(1, max((len(h.split()) for h, _ in figures), default=1)):
+            need = [next(w for w in range(f, max(f, len(h)) + 1) if len(textwrap.wrap(h, w)) <= lines)
+                    for (h, _), f in zip(figures, fixed)]
+            if sum(need) <= room - sum(widths):
+                fixed = need
+                break
     table = Table(title=_wrap(title, out_console.width))
     for (header, _), width in zip(names, widths):
         table.add_column(_wrap(header, width), width=width, overflow="fold")

@@ -62,6 +62,9 @@ def test_generic_run_compare_and_sweep_report_show_the_funnel(tmp_path):
     run = invoke("run", "--game", "dstbg_game", "--party", "knight,warrior", "--games", "200", "--json")
     assert run.exit_code == 0, run.output
     assert "beat_mini_boss" in json.loads(run.stdout)
+    table = invoke("run", "--game", "dstbg_game", "--party", "knight,warrior", "--games", "200")
+    measures = [line.split("│")[1].strip() for line in table.stdout.splitlines() if line.startswith("│")]
+    assert measures.count("mean battles") == 1, measures  # the rounds column was listed twice
     experiment = tmp_path / "games.toml"
     experiment.write_text('game = "dstbg_game"\nname = "t"\nseed = 1\nbattles = 200\nchunk = 200\n'
                           '[grid]\nparty = [["knight"], ["knight", "warrior"]]\npolicy = ["balanced", "rush"]\n')
