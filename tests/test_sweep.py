@@ -144,7 +144,7 @@ def test_cli_reports_experiment_errors_in_one_line_without_traceback(tmp_path):
     path = write_experiment(tmp_path, grid="p = [2.0]")
     result = CliRunner().invoke(app, ["sweep", str(path), "--out", str(tmp_path / "out")])
     assert result.exit_code == 1
-    assert result.stderr.startswith("error: ") and "p must be a number in [0, 1]" in result.stderr
+    assert result.stderr.startswith("Error: ") and "p must be a number in [0, 1]" in result.stderr
     assert "Traceback" not in result.output
 
 
@@ -176,6 +176,10 @@ def test_sweep_sizes_beyond_what_a_folder_holds_are_refused_before_anything_runs
     ("bloodborne", 'hunters = "x"', "setting 'hunters': expected a whole number, got 'x'"),
     ("bloodborne", 'policy = ["greedy", 5]', "setting 'policy': expected a list of names"),
     ("dstbg_game", "mini_boss = 5", "setting 'mini_boss': expected a string, got 5"),
+    ("dstbg", "variants = {enemy_health_delta = 1}",
+     "setting 'variants.enemy_health_delta': enemy_health_delta belongs under house_rules"),
+    ("dstbg", 'house_rules = {bleed_zero_damage = "no_trigger"}',
+     "setting 'house_rules.bleed_zero_damage': bleed_zero_damage belongs under variants"),
 ])
 def test_settings_of_the_wrong_type_are_named_not_a_traceback(tmp_path, game, setting, message):
     """`party = 5` in [fixed] once raised TypeError from deep in the game (audit, session 12)."""

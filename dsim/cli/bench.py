@@ -13,6 +13,7 @@ from rich.table import Table
 from dsim.bench import (
     BENCH_DIR, COLUMNS, BenchError, BenchOptions, record, run_bench, select_workloads, table_row,
 )
+from dsim.games.base import SettingsError, split_list
 
 console = Console()
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -51,7 +52,7 @@ def bench(
     and peak memory of every game's fixed workloads, each in a fresh subprocess."""
     options = BenchOptions(battles=battles, batch=batch, threads=threads, nojit_battles=nojit_battles, cold=not quick)
     try:
-        chosen = select_workloads(workloads.split(",") if workloads else None)
+        chosen = select_workloads(None if workloads is None else split_list("--workloads", workloads))
         with err.status("benchmarking") as status:
             def step(message: str) -> None:
                 if message.startswith("skipped"):
@@ -62,7 +63,7 @@ def bench(
         if do_record and results:
             path = record(results, options, bench_dir)
             err.print(f"recorded in {path} and {path.with_name('README.md')}")
-    except BenchError as exc:
+    except (BenchError, SettingsError) as exc:
         err.print(f"[red]Error:[/red] {exc}")
         raise typer.Exit(1) from None
     if as_json:

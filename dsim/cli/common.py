@@ -23,8 +23,15 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 GameOpt = Annotated[str, typer.Option("--game", help="Game to simulate (`dsim games` lists them).")]
 Seed = Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Random seed; play i uses the stream (seed, cell, i).")]
+def _named(value: str | None) -> str | None:
+    """An option that names something: empty text is a mistake, not "the default"."""
+    if value is not None and not value.strip():
+        raise typer.BadParameter("empty name (leave the option out for the default)")
+    return value
+
+
 PolicyOpt = Annotated[str | None, typer.Option(
-    "--policy", help="Policy name (`dsim policies list`) or path/to/module.py:name (default: the game's).")]
+    "--policy", callback=_named, help="Policy name (`dsim policies list`) or path/to/module.py:name (default: the game's).")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant or house rule id=value (repeatable; `dsim variants list`).")]
 
 
@@ -188,8 +195,13 @@ class CellArgs:
     def grid(self, policy: str | None) -> tuple[Game, list[dict[str, Any]]]:
         """The game and the cells of its grid over the repeated options (``dsim compare``)."""
         game = self.chosen()
+        values = game_values(game, self.options, grid=True)
+        for name, given in values.items():  # a value twice would play its cells twice and count its tests twice
+            repeated = next((v for i, v in enumerate(given) if v in given[:i]), None) if isinstance(given, list) else None
+            if repeated is not None:
+                fail(f"--{name.replace('_', '-')} {repeated}: given twice")
         try:
-            cells = game.grid(game_values(game, self.options, grid=True), self.data)
+            cells = game.grid(values, self.data)
         except SettingsError as exc:
             fail(str(exc))
         common: dict[str, Any] = {"policy": policy or game.default_policy, **parse_sets(game, self.sets)}

@@ -149,6 +149,8 @@ def tune(
     high = high if high is not None else min(max(6, low + 9), most) if most > low else low + 1
     with exit_on_data_error():
         cells = [cell.one(policy)[1]]
+        if rule in cells[0].get(table, {}):
+            fail(f"--set {rule}=…: tune tries the values of --rule {rule} itself; leave the --set out")
         try:
             result = run_tune(the_game, cells[0], rule, table, target, low, high, battles, seed, tolerance,
                               numeric[rule].bounds, measure=measure)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -21,19 +21,13 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from dsim.cli.common import LongRunNotice
+from dsim.cli.common import LongRunNotice, fail
 from dsim.games.base import MAX_PLAYS
 
 if TYPE_CHECKING:
     from dsim.sweep import SweepStatus
 
 err_console = Console(stderr=True)
-
-
-def _fail(message: str) -> NoReturn:
-    """Print a user-facing error and exit 1 (no traceback)."""
-    err_console.print(Text.assemble(("error: ", "red"), message), highlight=False, soft_wrap=True)
-    raise typer.Exit(1)
 
 
 class ExecutorKind(str, Enum):
@@ -100,7 +94,7 @@ def sweep(
     from dsim.sweep import ExperimentError, load_experiment, run_sweep
 
     if executor is ExecutorKind.local and (scheduler or workers):
-        _fail("--scheduler and --workers need --executor dask")
+        fail("--scheduler and --workers need --executor dask")
     runner = LocalExecutor() if executor is ExecutorKind.local else DaskExecutor(scheduler, workers)
     unit = _unit(file)
     progress = Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), _PlayRate(),
@@ -126,7 +120,7 @@ def sweep(
             status = run_sweep(load_experiment(file), out, runner, battles=battles, chunk=chunk,
                                on_start=on_start, on_chunk=on_chunk)
     except (ExperimentError, results.ResultsError, ExecutorError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     err_console.print(f"{status.cells} cells × {status.battles // status.cells:,} {unit} in {out} "
                       f"({status.chunks_pending} chunks played, {status.battles_done:,} {unit} were already there). "
                       f"Next: dsim report {out}", highlight=False)
@@ -145,15 +139,18 @@ def report(
     from dsim.cli import reporting  # scipy and statsmodels load slowly; only reports need them
 
     if as_json and as_csv:
-        _fail("choose one of --json and --csv")
+        fail("choose one of --json and --csv")
+    if compare and (everything or battles_needed is not None):
+        fail(f"{'--all' if everything else '--battles-needed'} shapes the table of cells, not --compare's; "
+             "run them as two reports")
     if battles_needed is not None and not 1e-4 <= battles_needed < 1:  # narrower needs > 10^8 battles
-        _fail(f"--battles-needed: expected an interval width between 0.0001 and 1 (±0.005 to ±50 percentage "
+        fail(f"--battles-needed: expected an interval width between 0.0001 and 1 (±0.005 to ±50 percentage "
               f"points), got {battles_needed:g}")
     try:
         cells = results.load(folder)
         manifest = results.read_manifest(folder)
     except results.ResultsError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     fmt = "json" if as_json else "csv" if as_csv else "table"
     if compare:
         reporting.print_comparisons(cells, fmt)
@@ -204,7 +201,7 @@ def plot(
     uses = {"heatmap": ("--x", "--y"), "variant": ("--x",)}.get(kind.value, ())
     for flag, given in (("--x", x), ("--y", y)):
         if given is not None and flag not in uses:
-            _fail(f"{flag}: --kind {kind.value} has no {flag} (it chooses the setting of --kind heatmap"
+            fail(f"{flag}: --kind {kind.value} has no {flag} (it chooses the setting of --kind heatmap"
                   f"{' and variant' if flag == '--x' else ''})")
     try:
         game = _game_of(folder)
@@ -213,14 +210,14 @@ def plot(
             try:
                 out.parent.mkdir(exist_ok=True)
             except OSError as exc:
-                _fail(f"{out.parent}: cannot create the plots folder ({exc.strerror}); choose --out")
+                fail(f"{out.parent}: cannot create the plots folder ({exc.strerror}); choose --out")
         elif out.is_dir():
-            _fail(f"--out {out} is a folder; name an image file in it, e.g. {out / (kind.value + '.png')}")
+            fail(f"--out {out} is a folder; name an image file in it, e.g. {out / (kind.value + '.png')}")
         plots.save(plots.make_plot(kind.value, results.load(folder), x, y, game.heatmap_axes,
                                    game.outcome.success is None, game.outcome.unit, game.outcome.shares,
                                    rounds_name=game.outcome.rounds), out)
     except (results.ResultsError, plots.PlotError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     err_console.print(f"wrote {out}", highlight=False)
 
 

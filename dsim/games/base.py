@@ -205,6 +205,15 @@ class Game:
             kind = kinds.get(key)
             if kind is not None and not _has_kind(value, kind):
                 raise SettingsError(f"setting {key!r}: expected {_KIND_TEXT.get(kind, 'a value')}, got {value!r}")
+        known = {r.id for r in self.rules()} if any(settings.get(t) for t in self.rule_tables) else set()
+        for table in self.rule_tables:  # a house rule under variants (or the reverse) was "unknown variant"
+            for key in set(settings.get(table) or {}) & known:
+                try:
+                    home = self.parse_set(key, "0")[0]
+                except SettingsError:
+                    continue  # a rule the game refuses: check_settings says why
+                if home != table:
+                    raise SettingsError(f"setting '{table}.{key}': {key} belongs under {home} ({home} = {{{key} = …}})")
 
     def grid(self, values: Mapping[str, Sequence[Any]], data: str | None = None) -> list[dict[str, Any]]:
         """Cells of a grid command (``dsim compare``): every combination of the repeated option values

@@ -62,7 +62,8 @@ def _cell(key: str) -> Cell:
     if isinstance(party, str):
         party = split_list("setting 'party'", party)
     if not party:
-        raise ValueError("setting 'party' is required: a list of character ids such as [\"knight\", \"warrior\"]")
+        raise ValueError("a party is required: --party knight,warrior on the command line, "
+                         "party = [\"knight\", \"warrior\"] in an experiment file")
     loadout = settings.get("loadout")
     if loadout is not None and not isinstance(loadout, str | dict):
         raise ValueError("setting 'loadout' must be a loadout name or a table character id → loadout name")
