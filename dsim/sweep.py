@@ -151,6 +151,13 @@ class ExperimentFile:
     sha256: str
     experiment: Experiment
 
+    @property
+    def content_sha256(self) -> str:
+        """SHA-256 of what the file asks for, less its comments, layout, description and play counts:
+        a sweep resumes after edits that change none of its cells (``battles`` may grow a folder anyway)."""
+        content = self.experiment.model_dump(exclude={"description", "battles", "chunk"})
+        return hashlib.sha256(results.canonical_json(content).encode()).hexdigest()
+
 
 def load_experiment(path: str | Path) -> ExperimentFile:
     """Read and validate an experiment file; ``ExperimentError`` with ``file: field: problem`` lines."""
@@ -329,7 +336,8 @@ def _new_manifest(source: ExperimentFile, cells: list[Cell], battles: int, chunk
         "seed": exp.seed,
         "battles": battles,
         "chunk": chunk,
-        "experiment": {"path": str(source.path.resolve()), "sha256": source.sha256, "text": source.text},
+        "experiment": {"path": str(source.path.resolve()), "sha256": source.sha256, "text": source.text,
+                       "content_sha256": source.content_sha256},
         "cells": {c.id: {"settings": c.settings, "stream": c.stream, "data_hash": data_hashes[c.id],
                          "seats": seats[c.id]} for c in cells},
         "runs": [],
@@ -338,7 +346,8 @@ def _new_manifest(source: ExperimentFile, cells: list[Cell], battles: int, chunk
 
 def _check_resume(out: Path, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
     """Refuse to add to a folder written by another experiment, chunk size or game data."""
-    if old["experiment"]["sha256"] != new["experiment"]["sha256"]:
+    same = "content_sha256" if "content_sha256" in old["experiment"] else "sha256"  # older folders: the text
+    if old["experiment"][same] != new["experiment"][same]:
         raise ExperimentError(
             f"{out}: holds results of a different experiment file ({old['experiment']['path']}, "
             f"sha256 {old['experiment']['sha256'][:12]}…); use a new --out folder"
