@@ -8,10 +8,10 @@ colour-blind safe: ``cividis`` for heat maps, the Okabe–Ito palette for lines.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import numpy as np
@@ -19,7 +19,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
-from dsim.analysis import cell_labels, format_value, variant_effects, varying_keys
+from dsim.analysis import cell_labels, fixed_settings, format_value, variant_effects, varying_keys, wrap_label
 from dsim.results import HIST_VALUES, flatten_settings
 
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#000000"]
@@ -162,8 +162,8 @@ def scores(cells: pd.DataFrame, unit: str = "game") -> Figure:
         for k, color in zip(seats, _colors(len(seats))):
             if taken[n] == 0 or k < taken[n]:
                 hist = hists[k][n]
-                ax.step(HIST_VALUES[keep], hist[keep] / max(hist.sum(), 1), where="mid", color=color,
-                        label=None if k in labelled else f"seat {k}")
+                _bars(ax, keep, hist[keep] / max(hist.sum(), 1), color=color,
+                      label=None if k in labelled else f"seat {k}")
                 labelled.add(k)
         _panel_title(ax, label)
     _floor_at_zero(axes)
@@ -188,7 +188,7 @@ def game_lengths(cells: pd.DataFrame, unit: str = "game") -> Figure:
         ax.set_title(title)
         ax.set_ylabel(f"fraction of {unit}s")
     for ax, hist, label, color in pairs:
-        ax.step(HIST_VALUES[keep], hist[keep] / max(hist.sum(), 1), where="mid", color=color, label=label)
+        _bars(ax, keep, hist[keep] / max(hist.sum(), 1), color=color, label=label)
         if len(cells) > MAX_LINES:
             _panel_title(ax, label)
     _floor_at_zero([p[0] for p in pairs])
@@ -209,6 +209,13 @@ def still_running(cells: pd.DataFrame, unit: str = "game") -> Figure:
 def _row_plot_width(labels) -> float:
     """Inches for a plot with one labelled row per cell: a 4.5-inch plot area beside the longest label."""
     return 4.5 + 0.075 * max((len(str(label)) for label in labels), default=10)
+
+
+def _bars(ax, keep: slice, shares: np.ndarray, **style: Any) -> None:
+    """A histogram's outline over the values of the bins ``keep``: every bin one unit wide, the first and last too
+    (a mid-point step drew them half as wide)."""
+    values = HIST_VALUES[keep]
+    ax.stairs(shares, np.append(values - 0.5, values[-1] + 0.5), **style)
 
 
 def _round_range(hists: list[np.ndarray]) -> slice:
@@ -241,36 +248,6 @@ def _floor_at_zero(axes: list) -> None:
 
 
 PANEL_TITLE_WIDTH = 34  # characters of a 7-point panel title across a 2.5-inch panel
-
-
-BREAKS = (r"(?<=[+, ])", r"(?<==)", r"(?<=[._])")  # where a label may break, best first
-
-
-def _pieces(text: str, width: int, level: int = 0) -> list[str]:
-    """``text`` cut after its separators (``+``, comma, space), and a piece wider than ``width`` cut further after
-    ``=``, then after ``.`` or ``_``, and only then inside a name."""
-    if len(text.strip()) <= width:
-        return [text]
-    if level == len(BREAKS):
-        return [text[i:i + width] for i in range(0, len(text), width)]
-    parts = [p for p in re.split(BREAKS[level], text) if p]
-    return [piece for part in parts for piece in _pieces(part, width, level + 1)]
-
-
-def wrap_label(label: str, width: int) -> str:
-    """``label`` in lines of at most ``width`` characters, broken after a ``+``, a comma or a space (``party=a+b,
-    difficulty=hard``) rather than inside a name; a name longer than a line breaks after ``=``, ``.`` or ``_``."""
-    lines: list[str] = []
-    line = ""
-    for piece in _pieces(label, width):
-        if line.strip() and len(line + piece.rstrip()) > width:
-            lines.append(line.rstrip())
-            line = piece.lstrip()
-        else:
-            line += piece if line.strip() else piece.lstrip()
-    if line.strip():
-        lines.append(line.rstrip())
-    return "\n".join(lines)
 
 
 def _panel_title(ax, label: str) -> None:
@@ -320,7 +297,7 @@ def rounds(cells: pd.DataFrame, unit: str = "battle", rounds_name: str | None = 
 
     def draw(ax, hist: np.ndarray, **style) -> bool:
         if hist.sum():
-            ax.step(HIST_VALUES[keep], hist[keep] / hist.sum(), where="mid", **style)
+            _bars(ax, keep, hist[keep] / hist.sum(), **style)
         return bool(hist.sum())
 
     if len(cells) > MAX_LINES:
@@ -374,12 +351,14 @@ def _survival_curves(cells: pd.DataFrame, hists: list[np.ndarray], ylabel: str, 
                      others: list[np.ndarray] | None = None, xlabel: str = "round") -> Figure:
     """One minus the cumulative share of ``hists`` (ended plays per round) per cell: lines, or panels."""
     keep = _round_range(hists + (others or []))
-    curves = [1.0 - np.cumsum(hist) / battles for hist, battles in zip(hists, cells["battles"])]
+    x = np.concatenate([[HIST_VALUES[keep][0] - 1], HIST_VALUES[keep]])  # every curve starts at 1: none ended yet
+    curves = [np.concatenate([[1.0], (1.0 - np.cumsum(hist) / battles)[keep]])
+              for hist, battles in zip(hists, cells["battles"])]
     labels = cell_labels(cells)
     if len(cells) > MAX_LINES:
         fig, axes = _panels(len(cells), f"{title} ({ylabel})")
         for ax, alive, label in zip(axes, curves, labels):
-            ax.step(HIST_VALUES[keep], alive[keep], where="post", color=OKABE_ITO[0])
+            ax.step(x, alive, where="post", color=OKABE_ITO[0])
             ax.set_ylim(0, 1.02)
             _panel_title(ax, label)
         fig.supxlabel(xlabel)
@@ -387,7 +366,7 @@ def _survival_curves(cells: pd.DataFrame, hists: list[np.ndarray], ylabel: str, 
     fig = Figure(figsize=(7, 4.5 + 0.22 * -(-len(cells) // 3)), layout="constrained")
     ax = fig.add_subplot()
     for alive, label, color in zip(curves, labels, _colors(len(cells))):
-        ax.step(HIST_VALUES[keep], alive[keep], where="post", label=label, color=color)
+        ax.step(x, alive, where="post", label=label, color=color)
     ax.set_ylim(0, 1.02)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -470,6 +449,9 @@ COMPETITIVE: dict[str, Callable[..., Figure]] = {"forest": seat_forest, "rounds"
                                                 "survival": still_running, "scores": scores}
 
 
+FIXED_CHARS_PER_INCH = 10  # characters of 10-point title text per inch of figure, with room for the margins
+
+
 def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | None = None,
               axes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()), competitive: bool = False,
               unit: str = "battle", share_names: tuple[str, ...] = (), rounds_name: str | None = None) -> Figure:
@@ -478,21 +460,39 @@ def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | Non
     and ``rounds_name`` the game's own rounds column (``Outcome.rounds``), which the rounds and survival plots count.
     A ``competitive`` game (no group win) gets its seats' win shares and its game lengths instead."""
     if kind == "shares":
-        return shares(cells, share_names, unit)
-    if competitive:
+        fig = shares(cells, share_names, unit)
+    elif competitive:
         if kind not in COMPETITIVE:
             raise PlotError(f"--kind {kind} draws a co-operative win rate; this game is competitive "
                             f"(kinds: {', '.join(COMPETITIVE)})")
-        return COMPETITIVE[kind](cells, unit)
-    if kind == "heatmap":
-        return heatmap(cells, x, y, axes)
-    if kind == "variant":
-        return variant(cells, x)
-    if kind not in PLOTS:
+        fig = COMPETITIVE[kind](cells, unit)
+    elif kind == "heatmap":
+        fig = heatmap(cells, x, y, axes)
+    elif kind == "variant":
+        fig = variant(cells, x)
+    elif kind not in PLOTS:
         raise PlotError(f"--kind {kind} is for competitive games (per-seat scores)")
-    if kind in ("rounds", "survival"):
-        return PLOTS[kind](cells, unit, rounds_name)
-    return PLOTS[kind](cells)
+    elif kind in ("rounds", "survival"):
+        fig = PLOTS[kind](cells, unit, rounds_name)
+    else:
+        fig = PLOTS[kind](cells)
+    _add_fixed_settings(fig, cells)
+    return fig
+
+
+def _add_fixed_settings(fig: Figure, cells: pd.DataFrame) -> None:
+    """Put the settings every cell shares under the figure's title: what the axes and legends leave out."""
+    fixed = fixed_settings(cells)
+    if not fixed:
+        return
+    note = wrap_label(f"in every cell: {fixed}", int(fig.get_figwidth() * FIXED_CHARS_PER_INCH))
+    plots = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
+    if fig._suptitle is not None:  # panels: under the figure's own title
+        fig.suptitle(f"{fig._suptitle.get_text()}\n{note}", fontsize=fig._suptitle.get_fontsize())
+    elif len(plots) == 1:  # under the plot's title
+        plots[0].set_title(f"{plots[0].get_title()}\n{note}", fontsize=plots[0].title.get_fontsize())
+    else:  # side by side plots with titles of their own: above them all
+        fig.suptitle(note, fontsize=plots[0].title.get_fontsize())
 
 
 def save(fig: Figure, path: str | Path) -> Path:

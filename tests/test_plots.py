@@ -133,16 +133,52 @@ def _cells(won, lost, parties=None, **columns):
     })
 
 
+def _drawn(ax) -> list:
+    """The y values of every line and histogram outline (``stairs``) of an axes."""
+    from matplotlib.patches import StepPatch
+
+    return [line.get_ydata() for line in ax.get_lines()] + \
+        [patch.get_data().values for patch in ax.patches if isinstance(patch, StepPatch)]
+
+
 def _lines_fit(fig) -> None:
     """Every line drawn lies inside its axes' y limits (none runs off the top of a shared axis)."""
     checked = 0
     for ax in fig.axes:
         low, high = ax.get_ylim()
-        for line in ax.get_lines():
-            ys = line.get_ydata()
+        for ys in _drawn(ax):
             assert low <= min(ys) and max(ys) <= high, f"{ax.get_title()!r}: line up to {max(ys):.3f}, axis {high:.3f}"
             checked += 1
     assert checked
+
+
+def test_histogram_bins_are_one_round_wide_at_both_ends():
+    """The rounds plot drew the first and last bins half as wide (a mid-point step); every bin is now a unit wide."""
+    import numpy as np
+    from matplotlib.patches import StepPatch
+
+    fig = plots.make_plot("rounds", _cells([SPREAD, PEAKED], [PEAKED, SPREAD]))
+    edges = [p.get_data().edges for ax in fig.axes for p in ax.patches if isinstance(p, StepPatch)]
+    assert len(edges) == 4 and all(np.allclose(np.diff(e), 1.0) for e in edges)
+    assert all(e[0] == 1.5 and e[-1] == 21.5 for e in edges)  # rounds 2 to 21, each bin centred on its round
+
+
+@pytest.mark.parametrize("kind", ["heatmap", "forest", "rounds", "survival", "variant"])
+def test_every_plot_says_which_settings_all_its_cells_share(finished, tmp_path, kind):
+    """A plot named only what varied: `max_rounds = 8` of [fixed] appeared nowhere (audit, session 12)."""
+    cells = results.load(finished)
+    if kind == "heatmap":  # two settings may vary in a heat map
+        cells = cells[cells["variants.bleed"].isna()].reset_index(drop=True)
+    fig = plots.make_plot(kind, cells, x="variants.bleed" if kind == "variant" else None)
+    titles = [fig.get_suptitle()] + [ax.get_title() for ax in fig.axes]
+    assert any("in every cell: max_rounds=8" in " ".join(t.split()) for t in titles), titles
+
+
+def test_survival_curves_start_with_every_play_still_going():
+    """The survival curves began at the first round anyone lost (0.85 for the Gargoyle), not at 1."""
+    fig = plots.make_plot("survival", _cells([SPREAD, PEAKED], [PEAKED, SPREAD]))
+    for line in fig.axes[0].get_lines():
+        assert line.get_ydata()[0] == 1.0 and line.get_xdata()[0] == 1  # before round 2, the first that ended
 
 
 def test_panels_sharing_an_axis_fit_a_later_panels_higher_peak():
@@ -182,8 +218,8 @@ def test_rounds_of_cells_without_a_win_names_the_cells_and_says_so():
     cells = _cells([none] * 3, [SPREAD, PEAKED, SPREAD])
     fig = _no_warnings(lambda: plots.make_plot("rounds", cells))
     won, lost = fig.axes
-    assert not won.get_lines() and "no wins" in " ".join(t.get_text() for t in won.texts)
-    assert len(lost.get_lines()) == 3
+    assert not _drawn(won) and "no wins" in " ".join(t.get_text() for t in won.texts)
+    assert len(_drawn(lost)) == 3
     (legend,) = fig.legends
     assert [t.get_text() for t in legend.get_texts()] == ["party=knight", "party=knight+knight",
                                                           "party=knight+knight+knight"]

@@ -178,6 +178,7 @@ def test_report_table_and_user_errors(finished, tmp_path):
     cell = results.load(finished).cell[0]
     assert table.exit_code == 0 and "on_hit" in table.stdout and "win rate (95% CI)" in table.stdout
     assert cell not in table.stdout  # settings name the cells; the ids are on request
+    assert "in every cell: max_rounds=8" in table.stdout  # the [fixed] settings were in no title or column
     assert cell in _report(finished, "--all").stdout
     (tmp_path / "afile").write_text("x", "utf-8")
     for args, message in [((tmp_path,), "no _manifest.json"), ((finished, "--json", "--csv"), "one of --json"),
@@ -250,9 +251,9 @@ def test_report_fits_any_terminal_without_cutting_a_figure_or_a_setting(finished
 def test_report_names_wrap_between_their_words(text, width, lines):
     """`the_forgotte|n`, `warrior+assassi|n`: rich folds a narrow column inside a word; names now break after
     `_`, `+`, `=`, `,` or a space, and only a word wider than the column is folded."""
-    from dsim.cli.reporting import _wrap
+    from dsim.analysis import wrap_label
 
-    assert _wrap(text, width).split("\n") == lines
+    assert wrap_label(text, width).split("\n") == lines
 
 
 def test_a_narrow_report_keeps_every_figure_and_breaks_names_between_words(tmp_path):

@@ -165,6 +165,9 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
                       *([f"{row['battles_needed']:,}"] if battles_needed is not None else []),
                       *([row["cell"]] if everything or not keys else [])]))
     table = _wide_or_long(title, [_header(k, keys) for k in keys], headers, rows)
+    fixed = analysis.fixed_settings(cells)
+    if fixed:  # what the title and the columns leave out: the settings every cell shares
+        table.caption = analysis.wrap_label(f"in every cell: {fixed}", out_console.width)
     out_console.print(table)
     if shares and not wide:
         _print_shares(cells, keys, shares, outcome.get("unit", "battle"))
@@ -177,26 +180,6 @@ def print_unfinished(cells: pd.DataFrame, planned: list[str]) -> None:
         if ids:
             err_console.print(f"[yellow]{len(ids)} cell(s) {what} ({', '.join(ids[:5])}{' …' if len(ids) > 5 else ''}): "
                               "run the same `dsim sweep` again to complete them.[/yellow]", highlight=False)
-
-
-def _wrap(text: str, width: int) -> str:
-    """``text`` broken into lines of at most ``width`` after ``_``, ``+``, ``,``, ``=``, ``/``, a space or the dot
-    of a dotted name
-    (a setting's value such as ``high_wall_of_lothric`` splits between its words, never inside one unless a
-    single word is wider than the column)."""
-    lines = []
-    for paragraph in text.split("\n"):
-        line = ""
-        for piece in re.split(r"(?<=[_+,=/ ])|(?<=\.)(?=[A-Za-z_])", paragraph):  # not inside a number
-            if line and len(line.rstrip()) + len(piece.rstrip()) > width:
-                lines.append(line.rstrip())
-                line = ""
-            while len(piece.rstrip()) > width:  # a word wider than the column: folded
-                lines.append(piece[:width])
-                piece = piece[width:]
-            line += piece
-        lines.append(line.rstrip())
-    return "\n".join(lines)
 
 
 def _fit(natural: list[int], least: list[int], room: int) -> list[int] | None:
@@ -236,12 +219,12 @@ def _fitted_table(title: str, names: list[tuple[str, list[str]]], figures: list[
             if sum(need) <= room - sum(widths):
                 fixed = need
                 break
-    table = Table(title=_wrap(title, out_console.width))
+    table = Table(title=analysis.wrap_label(title, out_console.width))
     for (header, _), width in zip(names, widths):
-        table.add_column(_wrap(header, width), width=width, overflow="fold")
+        table.add_column(analysis.wrap_label(header, width), width=width, overflow="fold")
     for (header, _), width in zip(figures, fixed):
         table.add_column(header, justify="right", width=width, overflow="fold")
-    columns = [[_wrap(v, w) for v in values] for (_, values), w in zip(names, widths)] + [v for _, v in figures]
+    columns = [[analysis.wrap_label(v, w) for v in values] for (_, values), w in zip(names, widths)] + [v for _, v in figures]
     for row in zip(*columns):
         table.add_row(*row)
     return table
