@@ -319,3 +319,7 @@ def test_optional_outcomes_average_only_the_battles_they_apply_to(tmp_path):
     assert records[encounter.cell]["mean"]["boss_health_left"] is None
     assert records[boss.cell]["mean"]["boss_health_left"] == pytest.approx(played["boss_health_left"][
         played["boss_health_left"] >= 0].mean())
+    for internal in ("result", "next_first_char"):  # the kernel's bookkeeping, not statistics (audit, session 12)
+        assert all(internal not in r["mean"] and internal not in r["std"] for r in records.values())
+        header = _report(tmp_path / "out", "--csv").stdout.splitlines()[0].split(",")
+        assert not any(column.startswith(f"{internal}_") for column in header) and "rounds_mean" in header

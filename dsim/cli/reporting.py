@@ -27,12 +27,14 @@ out_console = Console()
 err_console = Console(stderr=True)
 
 
-def _outcomes(cells: pd.DataFrame, outcome: Mapping[str, Any] | None = None) -> list[str]:
-    """Outcome names with a mean column, less the game's internal ones (and the seat wins, shown as shares)
-    and the optional ones that apply in no cell (a boss's health left in a sweep of encounters)."""
+def _outcomes(cells: pd.DataFrame, outcome: Mapping[str, Any] | None = None, table: bool = True) -> list[str]:
+    """Outcome names with a mean column, less the game's internal ones and the optional ones that apply in no
+    cell (a boss's health left in a sweep of encounters); a ``table`` also leaves out the shares and seat wins
+    it shows as rates."""
     outcome = outcome or {}
-    hidden = set(outcome.get("internal", ())) | set(outcome.get("shares", ())) | \
-        {f"win_seat_{k}" for k in range(outcome.get("seats", 0))}
+    hidden = set(outcome.get("internal", ()))
+    if table:
+        hidden |= set(outcome.get("shares", ())) | {f"win_seat_{k}" for k in range(outcome.get("seats", 0))}
     return [c.removesuffix("_mean") for c in cells.columns
             if c.endswith("_mean") and c.removesuffix("_mean") not in hidden and cells[c].notna().any()]
 
@@ -47,9 +49,10 @@ def _finite(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
 
-def cell_records(cells: pd.DataFrame) -> list[dict[str, Any]]:
-    """Per-cell JSON objects: id, settings, battles, wins, win rate, ``ci95``, means and spreads."""
-    outcomes = _outcomes(cells)
+def cell_records(cells: pd.DataFrame, outcome: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Per-cell JSON objects: id, settings, battles, wins, win rate, ``ci95``, means and spreads (not of the
+    game's internal columns, nor of outcomes that apply in no cell)."""
+    outcomes = _outcomes(cells, outcome, table=False)
     records = []
     for _, row in cells.iterrows():
         record = {
@@ -71,14 +74,19 @@ def cell_records(cells: pd.DataFrame) -> list[dict[str, Any]]:
     return records
 
 
-def flat_table(cells: pd.DataFrame) -> pd.DataFrame:
-    """Cells as plain columns: readable settings, counts, rate, interval, means (no arrays or dicts)."""
+def flat_table(cells: pd.DataFrame, outcome: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """Cells as plain columns: readable settings, counts, rate, interval, means (no arrays or dicts, nothing of
+    the game's internal columns or of outcomes that apply in no cell)."""
     flats = [results.flatten_settings(s) for s in cells["settings"]]
     keys = list(dict.fromkeys(k for flat in flats for k in flat))
     readable = {k: [analysis.format_value(flat.get(k)) for flat in flats] for k in keys}
     settings = pd.DataFrame(readable, index=cells.index)
+    shown = set(_outcomes(cells, outcome, table=False))
+    statistics = {c for c in cells.columns if c.endswith(("_mean", "_std", "_ci_low", "_ci_high"))
+                  and c not in ("ci_low", "ci_high")}
     scalars = [c for c in cells.columns if c != "cell" and c not in keys and c != "settings"
-               and not c.startswith("setting.") and "_hist_" not in c]
+               and not c.startswith("setting.") and "_hist_" not in c
+               and (c not in statistics or c.rsplit("_", 2 if c.endswith(("_ci_low", "_ci_high")) else 1)[0] in shown)]
     return pd.concat([cells[["cell"]], settings, cells[scalars]], axis=1)
 
 
@@ -136,10 +144,10 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
     if battles_needed is not None:
         cells = cells.assign(battles_needed=stats.battles_needed(cells["win_rate"].to_numpy(), battles_needed))
     if fmt == "json":
-        sys.stdout.write(json.dumps(cell_records(cells), indent=2) + "\n")
+        sys.stdout.write(json.dumps(cell_records(cells, outcome), indent=2) + "\n")
         return
     if fmt == "csv":
-        flat_table(cells).to_csv(sys.stdout, index=False)
+        flat_table(cells, outcome).to_csv(sys.stdout, index=False)
         return
     outcome = outcome or {}
     keys = analysis.varying_keys(cells)
