@@ -106,7 +106,8 @@ def forest(cells: pd.DataFrame) -> Figure:
     err = np.vstack([rate - order["ci_low"].to_numpy(), order["ci_high"].to_numpy() - rate])
     fig = Figure(figsize=(_row_plot_width(order["label"]), 1.2 + 0.3 * len(order)), layout="constrained")
     ax = fig.add_subplot()
-    ax.errorbar(rate, range(len(order)), xerr=err, fmt="o", color=OKABE_ITO[0], capsize=3)
+    ax.errorbar(rate, range(len(order)), xerr=err, fmt="o", color=OKABE_ITO[0], capsize=3,
+                clip_on=False)  # a marker at 0% or 100% drawn whole, not halved by the axis
     ax.set_yticks(range(len(order)), order["label"])
     ax.set_xlim(0, 1)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
@@ -427,7 +428,8 @@ def shares(cells: pd.DataFrame, names: tuple[str, ...], unit: str = "game") -> F
     for (mean, low, high, label), color, dy in zip(series, _colors(len(series)), offsets):
         rate = order[mean].to_numpy()
         err = np.vstack([rate - order[low].to_numpy(), order[high].to_numpy() - rate])
-        ax.errorbar(rate, rows + dy, xerr=np.maximum(err, 0), fmt="o", ms=4, color=color, capsize=2, label=label)
+        ax.errorbar(rate, rows + dy, xerr=np.maximum(err, 0), fmt="o", ms=4, color=color, capsize=2, label=label,
+                    clip_on=False)
     ax.set_yticks(rows, order["label"])
     ax.set_ylim(-0.6, len(order) - 0.4)
     top = max(float(order[high].max()) for _, _, high, _ in series)
@@ -489,8 +491,9 @@ def _add_fixed_settings(fig: Figure, cells: pd.DataFrame) -> None:
     plots = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
     if fig._suptitle is not None:  # panels: under the figure's own title
         fig.suptitle(f"{fig._suptitle.get_text()}\n{note}", fontsize=fig._suptitle.get_fontsize())
-    elif len(plots) == 1:  # under the plot's title
-        plots[0].set_title(f"{plots[0].get_title()}\n{note}", fontsize=plots[0].title.get_fontsize())
+    elif len(plots) == 1:  # the plot's title and the note over the whole figure: the plot area may be narrow
+        fig.suptitle(f"{plots[0].get_title()}\n{note}", fontsize=plots[0].title.get_fontsize())
+        plots[0].set_title("")
     else:  # side by side plots with titles of their own: above them all
         fig.suptitle(note, fontsize=plots[0].title.get_fontsize())
 

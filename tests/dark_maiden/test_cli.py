@@ -32,3 +32,21 @@ def test_run_plays_a_dark_maiden_cell_under_its_party_difficulty_and_lives():
     out = runner.invoke(app, ["run", "--game", "dark_maiden", "--policy", "random_legal", "--party", "barbara",
                               "--difficulty", "easy", "--games", "10"], env={"COLUMNS": "200"})
     assert out.exit_code == 0 and "barbara — easy (15 lives)" in out.stdout and "win rate" in out.stdout, out.output
+
+
+def test_a_dark_maiden_sweep_reports_and_plots_how_far_the_team_got(tmp_path: Path):
+    """The sites cleared were internal columns: no report showed them and `plot --kind shares` refused (audit,
+    session 12). They are the game's funnel now, with intervals."""
+    experiment = tmp_path / "dm.toml"
+    experiment.write_text('game = "dark_maiden"\nname = "dm"\nseed = 1\nbattles = 300\n[fixed]\n'
+                          'policy = "random_legal"\n[grid]\nparty = [["amazona"], ["amazona", "barbara"]]\n', "utf-8")
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["sweep", str(experiment), "--out", str(out)]).exit_code == 0
+    cells = json.loads(runner.invoke(app, ["report", str(out), "--json"]).stdout)
+    for cell in cells:
+        cleared = [cell["mean"][f"cleared_site_{k}"] for k in range(1, 5)]
+        assert cleared == sorted(cleared, reverse=True) and cleared[-1] == cell["win_rate"]  # a funnel to the win
+        low, high = cell["rate_ci95"]["cleared_site_1"]
+        assert low <= cleared[0] <= high
+    figure = runner.invoke(app, ["plot", str(out), "--kind", "shares"])
+    assert figure.exit_code == 0 and (out / "_plots" / "shares.png").stat().st_size > 0, figure.output

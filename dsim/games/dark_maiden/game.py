@@ -166,8 +166,8 @@ class DarkMaiden(Game):
         success="win", rounds="turns", unit="game",
         means=("turns", "lives_left", "sites_cleared", "deaths", "potions_used"),
         internal=("timeout", "end_site", "end_card", "fight_rounds",
-                  *(f"deaths_seat_{h}" for h in range(MAX_HEROES)),
-                  *(f"cleared_site_{k + 1}" for k in range(SITES)), *(f"lost_at_site_{k + 1}" for k in range(SITES))),
+                  *(f"deaths_seat_{h}" for h in range(MAX_HEROES)), *(f"lost_at_site_{k + 1}" for k in range(SITES))),
+        shares=tuple(f"cleared_site_{k + 1}" for k in range(SITES)),  # how far the team got (DM-1.1)
     )
     workloads = (
         Workload("dm-3p-normal", "Dark Maiden: the three basic heroes on normal, tactician",
