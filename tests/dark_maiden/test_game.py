@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -57,11 +59,24 @@ def test_explain_replays_the_game_that_run_played():
     assert out.exit_code == 0, out.output
     events = [json.loads(line) for line in out.stdout.splitlines()]
     assert events[0]["event"] == "setup" and events[-1]["event"] == "end"
+    assert events[0]["items"] == "none" and "items=none" in text.stdout  # DM-2.9 off: was "items=-1"
     assert all(e["rule"].startswith("DM-") or e["rule"] == "sim" for e in events)
     cols = GAME.play(settings, 1, cell_stream(settings), 3, 1)
     assert events[-1]["lives"] == cols["lives_left"][0]
     assert (events[-1]["over"] == "won") == cols["win"][0]
     assert sum(e["event"] == "death" for e in events) == cols["deaths"][0]
+
+
+def test_a_replay_reuses_the_cached_kernel_in_every_process():
+    """The replay entry took its policy as a dispatcher, which Numba cannot key: every process added a
+    specialisation to the cache (and recompiled, ~40 s per `dsim explain`). One entry serves them all now."""
+    from dsim.games.dark_maiden.kernel.jit import _COMPILER
+
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-m", "dsim", "explain", *DM, "--index", "1"], capture_output=True,
+                              text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+    assert len(list(Path(_COMPILER.folder).rglob("batch.play_one_impl-*.nbc"))) == 1
 
 
 def test_explain_where_won_ends_with_the_final_boss_dead():

@@ -12,11 +12,12 @@ from typing import Any
 
 import numba
 import numpy as np
+from numba.core.registry import CPUDispatcher as Dispatcher
 
 from dsim.games.dark_maiden.compile import Tables
 from dsim.games.dark_maiden.kernel import batch as B
 from dsim.games.dark_maiden.kernel import layout as L
-from dsim.games.dark_maiden.kernel.jit import entry, kernel_cache
+from dsim.games.dark_maiden.kernel.jit import kernel_cache
 from dsim.games.dark_maiden.kernel.state import State, new_state
 from dsim.games.dark_maiden.policy import PolicyFunctionType
 
@@ -37,10 +38,26 @@ def _batch(tables_type: Any) -> Any:
         return numba.njit(sig, cache=True, parallel=True)(B.play_batch_impl)
 
 
-@lru_cache(maxsize=None)
+_ENTRIES: dict[str, Any] = {}
+
+
 def _entry(name: str) -> Any:
-    """A one-game entry of :mod:`.kernel.batch` (``play_one``, ``setup``, ``step``), compiled on first use."""
-    return entry(getattr(B, f"{name}_impl"))
+    """A one-game entry of :mod:`.kernel.batch` (``play_one``, ``setup``, ``step``), compiled (or loaded from the
+    cache) at its first call, for the types of that call's arguments (the same at every call: the tables, a
+    state, contiguous vectors, integers). The signature is explicit and the policy a first-class function: typed
+    as the dispatcher it is, the policy made a new cache entry, and a 40-second compile, in every process."""
+    impl = getattr(B, f"{name}_impl")
+    if numba.config.DISABLE_JIT:
+        return impl
+
+    def call(*args: Any) -> None:
+        if name not in _ENTRIES:
+            arg_types = (PolicyFunctionType if isinstance(a, Dispatcher) else numba.typeof(a) for a in args)
+            with kernel_cache():
+                _ENTRIES[name] = numba.njit(numba.types.void(*arg_types), cache=True)(impl)
+        _ENTRIES[name](*args)
+
+    return call
 
 
 def _vec(values: Any, dtype: Any) -> np.ndarray:

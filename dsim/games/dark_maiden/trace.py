@@ -60,6 +60,7 @@ ACTIONS = {
     L.HOOK_GOBLIN: ("white for potions", "red for potions"),
 }
 BONUS = ACTIONS[L.HOOK_BONUS]
+ITEM_RULES = {L.ITEMS_KEPT: "kept", L.ITEMS_LOST_ON_DEATH: "lost_on_death", L.ITEMS_IN_DECK: "in_deck"}
 
 
 def _value(field: str, value: int, comp: Compiled, hook: int) -> Any:
@@ -78,6 +79,8 @@ def _value(field: str, value: int, comp: Compiled, hook: int) -> Any:
         return comp.site_ids[value]
     if field == "over":
         return L.OVER_NAMES[value]
+    if field == "items":  # the difficulty's special-item rule (DM-2.9), -1 when the game has none
+        return ITEM_RULES[value] if value >= 0 else "none"
     if field == "hook":
         return L.HOOK_NAMES[value]
     if field == "roll":
