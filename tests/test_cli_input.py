@@ -252,3 +252,16 @@ def test_a_plot_by_default_goes_where_parquet_readers_of_the_folder_skip_it(tmp_
     assert len(pd.read_parquet(folder)) == 1  # one chunk; the image is not read as Parquet
     _clean_error(runner.invoke(app, ["plot", str(folder), "--kind", "forest", "--out", str(tmp_path)]),
                  f"--out {tmp_path} is a folder; name an image file in it")
+
+
+def test_every_command_summary_is_one_paragraph_without_a_source_line_break() -> None:
+    """`dsim --help` listed 'tune-policy … common / random numbers)' with the docstring's line break kept."""
+    def helps(group):
+        yield from ((info.name, info.help) for info in group.registered_commands)
+        for sub in group.registered_groups:
+            yield from helps(sub.typer_instance)
+
+    summaries = {name: (help or "").split("\n\n")[0] for name, help in helps(app)}
+    assert summaries and all(text and "\n" not in text for text in summaries.values()), summaries
+    listing = runner.invoke(app, ["--help"], env={"COLUMNS": "200"}).stdout
+    assert "(successive halving, common random numbers)" in listing

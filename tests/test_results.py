@@ -251,7 +251,7 @@ def test_report_fits_any_terminal_without_cutting_a_figure_or_a_setting(finished
 def test_report_names_wrap_between_their_words(text, width, lines):
     """`the_forgotte|n`, `warrior+assassi|n`: rich folds a narrow column inside a word; names now break after
     `_`, `+`, `=`, `,` or a space, and only a word wider than the column is folded."""
-    from dsim.analysis import wrap_label
+    from dsim.text import wrap_label
 
     assert wrap_label(text, width).split("\n") == lines
 

@@ -72,3 +72,18 @@ def test_cli_variants_list_and_show():
     assert "defend_then_push (default)" in text.stdout and "seed text" in text.stdout
     missing = runner.invoke(app, ["variants", "show", "no_such_thing"])
     assert missing.exit_code == 1 and "unknown variant" in missing.stderr
+
+
+def test_cli_variants_list_at_80_columns_breaks_ids_between_their_words():
+    """`characters_firs|t`, `first_activatin|g`: the table folded ids inside a word at 80 columns."""
+    from dsim.cli import variants
+
+    before = variants.console.width
+    try:
+        variants.console.width = 80
+        table = CliRunner().invoke(app, ["variants", "list"]).stdout
+    finally:
+        variants.console.width = before
+    assert max(len(line) for line in table.splitlines()) <= 80
+    joined = " ".join(table.split())  # a wrapped id reads "characters_ │ … │ first" once its cells are joined
+    assert "characters_" in joined and "characters_firs" not in joined and "first_activatin" not in joined

@@ -36,6 +36,21 @@ def _register() -> None:
         for command, function in get_game(name).commands():
             group, _, sub = command.rpartition(" ")
             (dice.app if group == "dice" else app).command(sub)(function)
+    _unwrap_help(app)
+
+
+def _unwrap_help(group: typer.Typer) -> None:
+    """Each command's help from its docstring with the lines of a paragraph joined: Typer keeps a docstring's
+    line breaks, so a summary wrapped in the source broke mid-sentence in `--help` listings."""
+    import inspect
+    import re
+
+    for info in group.registered_commands:
+        doc = inspect.getdoc(info.callback) if info.help is None and info.callback else None
+        if doc:
+            info.help = re.sub(r"(?<=\S)\n(?=\S)", " ", doc)
+    for sub in group.registered_groups:
+        _unwrap_help(sub.typer_instance)
 
 
 _register()

@@ -10,7 +10,6 @@ import json
 import math
 import re
 import sys
-import textwrap
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -19,6 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 from dsim import analysis, results, stats
+from dsim.cli.tables import fitted_table, squeezed
+from dsim.text import wrap_label
 
 Format = Literal["table", "json", "csv"]
 WIDE = 140  # terminal columns from which shares get their intervals in the table, and comparisons every p
@@ -175,7 +176,7 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
     table = _wide_or_long(title, [_header(k, keys) for k in keys], headers, rows)
     fixed = analysis.fixed_settings(cells)
     if fixed:  # what the title and the columns leave out: the settings every cell shares
-        table.caption = analysis.wrap_label(f"in every cell: {fixed}", out_console.width)
+        table.caption = wrap_label(f"in every cell: {fixed}", out_console.width)
     out_console.print(table)
     if shares and not wide:
         _print_shares(cells, keys, shares, outcome.get("unit", "battle"))
@@ -190,67 +191,20 @@ def print_unfinished(cells: pd.DataFrame, planned: list[str]) -> None:
                               "run the same `dsim sweep` again to complete them.[/yellow]", highlight=False)
 
 
-def _fit(natural: list[int], least: list[int], room: int) -> list[int] | None:
-    """Column widths summing to at most ``room``: the natural ones, the widest cut first, none below its least;
-    ``None`` when even the least widths do not fit."""
-    if sum(least) > room:
-        return None
-    widths = list(natural)
-    while sum(widths) > room:
-        i = max((k for k in range(len(widths)) if widths[k] > least[k]), key=lambda k: widths[k])
-        widths[i] -= 1
-    return widths
-
-
-def _fitted_table(title: str, names: list[tuple[str, list[str]]], figures: list[tuple[str, list[str]]],
-                  least: int = KEY_WIDTH) -> Table | None:
-    """A table that fits the terminal without cutting anything, or ``None``: ``figures`` columns keep the width
-    of their widest value (headers wrap between words), ``names`` columns (settings, measures) give up width,
-    the widest first, down to ``least`` and wrap between the words of a name; each column is a (header, values)."""
-    def natural(header: str, values: list[str], words: bool) -> int:
-        parts = [len(w) for w in header.split()] if words else [len(header)]
-        return max(parts + [len(line) for value in values for line in value.split("\n")])
-
-    room = out_console.width - 1 - 3 * (len(names) + len(figures))  # a border and two spaces of padding each
-    wanted = [natural(h, v, False) for h, v in names]
-    fixed = [natural(h, v, False) for h, v in figures]  # each header on one line, if everything fits so
-    widths = wanted if sum(wanted) + sum(fixed) <= room else None
-    if widths is None:
-        fixed = [natural(h, v, True) for h, v in figures]
-        widths = _fit(wanted, [min(w, least) for w in wanted], room - sum(fixed))
-    if widths is None:
-        return None
-    if widths == wanted:  # width left over: the fewest header lines it buys, the same for every figure
-        for lines in range(1, max((len(h.split()) for h, _ in figures), default=1)):
-            need = [next(w for w in range(f, max(f, len(h)) + 1) if len(textwrap.wrap(h, w)) <= lines)
-                    for (h, _), f in zip(figures, fixed)]
-            if sum(need) <= room - sum(widths):
-                fixed = need
-                break
-    table = Table(title=analysis.wrap_label(title, out_console.width))
-    for (header, _), width in zip(names, widths):
-        table.add_column(analysis.wrap_label(header, width), width=width, overflow="fold")
-    for (header, _), width in zip(figures, fixed):
-        table.add_column(header, justify="right", width=width, overflow="fold")
-    columns = [[analysis.wrap_label(v, w) for v in values] for (_, values), w in zip(names, widths)] + [v for _, v in figures]
-    for row in zip(*columns):
-        table.add_row(*row)
-    return table
-
-
 def _wide_or_long(title: str, keys: list[str], headers: list[str], rows: list[tuple[list[str], list[str]]]) -> Table:
     """One row per cell when its figures fit the terminal beside the settings (each interval beside its rate, or
     under it), else one row per figure (``measure``, ``value``) under each cell's settings: figures are never cut,
     names wrap between their words."""
     for sep in (" ", "\n"):  # a rate's interval beside it, then under it
-        table = _fitted_table(title, [(key, [settings[i] for settings, _ in rows]) for i, key in enumerate(keys)],
-                              [(h, [values[i].replace("\n", sep) for _, values in rows]) for i, h in enumerate(headers)])
+        table = fitted_table(title, [(key, [settings[i] for settings, _ in rows]) for i, key in enumerate(keys)],
+                             [(h, [values[i].replace("\n", sep) for _, values in rows]) for i, h in enumerate(headers)],
+                             out_console.width, KEY_WIDTH)
         if table is not None:
             return table
     long_rows = [(settings if i == 0 else [""] * len(settings), header, value.replace("\n", " "))
                  for settings, values in rows for i, (header, value) in enumerate(zip(headers, values))]
     names = [(key, [r[0][k] for r in long_rows]) for k, key in enumerate(keys)] + [("measure", [r[1] for r in long_rows])]
-    table = _squeezed(title, names, [("value", [r[2] for r in long_rows])])
+    table = squeezed(title, names, [("value", [r[2] for r in long_rows])], out_console.width)
     for index in range(len(headers) - 1, len(long_rows), len(headers)):  # a line under each cell's last figure
         table.rows[index].end_section = True
     return table
@@ -263,20 +217,7 @@ def _print_shares(cells: pd.DataFrame, keys: list[str], shares: list[str], unit:
     names = [(_header(key, keys), [analysis.format_value(flat.get(key)) for flat, _ in rows]) for key in keys]
     figures = [(name.replace("_", " "), [_percent(row[f"{name}_mean"]) for _, row in rows]) for name in shares]
     title = f"share of {unit}s (95% intervals: --json, --csv or a wider terminal)"
-    out_console.print(_squeezed(title, names, figures))
-
-
-def _squeezed(title: str, names: list[tuple[str, list[str]]], figures: list[tuple[str, list[str]]]) -> Table:
-    """:func:`_fitted_table` with names cut to 4 columns, or to 1; on a terminal narrower still, rich folds what
-    it must."""
-    table = _fitted_table(title, names, figures, least=4) or _fitted_table(title, names, figures, least=1)
-    if table is None:
-        table = Table(title=title)
-        for header, _ in names + figures:
-            table.add_column(header, overflow="fold")
-        for row in zip(*(values for _, values in names + figures)):
-            table.add_row(*row)
-    return table
+    out_console.print(squeezed(title, names, figures, out_console.width))
 
 
 def print_comparisons(cells: pd.DataFrame, fmt: Format) -> None:
@@ -311,5 +252,5 @@ def print_comparisons(cells: pd.DataFrame, fmt: Format) -> None:
                                        f"{100 * r['ci_high']:+.1f})" for r in rows]),
                    *((f"p{suffix}", [_p(r[f"p_{key}"]) for r in rows])
                      for suffix, key in (("", "value"), (" Holm", "holm"), (" BH", "bh")))]
-    table = _squeezed(title, names, figures)
+    table = squeezed(title, names, figures, out_console.width)
     out_console.print(table)

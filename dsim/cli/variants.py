@@ -9,8 +9,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dsim.games import DEFAULT_GAME
 from dsim.cli.common import GameOpt, fail, game_named
+from dsim.cli.tables import squeezed
+from dsim.games import DEFAULT_GAME
 
 app = typer.Typer(help="Rule variants (the rules' ambiguities) and house rules, for --set id=value.", no_args_is_help=True)
 console = Console()
@@ -34,13 +35,11 @@ def list_(
     if as_json:
         typer.echo(json.dumps({"switches": records, "not_simulated": not_simulated if missing else {}}))
         return
-    table = Table(title="Rule variants and house rules (use --set id=value)")
-    for col in ("id", "ref", "default", "other values", "question"):
-        table.add_column(col, overflow="fold")
-    for rec in records:
-        others = [r["value"] for r in rec["readings"] if r["value"] != rec["default"]]
-        table.add_row(rec["id"], rec["ref"], str(rec["default"]), ", ".join(others), rec["question"])
-    console.print(table)
+    others = [", ".join(str(r["value"]) for r in rec["readings"] if r["value"] != rec["default"]) for rec in records]
+    names = [("id", [rec["id"] for rec in records]), ("default", [str(rec["default"]) for rec in records]),
+             ("other values", others), ("question", [rec["question"] for rec in records])]
+    console.print(squeezed("Rule variants and house rules (use --set id=value)", names,
+                           [("ref", [rec["ref"] for rec in records])], console.width))
     if missing:
         gaps = Table(title="Not simulated yet")
         gaps.add_column("entry")
