@@ -227,6 +227,7 @@ def _round_range(hists: list[np.ndarray]) -> slice:
 
 
 MAX_LINES = 8  # more cells than this get one small panel each instead of lines that a legend cannot name
+MAX_PANELS = 50  # ten rows of five: more panels would be too small to read, so a plot draws the first ones
 
 
 def _panels(n: int, title: str) -> tuple[Figure, list]:
@@ -462,6 +463,9 @@ def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | Non
     ``axes`` are the game's preferred heat-map rows and columns, ``share_names`` its shares, ``unit`` names one play
     and ``rounds_name`` the game's own rounds column (``Outcome.rounds``), which the rounds and survival plots count.
     A ``competitive`` game (no group win) gets its seats' win shares and its game lengths instead."""
+    every = cells
+    if kind in ("rounds", "survival", "scores") and len(cells) > MAX_PANELS:  # panels too small to read: cap
+        cells = cells.iloc[:MAX_PANELS].reset_index(drop=True)
     if kind == "shares":
         fig = shares(cells, share_names, unit)
     elif competitive:
@@ -479,16 +483,18 @@ def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | Non
         fig = PLOTS[kind](cells, unit, rounds_name)
     else:
         fig = PLOTS[kind](cells)
-    _add_fixed_settings(fig, cells)
+    fixed = fixed_settings(every)
+    notes = [f"in every cell: {fixed}"] if fixed else []
+    if len(cells) < len(every):
+        notes.append(f"the first {len(cells)} of {len(every)} cells: plot a subset of the cells for the others")
+    if notes:
+        _add_note(fig, "\n".join(wrap_label(n, int(fig.get_figwidth() * FIXED_CHARS_PER_INCH)) for n in notes))
     return fig
 
 
-def _add_fixed_settings(fig: Figure, cells: pd.DataFrame) -> None:
-    """Put the settings every cell shares under the figure's title: what the axes and legends leave out."""
-    fixed = fixed_settings(cells)
-    if not fixed:
-        return
-    note = wrap_label(f"in every cell: {fixed}", int(fig.get_figwidth() * FIXED_CHARS_PER_INCH))
+def _add_note(fig: Figure, note: str) -> None:
+    """Put ``note`` (what the axes and legends leave out: the settings every cell shares, a cap on the cells
+    drawn) under the figure's title."""
     plots = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
     if fig._suptitle is not None:  # panels: under the figure's own title
         fig.suptitle(f"{fig._suptitle.get_text()}\n{note}", fontsize=fig._suptitle.get_fontsize())

@@ -174,6 +174,16 @@ def test_every_plot_says_which_settings_all_its_cells_share(finished, tmp_path, 
     assert any("in every cell: max_rounds=8" in " ".join(t.split()) for t in titles), titles
 
 
+@pytest.mark.parametrize("kind", ["rounds", "survival"])
+def test_a_plot_of_hundreds_of_cells_draws_the_first_fifty_panels_and_says_so(kind):
+    """240 cells made 48 rows of postage-stamp panels nobody could read (audit, session 12)."""
+    n = 240
+    cells = _cells([SPREAD] * n, [PEAKED] * n, parties=[["knight"] * (1 + k % 4) + [f"p{k}"] for k in range(n)])
+    fig = plots.make_plot(kind, cells)
+    assert len([ax for ax in fig.axes if ax.get_visible()]) == plots.MAX_PANELS
+    assert "the first 50 of 240 cells" in " ".join(fig.get_suptitle().split())
+
+
 def test_survival_curves_start_with_every_play_still_going():
     """The survival curves began at the first round anyone lost (0.85 for the Gargoyle), not at 1."""
     fig = plots.make_plot("survival", _cells([SPREAD, PEAKED], [PEAKED, SPREAD]))
