@@ -286,8 +286,8 @@ def test_a_narrow_report_keeps_every_figure_and_breaks_names_between_words(tmp_p
 
 
 def test_optional_outcomes_average_only_the_battles_they_apply_to(tmp_path):
-    """R-12.6: a boss's health left and its heat-up round are −1 where they do not apply (an encounter, a boss
-    that never heated up). Their means and spreads count only the battles where they apply, an encounter shows
+    """R-12.6: a boss's health left, its heat-up round and the behaviour cards drawn are −1 where they do not
+    apply (an encounter, a boss that never heated up). Their means and spreads count only the battles where they apply, an encounter shows
     no boss figures at all, and `report --all` says "–" rather than averaging the −1s."""
     from dsim.games import load_game
 
@@ -301,12 +301,12 @@ def test_optional_outcomes_average_only_the_battles_they_apply_to(tmp_path):
     encounter, boss = cells[cells.boss.isna()].iloc[0], cells.loc["gargoyle"]
     game = load_game("dstbg")
     played = game.play(boss.settings, boss.seed, boss.stream, 0, 300)
-    for name in ("boss_health_left", "heatup_round"):
+    for name in ("boss_health_left", "heatup_round", "cards_drawn"):  # cards_drawn read 0.00 for encounters
         values = played[name][played[name] >= 0]
         assert boss[f"{name}_mean"] == pytest.approx(values.mean())
         assert boss[f"{name}_std"] == pytest.approx(values.std(ddof=1))
         assert np.isnan(encounter[f"{name}_mean"]) and np.isnan(encounter[f"{name}_std"])
-    assert (played["boss_health_left"] >= 0).all()  # a boss battle always has a boss …
+    assert (played["boss_health_left"] >= 0).all() and (played["cards_drawn"] > 0).all()  # a boss battle has a boss …
     assert 0 < np.count_nonzero(played["heatup_round"] >= 0) < 300  # … but not always a heat-up: -1s left out
     assert encounter.rounds_mean == pytest.approx(
         game.play(encounter.settings, encounter.seed, encounter.stream, 0, 300)["rounds"].mean())

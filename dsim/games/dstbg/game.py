@@ -171,7 +171,7 @@ class DSTBG(Game):
         success="win", rounds="rounds",
         means=("rounds", "damage_dealt", "damage_taken", "deaths"),
         internal=("result", "next_first_char"),
-        optional=("boss_health_left", "heatup_round"),  # −1: no boss, no heat-up
+        optional=("boss_health_left", "heatup_round", "cards_drawn"),  # −1: no boss (no deck), no heat-up
     )
     workloads = tuple(
         Workload(name, text, {"party": party, place: where, "policy": "baseline"})

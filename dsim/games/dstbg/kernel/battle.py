@@ -227,7 +227,7 @@ def summarise(t, b, out: np.ndarray) -> None:
             left = t.etypes[et, L.ET_HEALTH] - st[ei(e, L.E_WOUNDS)]
             out[OUT_BOSS_HEALTH] = left if out[OUT_BOSS_HEALTH] < 0 else out[OUT_BOSS_HEALTH] + left
     out[OUT_HEATUP_ROUND] = st[L.G_HEATUP_ROUND]
-    out[OUT_CARDS] = st[L.G_CARDS_DRAWN]
+    out[OUT_CARDS] = st[L.G_CARDS_DRAWN] if out[OUT_BOSS_HEALTH] >= 0 else -1  # no boss, no behaviour deck
     out[OUT_NEXT_FIRST] = st[L.G_NEXT_CHAR]
 
 
