@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Iterable
 
 BREAKS = (r"(?<=[+, ])", r"(?<==)", r"(?<=[._])")  # where a label may break, best first
 
@@ -32,3 +34,13 @@ def wrap_label(label: str, width: int) -> str:
     if line.strip():
         lines.append(line.rstrip())
     return "\n".join(lines)
+
+
+def unknown(what: str, given: object, known: Iterable[str], listing: str = "") -> str:
+    """``unknown boss 'gargoyl' (did you mean gargoyle? known: …)``: the message for an id that is not there,
+    with the closest ids first; ``listing`` names the command that lists them (for lists too long to print)."""
+    known = sorted(known)
+    close = difflib.get_close_matches(str(given), known, n=3)
+    hints = [f"did you mean {', '.join(close)}?"] if close else []
+    hints.append(f"see `{listing}`" if listing else f"known: {', '.join(known)}")
+    return f"unknown {what} {given!r} ({' '.join(hints)})"

@@ -33,6 +33,10 @@ def test_bad_values_end_with_a_clear_error(extra: list[str], words: str) -> None
 @pytest.mark.parametrize("args, words", [
     (["run", "--policy", "", "--party", "knight", "--encounter", "the_forgotten"], "'--policy': empty name"),
     (["run", "--encounter", "the_forgotten"], "a party is required: --party knight,warrior on the command line"),
+    (["run", "--party", "knigt", "--encounter", "the_forgotten"], "unknown character 'knigt' (did you mean knight?"),
+    (["run", "--party", "knight", "--boss", "gargoyl"], "unknown boss 'gargoyl' (did you mean gargoyle?"),
+    (["run", "--party", "knight", "--encounter", "the_forgoten"],
+     "unknown encounter 'the_forgoten' (did you mean the_forgotten? see `dsim data list encounters`)"),
     (["compare", "--party", "knight", "--boss", "gargoyle", "--boss", "gargoyle", "--variant", "bleed_zero_damage"],
      "--boss gargoyle: given twice"),
     (["tune", "--party", "knight", "--encounter", "the_forgotten", "--rule", "enemy_health_delta",
@@ -41,10 +45,10 @@ def test_bad_values_end_with_a_clear_error(extra: list[str], words: str) -> None
     (["report", "nowhere", "--compare", "--all"], "--all shapes the table of cells, not --compare's"),
     (["report", "nowhere", "--compare", "--battles-needed", "0.01"], "--battles-needed shapes the table of cells"),
 ])
-def test_options_that_were_silently_ignored_or_doubled_are_errors(args: list[str], words: str) -> None:
+def test_ignored_or_doubled_options_and_mistyped_ids_get_a_clear_error(args: list[str], words: str) -> None:
     """An empty --policy played the default, a repeated --boss played (and Holm-counted) its cells twice, a
-    --set of the tuned rule was overridden, --workloads "" ran every workload, --compare dropped --all
-    (audit, session 12)."""
+    --set of the tuned rule was overridden, --workloads "" ran every workload, --compare dropped --all; a
+    mistyped id now gets the closest ones (audit, session 12)."""
     out = runner.invoke(app, args)
     assert out.exit_code in (1, 2) and isinstance(out.exception, SystemExit), out.output
     assert words in " ".join(out.output.split()), out.output

@@ -20,6 +20,7 @@ from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.schema import INF_RANGE
 from dsim.games.dstbg.variants import variant_vector
+from dsim.text import unknown
 
 COND_BITS = {"bleed": L.COND_BLEED, "poison": L.COND_POISON, "frostbite": L.COND_FROSTBITE, "stagger": L.COND_STAGGER}
 TERRAIN = {None: L.TERRAIN_NONE, "barrel": L.TERRAIN_BARREL, "chest": L.TERRAIN_CHEST, "gravestone": L.TERRAIN_GRAVESTONE}
@@ -176,8 +177,7 @@ def party_gear(data: Any, party: list[str], loadout: str | dict[str, str] | None
             raise ValueError("setting 'loadout' must be a loadout name or a table character id → loadout name")
         entry = getattr(data, "loadouts", {}).get(name)
         if entry is None:
-            known = ", ".join(sorted(getattr(data, "loadouts", {})))
-            raise ValueError(f"unknown loadout {name!r} (known: {known}; see `dsim data list loadouts`)")
+            raise ValueError(unknown("loadout", name, getattr(data, "loadouts", {})))
         kit = entry.characters.get(cid)
         if kit is None:
             raise ValueError(f"loadout {name!r} has no kit for {cid!r} (it has: {', '.join(entry.characters)})")
@@ -342,7 +342,7 @@ def _check_party(data: Any, party: list[str]) -> None:
         raise ValueError("each character can be in the party only once (R-1.7)")
     for cid in party:
         if cid not in data.characters:
-            raise ValueError(f"unknown character {cid!r} (known: {', '.join(sorted(data.characters))})")
+            raise ValueError(unknown("character", cid, data.characters))
 
 
 def _entry_and_equipment(scen: np.ndarray, entry: list[int], equip: np.ndarray) -> None:
@@ -358,7 +358,7 @@ def compile_encounter(
     """Compile one encounter battle (R-7) for a party with its starting equipment or a loadout."""
     _check_party(data, party)
     if encounter_id not in data.encounters:
-        raise ValueError(f"unknown encounter {encounter_id!r} (see `dsim data list encounters`)")
+        raise ValueError(unknown("encounter", encounter_id, data.encounters, "dsim data list encounters"))
     enc = data.encounters[encounter_id]
     tile = data.tiles["exploration"]
     board = B.standard_tile()
@@ -535,7 +535,7 @@ def compile_boss(
     """Compile one boss battle (R-12.4): a mini boss on its tile, a main boss on the joined arena."""
     _check_party(data, party)
     if boss_id not in data.bosses:
-        raise ValueError(f"unknown boss {boss_id!r} (known: {', '.join(sorted(data.bosses))})")
+        raise ValueError(unknown("boss", boss_id, data.bosses))
     boss = data.bosses[boss_id]
     if gravestones is None:
         gravestones = default_gravestones(data, boss)

@@ -20,6 +20,7 @@ from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as BL
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.variants import game_rules, split_variants
+from dsim.text import unknown
 
 STATS = ("strength", "dexterity", "intelligence", "faith")
 TIER_4_VALUE = 40  # R-13.9: a tier-4 stat counts as 40 (campaign)
@@ -157,7 +158,7 @@ def standard_areas(data: Any, mini_boss: str, main_boss: str) -> list[tuple[list
     """R-1.1, R-1.6: the mini boss's area, then the main boss's, each with the levels its data card lists."""
     for boss_id, kind in ((mini_boss, "mini"), (main_boss, "main")):
         if boss_id not in data.bosses:
-            raise ValueError(f"unknown boss {boss_id!r} (known: {', '.join(sorted(data.bosses))})")
+            raise ValueError(unknown("boss", boss_id, data.bosses))
         if data.bosses[boss_id].kind != kind:
             known = ", ".join(sorted(b for b, v in data.bosses.items() if v.kind == kind))
             raise ValueError(f"{boss_id!r} is not a {kind} boss (the {kind} bosses: {known})")

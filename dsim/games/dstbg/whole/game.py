@@ -21,6 +21,7 @@ import numpy as np
 
 from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload, cell_settings
 from dsim.paths import data_digest
+from dsim.text import unknown
 
 if TYPE_CHECKING:
     from dsim.games.dstbg.whole.compile import CompiledGame
@@ -54,7 +55,7 @@ def _party(value: Any, known: Any) -> list[str]:
         raise ValueError(f"a party has 1 to {MAX_PARTY} characters (R-1.4), got {len(names)}")
     for name in names:
         if name not in known:
-            raise ValueError(f"unknown character {name!r} (known: {', '.join(sorted(known))})")
+            raise ValueError(unknown("character", name, known))
     return names
 
 
