@@ -66,6 +66,8 @@ def test_run_table_names_the_rules_and_overlay_it_played_under(tmp_path):
     args = ["run", "--party", "knight", "--encounter", "the_forgotten", "--battles", "50"]
     plain = CliRunner().invoke(app, args)
     assert plain.exit_code == 0 and "rules:" not in plain.stdout and "data overlay" not in plain.stdout
+    measures = [line.split("│")[1].strip() for line in plain.stdout.splitlines() if line.startswith("│")]
+    assert measures.count("mean rounds") == 1, measures  # once: not hidden, not repeated
     ruled = CliRunner().invoke(app, [*args, "--set", "enemy_health_delta=1", "--set", "bleed_zero_damage=no_trigger",
                                      "--data", str(tmp_path)])
     assert ruled.exit_code == 0, ruled.output
