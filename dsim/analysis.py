@@ -48,12 +48,17 @@ def varying_keys(cells: pd.DataFrame) -> list[str]:
     return [k for k in keys if len({_token(flat, k) for flat in flats}) > 1]
 
 
-def fixed_settings(cells: pd.DataFrame) -> str:
-    """``key=value, …`` of the settings every cell shares (a report's or plot's context), "" if none."""
+def fixed_settings(cells: pd.DataFrame) -> dict[str, str]:
+    """The settings every cell shares, spelled for a report's or plot's context (``{key: value}``)."""
     flats = _flat(cells)
     varying = set(varying_keys(cells))
     keys = dict.fromkeys(k for flat in flats for k in flat if k not in varying)
-    return ", ".join(f"{k}={format_value(flats[0].get(k))}" for k in keys)
+    return {k: format_value(flats[0].get(k)) for k in keys}
+
+
+def spelled(settings: dict[str, str]) -> str:
+    """``key=value, …``."""
+    return ", ".join(f"{k}={v}" for k, v in settings.items())
 
 
 def cell_labels(cells: pd.DataFrame, keys: list[str] | None = None) -> list[str]:

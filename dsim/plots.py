@@ -19,7 +19,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
-from dsim.analysis import cell_labels, fixed_settings, format_value, variant_effects, varying_keys
+from dsim.analysis import cell_labels, fixed_settings, format_value, spelled, variant_effects, varying_keys
 from dsim.text import wrap_label
 from dsim.results import HIST_VALUES, flatten_settings
 
@@ -484,9 +484,11 @@ def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | Non
     else:
         fig = PLOTS[kind](cells)
     fixed = fixed_settings(every)
-    notes = [f"in every cell: {fixed}"] if fixed else []
-    if len(cells) < len(every):
-        notes.append(f"the first {len(cells)} of {len(every)} cells: plot a subset of the cells for the others")
+    notes = [f"in every cell: {spelled(fixed)}"] if fixed else []
+    if len(cells) < len(every):  # what the drawn cells share beyond that: the panels' labels leave it out
+        also = {k: v for k, v in fixed_settings(cells).items() if k not in fixed}
+        notes.append(f"the first {len(cells)} of {len(every)} cells{f' (all with {spelled(also)})' if also else ''}; "
+                     "for the others, plot a subset of dsim.results.load(FOLDER) with dsim.plots.make_plot")
     if notes:
         _add_note(fig, "\n".join(wrap_label(n, int(fig.get_figwidth() * FIXED_CHARS_PER_INCH)) for n in notes))
     return fig

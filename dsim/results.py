@@ -232,6 +232,20 @@ class _ExperimentEntry(_Strict):
     sha256: str
 
 
+class _OutcomeEntry(_Strict):
+    """The game's outcome schema (:class:`dsim.games.base.Outcome`) as reports read it."""
+
+    success: str | None = "win"
+    rounds: str = "rounds"
+    means: list[str] = []
+    internal: list[str] = []
+    optional: list[str] = []
+    seats: int = Field(default=0, ge=0)
+    unit: str = "battle"
+    success_label: str = "win rate"
+    shares: list[str] = []
+
+
 class _Manifest(_Strict):
     """What reports, plots and resumed sweeps read of a manifest (other keys are provenance)."""
 
@@ -244,7 +258,7 @@ class _Manifest(_Strict):
     experiment: _ExperimentEntry
     cells: dict[str, _CellEntry] = Field(min_length=1)
     runs: list[dict[str, Any]]
-    outcome: dict[str, Any] = {}
+    outcome: _OutcomeEntry | None = None
 
 
 def _check_manifest(path: Path, manifest: dict[str, Any]) -> None:

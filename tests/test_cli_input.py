@@ -39,6 +39,8 @@ def test_bad_values_end_with_a_clear_error(extra: list[str], words: str) -> None
      "unknown encounter 'the_forgoten' (did you mean the_forgotten? see `dsim data list encounters`)"),
     (["compare", "--party", "knight", "--boss", "gargoyle", "--boss", "gargoyle", "--variant", "bleed_zero_damage"],
      "--boss gargoyle: given twice"),
+    (["compare", "--party", "knight", "--encounter", "the_forgotten", "--setting", "first_side=characters_first",
+      "--setting", "first_side=characters_first"], "the same rules as an earlier --setting"),
     (["tune", "--party", "knight", "--encounter", "the_forgotten", "--rule", "enemy_health_delta",
       "--set", "enemy_health_delta=2"], "tune tries the values of --rule enemy_health_delta itself"),
     (["bench", "--workloads", "", "--quick"], "--workloads: expected a comma-separated list, got ''"),

@@ -185,12 +185,14 @@ def test_an_overlay_names_links_folders_and_files_it_would_skip(tmp_path: Path) 
     write(tmp_path / "boss" / "gargoyle.yaml", shipped("bosses/gargoyle.yaml"))
     write(tmp_path / "bosses" / "gargoyle.yml", shipped("bosses/gargoyle.yaml"))
     (tmp_path / "notes.md").write_text("my house rules", "utf-8")
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "drafts" / "README.md").write_text("ideas", "utf-8")
     result = validate(tmp_path)
     for name in ("enemies.yaml", "a", "b"):
         assert_reported(result, f"{tmp_path / name}: a broken symbolic link")
-    assert_reported(result, f"{tmp_path / 'boss'}: unknown folder; expected one of", "'bosses/'")
+    assert_reported(result, f"{tmp_path / 'boss'}: data files in an unknown folder; expected one of", "'bosses/'")
     assert_reported(result, f"{tmp_path / 'bosses' / 'gargoyle.yml'}: not read: only <id>.yaml files")
-    assert "notes.md" not in result.output and "Traceback" not in result.output
+    assert "notes.md" not in result.output and "drafts" not in result.output and "Traceback" not in result.output
 
 
 def test_an_overlay_or_results_folder_that_is_a_symlink_loop_is_one_line(tmp_path: Path) -> None:

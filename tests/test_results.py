@@ -112,6 +112,7 @@ def _edit_manifest(folder, edit):
     (lambda m: m.update(cells={}), "field 'cells': dictionary should have at least 1 item"),
     (lambda m: m.update(seed="x"), "field 'seed': input should be a valid integer"),
     (lambda m: m.update(outcome=5), "field 'outcome': input should be a valid dictionary"),
+    (lambda m: m["outcome"].update(internal=5), "field 'outcome.internal': input should be a valid list"),
     (lambda m: m.pop("experiment"), "field 'experiment': field required"),
     (lambda m: m.update(runs=None), "field 'runs': input should be a valid list"),
     (lambda m: next(iter(m["cells"].values())).update(settings=None), "settings': input should be a valid dict"),

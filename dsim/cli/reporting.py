@@ -176,7 +176,7 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
     table = _wide_or_long(title, [_header(k, keys) for k in keys], headers, rows)
     fixed = analysis.fixed_settings(cells)
     if fixed:  # what the title and the columns leave out: the settings every cell shares
-        table.caption = wrap_label(f"in every cell: {fixed}", out_console.width)
+        table.caption = wrap_label(f"in every cell: {analysis.spelled(fixed)}", out_console.width)
     out_console.print(table)
     if shares and not wide:
         _print_shares(cells, keys, shares, outcome.get("unit", "battle"))

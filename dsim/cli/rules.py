@@ -45,6 +45,9 @@ def rule_settings(game: Game, variant: str | None, settings: list[str] | None) -
             raise typer.BadParameter(f"unknown or numeric variant {variant!r} (see `dsim variants list`)", param_hint="--variant")
         return [{game.rule_tables[0]: {variant: value}} for value, _ in rule.readings]
     chosen = [parse_setting(game, s) for s in settings or []]
+    for i, rules in enumerate(chosen):  # the same rules twice: the same cells played, and tested, twice
+        if rules in chosen[:i]:
+            fail(f"--setting {settings[i]!r}: the same rules as an earlier --setting")
     if len(chosen) == 1:
         chosen.insert(0, {})  # one setting: compare it against the defaults
     if len(chosen) < 2:

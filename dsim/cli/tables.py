@@ -13,24 +13,29 @@ from rich.table import Table
 from dsim.text import wrap_label
 
 Columns = list[tuple[str, list[str]]]  # (header, one value per row) per column
+PROSE_LEAST = 20  # a sentence column keeps this width (a few words a line) before the names give up theirs
 
 
-def _fit(natural: list[int], least: list[int], room: int) -> list[int] | None:
-    """Column widths summing to at most ``room``: the natural ones, the widest cut first, none below its least;
-    ``None`` when even the least widths do not fit."""
+def _fit(natural: list[int], least: list[int], room: int, first: int = 0) -> list[int] | None:
+    """Column widths summing to at most ``room``: the natural ones, the widest cut first (among the last ``first``
+    columns while they can give), none below its least; ``None`` when even the least widths do not fit."""
     if sum(least) > room:
         return None
     widths = list(natural)
     while sum(widths) > room:
-        i = max((k for k in range(len(widths)) if widths[k] > least[k]), key=lambda k: widths[k])
+        cut = [k for k in range(len(widths)) if widths[k] > least[k]]
+        cut = [k for k in cut if k >= len(widths) - first] or cut
+        i = max(cut, key=lambda k: widths[k])
         widths[i] -= 1
     return widths
 
 
-def fitted_table(title: str, names: Columns, figures: Columns, width: int, least: int) -> Table | None:
+def fitted_table(title: str, names: Columns, figures: Columns, width: int, least: int,
+                 prose: int = 0, prose_least: int = PROSE_LEAST) -> Table | None:
     """A table that fits ``width`` columns without cutting anything, or ``None``: ``figures`` columns keep the width
     of their widest value (headers wrap between words), ``names`` columns (settings, measures) give up width,
-    the widest first, down to ``least`` and wrap between the words of a name; each column is a (header, values)."""
+    the widest first, down to ``least`` and wrap between the words of a name; the last ``prose`` names (sentences,
+    not ids to type) give up their width first, down to ``prose_least``. Each column is a (header, values)."""
     def natural(header: str, values: list[str], words: bool) -> int:
         parts = [len(w) for w in header.split()] if words else [len(header)]
         return max(parts + [len(line) for value in values for line in value.split("\n")])
@@ -41,7 +46,8 @@ def fitted_table(title: str, names: Columns, figures: Columns, width: int, least
     widths = wanted if sum(wanted) + sum(fixed) <= room else None
     if widths is None:
         fixed = [natural(h, v, True) for h, v in figures]
-        widths = _fit(wanted, [min(w, least) for w in wanted], room - sum(fixed))
+        floor = [prose_least if k >= len(wanted) - prose else least for k in range(len(wanted))]
+        widths = _fit(wanted, [min(w, f) for w, f in zip(wanted, floor)], room - sum(fixed), prose)
     if widths is None:
         return None
     if widths == wanted:  # width left over: the fewest header lines it buys, the same for every figure
@@ -62,10 +68,12 @@ def fitted_table(title: str, names: Columns, figures: Columns, width: int, least
     return table
 
 
-def squeezed(title: str, names: Columns, figures: Columns, width: int) -> Table:
-    """:func:`fitted_table` with names cut to 4 columns, or to 1; on a terminal narrower still, rich folds what
-    it must."""
-    table = fitted_table(title, names, figures, width, 4) or fitted_table(title, names, figures, width, 1)
+def squeezed(title: str, names: Columns, figures: Columns, width: int, prose: int = 0) -> Table:
+    """:func:`fitted_table` with names cut to 4 columns, or to 1 (with ``prose``: ids kept 12 wide while the
+    sentences go down to 8 first); on a terminal narrower still, rich folds what it must."""
+    floors = ((12, PROSE_LEAST), (12, 8), (6, 8), (4, 4), (1, 1)) if prose else ((4, 4), (1, 1))  # (names, prose)
+    table = next((t for least, prose_least in floors
+                  if (t := fitted_table(title, names, figures, width, least, prose, prose_least)) is not None), None)
     if table is None:
         table = Table(title=title)
         for header, _ in names + figures:

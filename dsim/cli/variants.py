@@ -39,7 +39,7 @@ def list_(
     names = [("id", [rec["id"] for rec in records]), ("default", [str(rec["default"]) for rec in records]),
              ("other values", others), ("question", [rec["question"] for rec in records])]
     console.print(squeezed("Rule variants and house rules (use --set id=value)", names,
-                           [("ref", [rec["ref"] for rec in records])], console.width))
+                           [("ref", [rec["ref"] for rec in records])], console.width, prose=1))
     if missing:
         gaps = Table(title="Not simulated yet")
         gaps.add_column("entry")

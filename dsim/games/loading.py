@@ -62,9 +62,10 @@ class FolderLoader:
                 self.problems.append(Problem(display_path(overlay), message=found))
 
     def check_overlay_names(self, root: Path, files: Iterable[str], folders: Mapping[str, Iterable[str]]) -> None:
-        """Name what an overlay holds that would be skipped: a data file or folder of an unknown name,
-        a file of the wrong name inside a known folder (``folders`` maps each to its files' suffixes)
-        and a broken or looping symbolic link. Hidden files and notes (not YAML) are left alone."""
+        """Name what an overlay holds that would be skipped: a data file of an unknown name, a folder of an unknown
+        name holding data files, a file of the wrong name inside a known folder (``folders`` maps each to its
+        files' suffixes) and a broken or looping symbolic link. Hidden files, notes and folders of notes (no
+        YAML) are left alone."""
         files = set(files)
         expected = sorted(files) + [f"{name}/" for name in folders]
         for path in sorted(root.iterdir()):
@@ -80,8 +81,9 @@ class FolderLoader:
                     elif inner.is_dir() or inner.suffix in (".yaml", ".yml") and not inner.name.endswith(suffixes):
                         self.problems.append(Problem(display_path(inner), message=f"not read: only <id>"
                                                      f"{' or <id>'.join(suffixes)} files are read in {path.name}/"))
-            elif path.is_dir() and path.name not in files:  # a folder named like a data file is named when read
-                self.problems.append(Problem(display_path(path), message=f"unknown folder; expected one of {expected}"))
+            elif path.is_dir() and path.name not in files and _holds_yaml(path):  # a misnamed data folder
+                self.problems.append(Problem(display_path(path), message=f"data files in an unknown folder; "
+                                                                         f"expected one of {expected}"))
             elif path.suffix in (".yaml", ".yml") and path.name not in files:
                 self.problems.append(Problem(display_path(path), message=f"unknown data file; expected one of {expected}"))
 
@@ -139,6 +141,11 @@ class FolderLoader:
     def origins(self) -> dict[tuple[str, str], Path]:
         """The file of every valid entry, by (kind, id)."""
         return {(kind, i): p for kind, g in self.kinds.items() for i, p in g.origins.items()}
+
+
+def _holds_yaml(folder: Path) -> bool:
+    """Whether ``folder`` has a YAML file directly in it."""
+    return any(p.suffix in (".yaml", ".yml") for p in folder.iterdir())
 
 
 @dataclass(frozen=True)
