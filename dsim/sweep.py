@@ -153,9 +153,9 @@ class ExperimentFile:
 
     @property
     def content_sha256(self) -> str:
-        """SHA-256 of what the file asks for, less its comments, layout, description and play counts:
+        """SHA-256 of what the file asks for, less its comments, layout, name, description and play counts:
         a sweep resumes after edits that change none of its cells (``battles`` may grow a folder anyway)."""
-        content = self.experiment.model_dump(exclude={"description", "battles", "chunk"})
+        content = self.experiment.model_dump(exclude={"name", "description", "battles", "chunk"})
         return hashlib.sha256(results.canonical_json(content).encode()).hexdigest()
 
 
@@ -349,8 +349,8 @@ def _check_resume(out: Path, old: Mapping[str, Any], new: Mapping[str, Any]) -> 
     same = "content_sha256" if "content_sha256" in old["experiment"] else "sha256"  # older folders: the text
     if old["experiment"][same] != new["experiment"][same]:
         raise ExperimentError(
-            f"{out}: holds results of a different experiment file ({old['experiment']['path']}, "
-            f"sha256 {old['experiment']['sha256'][:12]}…); use a new --out folder"
+            f"{out}: holds results of a different experiment ({old['experiment']['path']}, "
+            f"{same} {old['experiment'][same][:12]}…); use a new --out folder"
         )
     if old["chunk"] != new["chunk"]:
         raise ExperimentError(f"{out}: was written with chunks of {old['chunk']} battles; "

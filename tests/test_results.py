@@ -40,7 +40,7 @@ def _wide_console(monkeypatch):
     another test module left it at, whatever COLUMNS says."""
     from dsim.cli import reporting
 
-    monkeypatch.setattr(reporting.out_console, "width", 200)
+    monkeypatch.setattr(reporting.out_console, "_width", 200)  # restored as it was, not pinned
 
 
 def _report(*args):

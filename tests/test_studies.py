@@ -81,14 +81,15 @@ def test_a_study_s_suggested_plot_names_what_varies(path):
     for line in text.splitlines():
         if "--kind variant" in line:
             key = line.split("--x", 1)[1].split()[0] if "--x" in line else None
-            varying = {k for c in _cells(path.stem) for k in _flat(c.settings)}
+            flats = [dict(_flat(c.settings)) for c in _cells(path.stem)]
+            varying = {k for flat in flats for k in flat if len({repr(f.get(k)) for f in flats}) > 1}
             assert key in varying or key is None and sum(k.startswith("variants.") for k in varying) == 1, line
 
 
 def _flat(settings, prefix=""):
-    """Dotted setting names, as `dsim plot --x` takes them."""
+    """(dotted setting name, value) pairs, the names as `dsim plot --x` takes them."""
     for key, value in settings.items():
-        yield from _flat(value, f"{prefix}{key}.") if isinstance(value, dict) else [f"{prefix}{key}"]
+        yield from _flat(value, f"{prefix}{key}.") if isinstance(value, dict) else [(f"{prefix}{key}", value)]
 
 
 def test_bleeding_hollows_overlay_gives_the_hollow_soldier_attack_bleed_R_9_10():

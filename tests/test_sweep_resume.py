@@ -114,7 +114,7 @@ def test_rerunning_a_finished_sweep_plays_nothing(tmp_path):
 
 
 @pytest.mark.parametrize("change,message", [
-    ({"seed": 12}, "different experiment file"),
+    ({"seed": 12}, "different experiment"),
     ({"chunk_override": 50}, "written with chunks of 100 battles"),
     ({"battles_override": 300}, "already targets 400 battles per cell"),
 ])
@@ -125,12 +125,12 @@ def test_resume_refuses_another_experiment_chunk_size_or_fewer_battles(tmp_path,
         _sweep(path, tmp_path / "out", chunk=change.get("chunk_override"), battles=change.get("battles_override"))
 
 
-def test_a_comment_or_description_edit_does_not_block_resuming(tmp_path):
+def test_a_comment_name_or_description_edit_does_not_block_resuming(tmp_path):
     """Any edit of the experiment file, a comment included, refused the resume (audit, session 12)."""
     path = write_experiment(tmp_path, battles=200)
     _sweep(path, tmp_path / "out")
     path.write_text("# the Gargoyle study, again\n" + path.read_text("utf-8").replace(
-        'name = "toy test"', 'name = "toy test"\ndescription = "now described"\nbattles = 400  # more'
+        'name = "toy test"', 'name = "toy study"\ndescription = "now described"\nbattles = 400  # more'
     ).replace("battles = 200\n", ""), "utf-8")
     status = _sweep(path, tmp_path / "out")
     assert (status.battles_done, status.battles) == (400, 800)  # the first 200 of each cell were kept

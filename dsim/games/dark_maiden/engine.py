@@ -43,8 +43,8 @@ _ENTRIES: dict[str, Any] = {}
 
 def _entry(name: str) -> Any:
     """A one-game entry of :mod:`.kernel.batch` (``play_one``, ``setup``, ``step``), compiled (or loaded from the
-    cache) at its first call, for the types of that call's arguments (the same at every call: the tables, a
-    state, contiguous vectors, integers). The signature is explicit and the policy a first-class function: typed
+    cache) at its first call, for the types of that call's arguments (the same at every call: the callers pass
+    the tables, a state, contiguous vectors and Python integers). The signature is explicit and the policy a first-class function: typed
     as the dispatcher it is, the policy made a new cache entry, and a 40-second compile, in every process."""
     impl = getattr(B, f"{name}_impl")
     if numba.config.DISABLE_JIT:
@@ -92,8 +92,8 @@ def play_one(tables: Tables, policy: Any, params: np.ndarray, variants: np.ndarr
     """Replay game ``index`` with its trace: the final state and the outcome row."""
     s = prepared_state(tables, variants, None, trace_events)
     out = np.zeros(L.N_OUT, np.int32)
-    _entry("play_one")(tables, s, policy, _vec(params, np.float64), _vec(party, np.int32), lives, items, seed,
-                       stream, index, out)
+    _entry("play_one")(tables, s, policy, _vec(params, np.float64), _vec(party, np.int32), int(lives), int(items),
+                       int(seed), int(stream), int(index), out)
     return s, out
 
 
@@ -101,12 +101,12 @@ def new_game(tables: Tables, variants: np.ndarray, party: np.ndarray, lives: int
              index: int = 0, forced: Any = None, trace_events: int = 2_000) -> State:
     """The state after DM-2's setup of game ``index``: the start of a hand-set test scenario."""
     s = prepared_state(tables, variants, forced, trace_events)
-    _entry("setup")(tables, s, _vec(party, np.int32), lives, items, seed, 0, index)
+    _entry("setup")(tables, s, _vec(party, np.int32), int(lives), int(items), int(seed), 0, int(index))
     return s
 
 
 def step(tables: Tables, s: State, policy: Any, params: np.ndarray, which: str, arg: int = 0) -> np.ndarray:
     """Play one step (:data:`STEPS`) on ``s`` in place; the outcome row is filled once the game is over."""
     out = np.zeros(L.N_OUT, np.int32)
-    _entry("step")(tables, s, policy, _vec(params, np.float64), STEPS[which], arg, out)
+    _entry("step")(tables, s, policy, _vec(params, np.float64), int(STEPS[which]), int(arg), out)
     return out

@@ -177,7 +177,7 @@ def party_gear(data: Any, party: list[str], loadout: str | dict[str, str] | None
             raise ValueError("setting 'loadout' must be a loadout name or a table character id → loadout name")
         entry = getattr(data, "loadouts", {}).get(name)
         if entry is None:
-            raise ValueError(unknown("loadout", name, getattr(data, "loadouts", {})))
+            raise ValueError(unknown("loadout", name, getattr(data, "loadouts", {})) + "; see `dsim data list loadouts`")
         kit = entry.characters.get(cid)
         if kit is None:
             raise ValueError(f"loadout {name!r} has no kit for {cid!r} (it has: {', '.join(entry.characters)})")
