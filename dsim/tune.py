@@ -13,6 +13,7 @@ interval.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,6 +82,8 @@ def tune(
     """
     if low >= high:
         raise ValueError(f"the search range must have low < high, got {low}..{high}")
+    if not (math.isfinite(target) and math.isfinite(tolerance)):
+        raise ValueError(f"the target and the tolerance must be finite numbers, got {target} and {tolerance}")
     bounds = bounds or INT32
     if max(low, bounds[0]) >= min(high, bounds[1]):
         raise ValueError(f"the search range {low}..{high} leaves no room inside the values {rule} takes "
@@ -106,6 +109,8 @@ def tune(
             if values.dtype == bool:
                 if not 0.0 <= target <= 1.0:
                     raise ValueError(f"the target of the rate {column!r} must be in [0, 1], got {target}")
+                if tolerance >= 1.0:
+                    raise ValueError(f"a tolerance of {tolerance} accepts every rate of {column!r}; give one below 1")
                 wins = int(np.count_nonzero(values))
                 lo, hi = wilson_interval(wins, battles)
                 seen[value] = (wins / battles, float(lo), float(hi))

@@ -32,6 +32,18 @@ def test_explain_json_lines_have_round_actor_event_dice_state():
     assert lines[-1]["event"] == "end"
 
 
+def test_explain_json_writes_the_policy_decisions_only_with_decisions():
+    """--json wrote every decision event although --decisions said it "also" shows them (audit, session 14)."""
+    from typer.testing import CliRunner
+
+    from dsim.cli import app
+
+    args = ["explain", "--party", "knight", "--encounter", "ruined_keep", "--index", "2", "--json"]
+    plain, every = (CliRunner().invoke(app, args + extra).stdout.splitlines() for extra in ([], ["--decisions"]))
+    events = [json.loads(line)["event"] for line in every]
+    assert "decision" in events and [e for e in events if e != "decision"] == [json.loads(x)["event"] for x in plain]
+
+
 def test_run_rejects_unknown_character_cleanly():
     out = subprocess.run([sys.executable, "-m", "dsim", *ARGS[:2], "knight,nobody", *ARGS[3:]], capture_output=True, text=True)
     assert out.returncode == 1

@@ -16,22 +16,22 @@ import typer
 from rich.console import Console
 
 from dsim.games import DEFAULT_GAME, game_names, get_game
-from dsim.games.base import Game, SettingsError
+from dsim.games.base import Game, SettingsError, split_list
 
 console = Console()
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 GameOpt = Annotated[str, typer.Option("--game", help="Game to simulate (`dsim games` lists them).")]
 Seed = Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Random seed; play i uses the stream (seed, cell, i).")]
-def _named(value: str | None) -> str | None:
-    """An option that names something: empty text is a mistake, not "the default"."""
+def named(value: str | None) -> str | None:
+    """Typer callback of an option that names something: empty text is a mistake, not "the default"."""
     if value is not None and not value.strip():
         raise typer.BadParameter("empty name (leave the option out for the default)")
     return value
 
 
 PolicyOpt = Annotated[str | None, typer.Option(
-    "--policy", callback=_named, help="Policy name (`dsim policies list`) or path/to/module.py:name (default: the game's).")]
+    "--policy", callback=named, help="Policy name (`dsim policies list`) or path/to/module.py:name (default: the game's).")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant or house rule id=value (repeatable; `dsim variants list`).")]
 
 
@@ -128,6 +128,15 @@ def parse_sets(game: Game, sets: list[str] | None, option: str = "--set") -> dic
             fail(f"{option} {key} is given twice ({given[key]} and {parsed}); give it once")
         given[key] = parsed
     return tables
+
+
+def party_list(text: str) -> list[str]:
+    """``--party knight,warrior`` of a command that builds its settings itself (``dsim game``, ``dsim area``):
+    an empty member is an error, as in every other command."""
+    try:
+        return split_list("--party", text)
+    except SettingsError as exc:
+        fail(str(exc))
 
 
 def cell_settings(game: Game, values: Mapping[str, Any], policy: str | None, sets: list[str] | None,

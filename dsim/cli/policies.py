@@ -9,8 +9,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dsim.games import DEFAULT_GAME
 from dsim.cli.common import CellArgs, GameOpt, fail, game_named, table, with_game_options
+from dsim.games import DEFAULT_GAME
+from dsim.games.base import SettingsError, split_list
 
 app = typer.Typer(help="Player policies: list them, show their parameters, compare their win rates.", no_args_is_help=True)
 console = Console()
@@ -98,8 +99,10 @@ def compare(
     seed = cell.seed
     if policies is not None and not policies.strip(" ,"):
         fail("--policies: expected comma-separated policy names, got none (leave it out for every policy)")
-    names = list(dict.fromkeys(p.strip() for p in policies.split(",") if p.strip())) if policies else \
-        [p.name for p in registry.all()]
+    try:
+        names = list(dict.fromkeys(split_list("--policies", policies))) if policies else [p.name for p in registry.all()]
+    except SettingsError as exc:
+        fail(str(exc))
     rows = []
     for name in names:
         the_game, settings = cell.one(name)

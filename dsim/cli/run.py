@@ -130,7 +130,7 @@ def explain(
     search: Annotated[int | None, typer.Option("--search", min=1, max=10**9,
                                                help="How many plays --where may scan (default 100,000).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines: one event per line with the resulting state.")] = False,
-    decisions: Annotated[bool, typer.Option("--decisions", help="Also show every policy decision.")] = False,
+    decisions: Annotated[bool, typer.Option("--decisions", help="Also show (with --json: write) every policy decision.")] = False,
     cell: CellArgs | None = None,
 ) -> None:
     """Replay one play of `dsim run` (same settings, seed and index) step by step, citing rule IDs."""
@@ -165,9 +165,11 @@ def explain(
     with _user_values():
         events = chosen.explain(settings, seed, stream, index)
     for ev in events:
+        if chosen.is_decision(ev) and not decisions:
+            continue
         if as_json:
             typer.echo(json.dumps(ev))
-        elif decisions or not chosen.is_decision(ev):
+        else:
             console.print(chosen.describe_event(ev, settings), markup=False, highlight=False)
 
 
