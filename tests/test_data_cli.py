@@ -130,7 +130,16 @@ def test_coverage_leaves_out_simulated_kinds(monkeypatch: pytest.MonkeyPatch) ->
     kinds = {u["kind"] for u in run_json("coverage")}
     assert "gain_stamina" not in kinds and "gain_health" in kinds
     monkeypatch.setattr(coverage, "SIMULATED_EFFECTS", frozenset(get_args(EffectKind)))
-    assert [u["kind"] for u in run_json("coverage")] == ["placeholder"]  # only the treasure deck's (GAP 4)
+    assert {u["kind"] for u in run_json("coverage")} == {"placeholder"}  # the treasure deck's (GAP 4) and entries'
+
+
+def test_coverage_lists_every_entry_that_data_list_marks_as_a_placeholder() -> None:
+    """Coverage said "placeholder figures: 1" (the treasure deck) while `data list` marked P on characters,
+    tiles, traps, items and bosses (audit, session 14)."""
+    listed = {(u["owner_kind"], u["owner_id"]) for u in run_json("coverage") if u["kind"] == "placeholder"}
+    for kind in ("characters", "tiles", "traps", "items", "bosses"):
+        marked = {(kind, e["id"]) for e in run_json("list", kind) if e.get("placeholder")}
+        assert marked and marked <= listed, kind
 
 
 def test_unknown_game_is_a_one_line_error() -> None:

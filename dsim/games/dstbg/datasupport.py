@@ -214,12 +214,17 @@ class DSTBGData(BaseDataSupport):
         return [f"souls spent on stat tiers (R-5.7: 2/4/8 per tier): {souls}"]
 
     def coverage(self, data: GameData) -> list[CoverageItem]:
-        """The treasure deck's placeholder (whole games draw from it: GAP 4), then the card effects (item
-        texts, heroic actions, boss abilities) the engine does not simulate."""
+        """The placeholders (the treasure deck's, whole games draw from it: GAP 4, then every entry holding
+        editable defaults for a gap), then the card effects (item texts, heroic actions, boss abilities) the
+        engine does not simulate."""
         deck = data.treasure
         placeholders = [CoverageItem("placeholder", TREASURE, TREASURE, "Treasure deck",
                                      display_path(data.origin(TREASURE, TREASURE)), deck.placeholder)
                         ] if deck.placeholder else []  # fmt: skip
+        placeholders += [CoverageItem("placeholder", kind, entry_id, entry.name, display_path(data.origin(kind, entry_id)),
+                                      entry.placeholder)
+                         for kind in KINDS for entry_id, entry in data.entries(kind).items()
+                         if getattr(entry, "placeholder", None)]  # the entries `data list` marks P
         return placeholders + [CoverageItem(u.effect.kind, u.owner_kind, u.owner_id, u.card, u.where, u.effect.text)
                                for u in effect_coverage.unsimulated(data)]  # fmt: skip
 
