@@ -69,6 +69,24 @@ def test_compare_grid_adjusts_p_values():
         assert c["p_adjusted"] >= c["p_value"]
 
 
+def test_compare_table_at_80_columns_keeps_every_figure_and_breaks_names_between_words():
+    """The paired-comparison table folded "knight+warri|or" and "initial_aggro=first_activa|ting" (audit, session 14)."""
+    from dsim.cli import rules
+
+    before = rules.console.width
+    try:
+        rules.console.width = 80
+        out = runner.invoke(app, ["compare", "--party", "knight,warrior", "--encounter", "the_forgotten",
+                                  "--variant", "initial_aggro", "--battles", "300"]).stdout
+    finally:
+        rules.console.width = before
+    table = out[: out.index("└")]
+    assert max(len(line) for line in table.splitlines()) <= 80
+    words = " ".join(table.split())
+    assert "knight+ │" in words or "knight+warrior" in words
+    assert "warri │" not in words and "activa │" not in words and "(95% CI)" in words
+
+
 def test_compare_boss_health_house_rule_with_a_loadout():
     # starting gear almost never beats the Gargoyle; with mid-game gear lower boss health matters
     res = _compare("--boss", "gargoyle", "--loadout", "mid_game", "--setting", "boss_health_delta=-5")

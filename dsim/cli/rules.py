@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, with_game_options
+from dsim.cli.tables import fitted_table, squeezed
 from dsim.games.base import Game
 from dsim.variants import INT32
 
@@ -99,16 +100,19 @@ def compare(
         typer.echo(json.dumps(out))
         return
     a_rules = describe_rules(played_rules(the_game, cells[0], rules[0]))
-    table = Table(title=f"Paired comparison (A = {a_rules}), {battles:,} {the_game.outcome.unit}s per cell, seed {seed}")
     name = "win" if records[0]["measure"] == the_game.outcome.success else records[0]["measure"]
-    for col in ("cell", "B", f"{name} A → B", "B − A (95% CI)", "p", f"p {adjust}"):
-        table.add_column(col, justify="left" if col in ("cell", "B") else "right", overflow="fold")
-    for rec in records:
-        low, high = rec["ci95"]
-        table.add_row(the_game.label(rec["cell"]), describe_rules(rec["b"]),
-                      f"{rec['win_rate_a']:.3f} → {rec['win_rate_b']:.3f}", f"{rec['diff']:+.3f} ({low:+.3f}, {high:+.3f})",
-                      f"{rec['p_value']:.2g}", f"{rec['p_adjusted']:.2g}")
-    console.print(table)
+    names = [("cell", [the_game.label(rec["cell"]) for rec in records]), ("B", [describe_rules(rec["b"]) for rec in records])]
+    title = f"Paired comparison (A = {a_rules}), {battles:,} {the_game.outcome.unit}s per cell, seed {seed}"
+
+    def figures(sep: str) -> list[tuple[str, list[str]]]:  # the interval beside the difference, or under it
+        return [(f"{name} A → B", [f"{rec['win_rate_a']:.3f} → {rec['win_rate_b']:.3f}" for rec in records]),
+                ("B − A (95% CI)", [f"{rec['diff']:+.3f}{sep}({rec['ci95'][0]:+.3f}, {rec['ci95'][1]:+.3f})"
+                                    for rec in records]),
+                ("p", [f"{rec['p_value']:.2g}" for rec in records]),
+                (f"p {adjust}", [f"{rec['p_adjusted']:.2g}" for rec in records])]
+
+    console.print(fitted_table(title, names, figures(" "), console.width, 12)
+                  or squeezed(title, names, figures("\n"), console.width))
     if len(records) == 1:
         effects = Table(title=f"Other effects (mean per {the_game.outcome.unit}, B − A with 95% CI)")
         for col in ("measure", "A", "B", "B − A (95% CI)"):
