@@ -147,3 +147,10 @@ def test_unknown_game_is_a_one_line_error() -> None:
     assert result.exit_code == 1
     line = result.stderr.strip()
     assert "\n" not in line and line.startswith("Error: unknown game 'nosuchgame' (available: ") and "dstbg" in line
+
+
+def test_show_with_a_kind_and_a_different_kind_option_is_an_error() -> None:
+    """`data show bosses gargoyle --kind characters` showed the boss, ignoring --kind (audit, session 14)."""
+    result = run("show", "bosses", "gargoyle", "--kind", "characters", code=1)
+    assert "two kinds given: bosses (before the id) and --kind characters" in result.stderr
+    assert "Gargoyle" in run("show", "boss", "gargoyle", "--kind", "bosses").stdout  # the same kind twice is fine

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+import pytest
 from typer.testing import CliRunner
 
 from dsim.cli import app
@@ -79,6 +80,13 @@ def test_bad_pool_is_a_one_line_error() -> None:
     assert result.exit_code == 1
     assert result.stderr.strip() == "Error: unknown die 'X' in pool '3X'; known dice: K, U, O, G"
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", [["attack", "2G", "--block", "1"], ["defend", "K+G", "--damage", "3"]])
+def test_R_9_5_green_dodge_dice_are_not_attack_or_defence_dice(command: list[str]) -> None:
+    """A dodge die's faces are dodge symbols, not damage or blocks (R-9.5): `dice attack 2G` was accepted."""
+    result = runner.invoke(app, ["dice", *command])
+    assert result.exit_code == 1 and "unknown die 'G'" in result.stderr and "known dice: K, U, O" in result.stderr
 
 
 def test_negative_damage_is_a_one_line_error() -> None:

@@ -147,6 +147,8 @@ def show(
     kinds = (*support.kinds, *support.extra_kinds)
     plural = {k: k for k in kinds} | {singular(k): k for k in kinds}  # `loadout` and `loadouts` alike
     if second is not None:
+        if kind is not None and plural.get(kind, kind) != plural.get(ident, ident):
+            fail(f"two kinds given: {ident} (before the id) and --kind {kind}; give one")
         kind, ident = ident, second
     if kind is not None:
         if kind not in plural:

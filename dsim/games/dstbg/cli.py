@@ -28,10 +28,11 @@ PoolArgument = Annotated[str, typer.Argument(help="DS:TBG dice pool: 3K-1, K+2U,
 
 
 def _distribution(pool: str, data: Path | None, pmf_of: Any) -> tuple[dice.Pool, Any]:
-    """The parsed pool and ``pmf_of(pool, faces)``; a bad pool or value is a one-line error."""
+    """The parsed pool of attack or defence dice and ``pmf_of(pool, faces)``; a bad pool or value, or a green
+    dodge die (its symbols are not damage, R-9.5: `dsim dice dodge`), is a one-line error."""
     faces = _faces(data)
     with _user_errors():
-        parsed = dice.parse_pool(pool, letters=faces.keys())
+        parsed = dice.parse_pool(pool, letters=[letter for letter in faces if letter != dice.DODGE_LETTER])
         return parsed, pmf_of(parsed, faces)
 
 
