@@ -116,6 +116,8 @@ def test_policies_and_tune_policy_for_the_toy():
     assert rows["steady"]["ci95"][0] <= 0.4 <= rows["steady"]["ci95"][1] and rows["edgy"]["wins"] == rows["steady"]["wins"]
     tuned = invoke("tune-policy", "--game", "toy", "--policy", "edgy", "--p", "0.4", "--budget", "20000", "--json")
     assert tuned["best"]["edge"] > 0.1 and tuned["gain_ci95"][0] > 0
+    text = runner.invoke(app, ["tune-policy", "--game", "toy", "--policy", "edgy", "--p", "0.4", "--budget", "2000"])
+    assert "win rate:" in text.stdout, text.output  # the validation lines say what they measure
 
 
 def test_data_and_dice_for_the_toy(tmp_path: Path):

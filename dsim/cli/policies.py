@@ -158,7 +158,8 @@ def tune(
         out.add_row(name, f"{result.defaults[name]:.3g}", f"{result.best[name]:.3g}")
     console.print(out)
     n = result.validation_battles
-    console.print(f"validation on {n:,} common {the_game.outcome.unit}s (search used {result.search_battles:,}):")
+    rate = f"{measure} rate" if measure else "win rate"
+    console.print(f"validation on {n:,} common {the_game.outcome.unit}s (search used {result.search_battles:,}), {rate}:")
     console.print(f"  best     {result.best_wins / n:.4f}  (95% CI {result.best_ci[0]:.4f} – {result.best_ci[1]:.4f})")
     console.print(f"  defaults {result.default_wins / n:.4f}  (95% CI {result.default_ci[0]:.4f} – {result.default_ci[1]:.4f})")
     console.print(f"  gain     {result.gain:+.4f}  (paired 95% CI {result.gain_ci[0]:+.4f} – {result.gain_ci[1]:+.4f}, "
