@@ -117,7 +117,10 @@ def compare(
     if as_json:
         typer.echo(json.dumps(rows))
         return
-    out = table(f"{the_game.heading(settings)} — {battles:,} common plays per policy, seed {seed}",
+    heading = the_game.heading(settings)  # a game whose heading names the policy: not only the last one played
+    if len(names) > 1 and heading != the_game.heading(cell.one(names[0])[1]):
+        heading = heading.replace(names[-1], "each policy")
+    out = table(f"{heading} — {battles:,} common plays per policy, seed {seed}",
                 ("policy", f"{measure.replace('_', ' ')} rate" if measure else "win rate", "95% CI"))
     for r in sorted(rows, key=lambda r: -r["win_rate"]):
         out.add_row(r["policy"], f"{r['win_rate']:.4f}", f"{r['ci95'][0]:.4f} – {r['ci95'][1]:.4f}")

@@ -63,3 +63,11 @@ def test_an_external_policy_file_plays_from_its_own_cache_in_a_second_process(tm
     assert first["win_share"] == second["win_share"]  # the same games, from the compiled and the cached policy
     shares = {p["policy"]: p["seats"] for p in first["policy_share"]}
     assert shares == {"first_row": 1, "random_legal": 3}
+
+
+def test_policies_compare_titles_the_table_of_every_policy_not_the_last():
+    """The title said "4 hunters: banker" for `--policies greedy,banker` (audit, session 14)."""
+    out = runner.invoke(app, ["policies", "compare", "--game", "bloodborne", "--policies", "greedy,banker",
+                              "--games", "50"], env={"COLUMNS": "200"})
+    assert out.exit_code == 0, out.output
+    assert "4 hunters: each policy (rotate seating)" in out.stdout and "hunters: banker" not in out.stdout
