@@ -206,9 +206,11 @@ def _result(workload: Workload, jit: Mapping[str, Any], nojit: Mapping[str, Any]
     thread speed-ups (all threads over one) of the game and of the probe loop sit side by side."""
     rate = jit["battles"] / jit["seconds"]
     probe = jit.get("probe_items_per_s")
+    several = jit["threads"] > 1  # one thread over one thread is noise, not a speed-up
     scaling = {} if probe is None else {
-        "thread_speedup": jit["seconds_1_thread"] / jit["seconds"],
-        "probe_items_per_s": probe, "probe_thread_speedup": probe / jit["probe_items_per_s_1_thread"],
+        "thread_speedup": jit["seconds_1_thread"] / jit["seconds"] if several else None,
+        "probe_items_per_s": probe,
+        "probe_thread_speedup": probe / jit["probe_items_per_s_1_thread"] if several else None,
         "probe_items_per_battle": probe / rate,  # a battle's cost in probe items (the same threads)
     }
     rounds_rate = jit["rounds"] / jit["seconds"]

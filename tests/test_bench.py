@@ -47,6 +47,20 @@ def test_bench_json_is_one_object_per_measured_workload(tiny_bench):
         assert r["probe_items_per_battle"] == pytest.approx(r["probe_items_per_s"] / r["battles_per_s"])
 
 
+def test_a_one_thread_bench_reports_no_thread_speed_up():
+    """`--threads 1` printed "× threads 1.32": one thread against one thread, the noise of two timings."""
+    from dsim.bench import _result
+
+    jit = {"battles": 100, "batch": 100, "threads": 1, "seconds": 1.0, "seconds_1_thread": 1.3, "rounds": 400,
+           "wins": 50, "compile_s": 0.1, "peak_rss_mb": 100.0, "probe_items_per_s": 1e9,
+           "probe_items_per_s_1_thread": 0.8e9}
+    result = _result(all_workloads()[0], jit, {"battles": 2, "seconds": 1.0}, None, 1.0)
+    assert result["thread_speedup"] is None and result["probe_thread_speedup"] is None
+    assert result["probe_items_per_battle"] == pytest.approx(1e7)
+    two = _result(all_workloads()[0], {**jit, "threads": 2}, {"battles": 2, "seconds": 1.0}, None, 1.0)
+    assert two["thread_speedup"] == pytest.approx(1.3) and two["probe_thread_speedup"] == pytest.approx(1.25)
+
+
 def test_bench_record_appends_machine_info_and_writes_the_readme_table(tiny_bench):
     results, _, folder = tiny_bench
     (entry,) = [json.loads(line) for line in (folder / "results.jsonl").read_text().splitlines()]
