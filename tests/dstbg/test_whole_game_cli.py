@@ -144,3 +144,12 @@ def test_explain_lists_many_games_without_error():
             seen.add(event["event"])
             assert describe(event, cell.compiled)
     assert {"setup", "deal", "battle", "souls", "buy", "place", "rest", "upgrade"} <= seen
+
+
+def test_explain_json_of_a_whole_game_says_each_event_in_words():
+    """The JSON events were bare codes a–d whose meaning differs by event (audit, session 14); each now carries
+    the line the text replay prints."""
+    args = ["explain", "--game", "dstbg_game", "--party", "knight", "--index", "2"]
+    lines = [json.loads(line) for line in invoke(*args, "--json").stdout.splitlines()]
+    text = invoke(*args).stdout
+    assert lines and all(ev["text"].startswith(f"[{ev['rule']}] ") and ev["text"] in text for ev in lines)

@@ -23,7 +23,8 @@ BATTLE_RESULTS = {1: "won", 2: "lost", 3: "timeout (a defeat)", 4: "retreated (R
 
 
 def game_events(cell: Cell, seed: int, stream: int, index: int) -> list[dict[str, Any]]:
-    """The logged events of game ``index`` as records (event, rule, battle number, fields a–d)."""
+    """The logged events of game ``index`` as records (event, rule, battle number, fields a–d, and the event
+    in words: the fields' meaning differs by event)."""
     from dsim.games.dstbg.whole import engine
 
     s, *_ = engine.play_one(cell.compiled, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
@@ -31,8 +32,9 @@ def game_events(cell: Cell, seed: int, stream: int, index: int) -> list[dict[str
     events = []
     for row in s.log[: s.cursor[0]]:
         name = G.EVENT_NAMES[row[0]]
-        events.append({"event": name, "rule": RULES[name], "battle": int(row[5]), "a": int(row[1]), "b": int(row[2]),
-                       "c": int(row[3]), "d": int(row[4])})
+        event = {"event": name, "rule": RULES[name], "battle": int(row[5]), "a": int(row[1]), "b": int(row[2]),
+                 "c": int(row[3]), "d": int(row[4])}
+        events.append(event | {"text": describe(event, cell.compiled)})  # --json readers get the fields named too
     return events
 
 
