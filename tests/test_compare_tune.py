@@ -69,17 +69,13 @@ def test_compare_grid_adjusts_p_values():
         assert c["p_adjusted"] >= c["p_value"]
 
 
-def test_compare_table_at_80_columns_keeps_every_figure_and_breaks_names_between_words():
+def test_compare_table_at_80_columns_keeps_every_figure_and_breaks_names_between_words(monkeypatch):
     """The paired-comparison table folded "knight+warri|or" and "initial_aggro=first_activa|ting" (audit, session 14)."""
     from dsim.cli import rules
 
-    before = rules.console.width
-    try:
-        rules.console.width = 80
-        out = runner.invoke(app, ["compare", "--party", "knight,warrior", "--encounter", "the_forgotten",
-                                  "--variant", "initial_aggro", "--battles", "300"]).stdout
-    finally:
-        rules.console.width = before
+    monkeypatch.setattr(rules.console, "_width", 80)  # restored as it was, not pinned
+    out = runner.invoke(app, ["compare", "--party", "knight,warrior", "--encounter", "the_forgotten",
+                              "--variant", "initial_aggro", "--battles", "300"]).stdout
     table = out[: out.index("└")]
     assert max(len(line) for line in table.splitlines()) <= 80
     words = " ".join(table.split())

@@ -183,6 +183,7 @@ def test_an_overlay_names_links_folders_and_files_it_would_skip(tmp_path: Path) 
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
     write(tmp_path / "boss" / "gargoyle.yaml", shipped("bosses/gargoyle.yaml"))
+    write(tmp_path / "dstbg" / "bosses" / "gargoyle.yaml", shipped("bosses/gargoyle.yaml"))  # one folder too deep
     write(tmp_path / "bosses" / "gargoyle.yml", shipped("bosses/gargoyle.yaml"))
     (tmp_path / "notes.md").write_text("my house rules", "utf-8")
     (tmp_path / "drafts").mkdir()
@@ -190,7 +191,8 @@ def test_an_overlay_names_links_folders_and_files_it_would_skip(tmp_path: Path) 
     result = validate(tmp_path)
     for name in ("enemies.yaml", "a", "b"):
         assert_reported(result, f"{tmp_path / name}: a broken symbolic link")
-    assert_reported(result, f"{tmp_path / 'boss'}: data files in an unknown folder; expected one of", "'bosses/'")
+    for name in ("boss", "dstbg"):
+        assert_reported(result, f"{tmp_path / name}: data files in an unknown folder; expected one of", "'bosses/'")
     assert_reported(result, f"{tmp_path / 'bosses' / 'gargoyle.yml'}: not read: only <id>.yaml files")
     assert "notes.md" not in result.output and "drafts" not in result.output and "Traceback" not in result.output
 

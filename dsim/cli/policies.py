@@ -117,9 +117,14 @@ def compare(
     if as_json:
         typer.echo(json.dumps(rows))
         return
-    heading = the_game.heading(settings)  # a game whose heading names the policy: not only the last one played
-    if len(names) > 1 and heading != the_game.heading(cell.one(names[0])[1]):
-        heading = heading.replace(names[-1], "each policy")
+    headings = [the_game.heading(cell.one(name)[1]) for name in names]  # a heading may name the policy played
+    template = headings[-1].replace(names[-1], "\0")
+    if len(set(headings)) == 1:
+        heading = headings[0]
+    elif all(template.replace("\0", name) == h for name, h in zip(names, headings)):
+        heading = template.replace("\0", "each policy")
+    else:  # the policy changes more of the table than one name (e.g. with --opponents): every heading
+        heading = " | ".join(headings)
     out = table(f"{heading} — {battles:,} common plays per policy, seed {seed}",
                 ("policy", f"{measure.replace('_', ' ')} rate" if measure else "win rate", "95% CI"))
     for r in sorted(rows, key=lambda r: -r["win_rate"]):

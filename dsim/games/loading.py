@@ -143,9 +143,15 @@ class FolderLoader:
         return {(kind, i): p for kind, g in self.kinds.items() for i, p in g.origins.items()}
 
 
-def _holds_yaml(folder: Path) -> bool:
-    """Whether ``folder`` has a YAML file directly in it."""
-    return any(p.suffix in (".yaml", ".yml") for p in folder.iterdir())
+def _holds_yaml(folder: Path, depth: int = 3) -> bool:
+    """Whether ``folder`` holds a YAML file, directly or up to ``depth`` folders down (an overlay copied one
+    folder too deep, ``ov/dstbg/bosses/…``); symbolic links to folders are not followed."""
+    for path in folder.iterdir():
+        if path.suffix in (".yaml", ".yml") and not path.is_dir():
+            return True
+        if depth > 1 and path.is_dir() and not path.is_symlink() and _holds_yaml(path, depth - 1):
+            return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -71,3 +71,8 @@ def test_policies_compare_titles_the_table_of_every_policy_not_the_last():
                               "--games", "50"], env={"COLUMNS": "200"})
     assert out.exit_code == 0, out.output
     assert "4 hunters: each policy (rotate seating)" in out.stdout and "hunters: banker" not in out.stdout
+
+    mixed = runner.invoke(app, ["policies", "compare", "--game", "bloodborne", "--policies", "greedy,banker",
+                                "--opponents", "banker", "--games", "50"], env={"COLUMNS": "200"})
+    assert mixed.exit_code == 0, mixed.output  # greedy against three bankers is not "each policy" in every seat
+    assert "greedy, banker, banker, banker" in " ".join(mixed.stdout.split()) and "each policy" not in mixed.stdout
