@@ -20,8 +20,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter
 
 from dsim.analysis import cell_labels, fixed_settings, format_value, spelled, variant_effects, varying_keys
-from dsim.text import wrap_label
 from dsim.results import HIST_VALUES, flatten_settings
+from dsim.text import wrap_label
 
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442", "#000000"]
 FORMATS = (".png", ".svg", ".pdf")

@@ -424,9 +424,10 @@ def run_sweep(
     battles, chunk = battles or exp.battles, chunk or exp.chunk
     if chunk > MAX_CHUNK:
         raise ExperimentError(f"chunk: at most {MAX_CHUNK:,} battles per chunk file, got {chunk:,}")
-    if -(-battles // chunk) > MAX_CHUNKS:
+    files = -(-battles // chunk)  # chunk files per cell
+    if files > MAX_CHUNKS:
         raise ExperimentError(f"{display_path(source.path)}: {battles:,} battles in chunks of {chunk:,} make "
-                              f"{-(-battles // chunk):,} chunk files per cell (at most {MAX_CHUNKS:,}); "
+                              f"{files:,} chunk files per cell (at most {MAX_CHUNKS:,}); "
                               f"use --chunk (or chunk = in the file) ≥ {-(-battles // MAX_CHUNKS):,}")
     game = _load_game(source)
     cells = expand(exp)

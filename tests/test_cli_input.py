@@ -189,14 +189,19 @@ def test_a_data_file_that_is_not_utf8_names_the_file(tmp_path):
     _clean_error(out, "encounters.yaml: not UTF-8 text: byte 0x89 at offset 0")
 
 
+def _swept(tmp_path, body: str):
+    """A finished DS:TBG sweep of the experiment ``body`` (after its game, name and seed lines)."""
+    folder, exp = tmp_path / "out", tmp_path / "exp.toml"
+    exp.write_text(f'game = "dstbg"\nname = "x"\nseed = 1\n{body}', "utf-8")
+    assert runner.invoke(app, ["sweep", str(exp), "--out", str(folder)]).exit_code == 0
+    return folder
+
+
 def test_a_results_folder_with_a_deleted_chunk_names_the_unfinished_cell(tmp_path):
     import json
 
-    folder = tmp_path / "out"
-    exp = tmp_path / "exp.toml"
-    exp.write_text('game = "dstbg"\nname = "x"\nseed = 1\nbattles = 20\nchunk = 10\n[fixed]\npolicy = "baseline"\n'
-                   'encounter = "the_forgotten"\nparty = ["knight"]\n', "utf-8")
-    assert runner.invoke(app, ["sweep", str(exp), "--out", str(folder)]).exit_code == 0
+    folder = _swept(tmp_path, 'battles = 20\nchunk = 10\n[fixed]\npolicy = "baseline"\n'
+                              'encounter = "the_forgotten"\nparty = ["knight"]\n')
     chunk = sorted(folder.glob("*.parquet"))[0]
     cell = chunk.name.split("-")[0]
     chunk.unlink()
@@ -208,11 +213,8 @@ def test_a_results_folder_with_a_deleted_chunk_names_the_unfinished_cell(tmp_pat
 
 def test_a_cell_with_no_finished_chunk_is_named_not_dropped_silently(tmp_path):
     """A cell whose chunks are all gone vanished from the report without a word (audit, session 12)."""
-    folder = tmp_path / "out"
-    exp = tmp_path / "exp.toml"
-    exp.write_text('game = "dstbg"\nname = "x"\nseed = 1\nbattles = 10\n[fixed]\nencounter = "the_forgotten"\n'
-                   '[grid]\nparty = [["knight"], ["warrior"]]\n', "utf-8")
-    assert runner.invoke(app, ["sweep", str(exp), "--out", str(folder)]).exit_code == 0
+    folder = _swept(tmp_path, 'battles = 10\n[fixed]\nencounter = "the_forgotten"\n'
+                              '[grid]\nparty = [["knight"], ["warrior"]]\n')
     gone = sorted(folder.glob("*.parquet"))[0]
     gone.unlink()
     for args in ([], ["--json"], ["--csv"]):

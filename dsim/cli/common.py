@@ -21,8 +21,7 @@ from dsim.games.base import Game, SettingsError, split_list
 console = Console()
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
-GameOpt = Annotated[str, typer.Option("--game", help="Game to simulate (`dsim games` lists them).")]
-Seed = Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Random seed; play i uses the stream (seed, cell, i).")]
+
 def named(value: str | None) -> str | None:
     """Typer callback of an option that names something: empty text is a mistake, not "the default"."""
     if value is not None and not value.strip():
@@ -30,6 +29,8 @@ def named(value: str | None) -> str | None:
     return value
 
 
+GameOpt = Annotated[str, typer.Option("--game", help="Game to simulate (`dsim games` lists them).")]
+Seed = Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Random seed; play i uses the stream (seed, cell, i).")]
 PolicyOpt = Annotated[str | None, typer.Option(
     "--policy", callback=named, help="Policy name (`dsim policies list`) or path/to/module.py:name (default: the game's).")]
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant or house rule id=value (repeatable; `dsim variants list`).")]
@@ -130,11 +131,11 @@ def parse_sets(game: Game, sets: list[str] | None, option: str = "--set") -> dic
     return tables
 
 
-def party_list(text: str) -> list[str]:
-    """``--party knight,warrior`` of a command that builds its settings itself (``dsim game``, ``dsim area``):
-    an empty member is an error, as in every other command."""
+def listed(flag: str, text: str) -> list[str]:
+    """A comma-separated option of a command that parses it itself (``dsim game --party``, ``policies compare
+    --policies``): :func:`~dsim.games.base.split_list`, its empty items a one-line error as everywhere."""
     try:
-        return split_list("--party", text)
+        return split_list(flag, text)
     except SettingsError as exc:
         fail(str(exc))
 

@@ -9,9 +9,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dsim.cli.common import CellArgs, GameOpt, fail, game_named, table, with_game_options
+from dsim.cli.common import CellArgs, GameOpt, fail, game_named, listed, table, with_game_options
 from dsim.games import DEFAULT_GAME
-from dsim.games.base import SettingsError, split_list
 
 app = typer.Typer(help="Player policies: list them, show their parameters, compare their win rates.", no_args_is_help=True)
 console = Console()
@@ -99,13 +98,11 @@ def compare(
     seed = cell.seed
     if policies is not None and not policies.strip(" ,"):
         fail("--policies: expected comma-separated policy names, got none (leave it out for every policy)")
-    try:
-        names = list(dict.fromkeys(split_list("--policies", policies))) if policies else [p.name for p in registry.all()]
-    except SettingsError as exc:
-        fail(str(exc))
-    rows = []
+    names = list(dict.fromkeys(listed("--policies", policies))) if policies else [p.name for p in registry.all()]
+    rows, headings = [], []
     for name in names:
         the_game, settings = cell.one(name)
+        headings.append(the_game.heading(settings))  # a heading may name the policy played
         try:
             chosen, evaluate = _evaluator(the_game, settings, seed, measure)
             won = evaluate(chosen.vector(), 0, battles)
@@ -117,7 +114,6 @@ def compare(
     if as_json:
         typer.echo(json.dumps(rows))
         return
-    headings = [the_game.heading(cell.one(name)[1]) for name in names]  # a heading may name the policy played
     template = headings[-1].replace(names[-1], "\0")
     if len(set(headings)) == 1:
         heading = headings[0]

@@ -75,6 +75,11 @@ def cell_records(cells: pd.DataFrame, outcome: Mapping[str, Any] | None = None) 
     return records
 
 
+def _statistic_of(column: str) -> str | None:
+    """The outcome an ``X_mean`` / ``X_std`` / ``X_ci_low`` / ``X_ci_high`` column summarises, else ``None``."""
+    return next((column.removesuffix(s) for s in ("_mean", "_std", "_ci_low", "_ci_high") if column.endswith(s)), None)
+
+
 def flat_table(cells: pd.DataFrame, outcome: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Cells as plain columns: readable settings, counts, rate, interval, means (no arrays or dicts, nothing of
     the game's internal columns or of outcomes that apply in no cell)."""
@@ -83,11 +88,8 @@ def flat_table(cells: pd.DataFrame, outcome: Mapping[str, Any] | None = None) ->
     readable = {k: [analysis.format_value(flat.get(k)) for flat in flats] for k in keys}
     settings = pd.DataFrame(readable, index=cells.index)
     shown = set(_outcomes(cells, outcome, table=False))
-    statistics = {c for c in cells.columns if c.endswith(("_mean", "_std", "_ci_low", "_ci_high"))
-                  and c not in ("ci_low", "ci_high")}
     scalars = [c for c in cells.columns if c != "cell" and c not in keys and c != "settings"
-               and not c.startswith("setting.") and "_hist_" not in c
-               and (c not in statistics or c.rsplit("_", 2 if c.endswith(("_ci_low", "_ci_high")) else 1)[0] in shown)]
+               and not c.startswith("setting.") and "_hist_" not in c and _statistic_of(c) in (None, *shown)]
     return pd.concat([cells[["cell"]], settings, cells[scalars]], axis=1)
 
 

@@ -44,8 +44,9 @@ _ENTRIES: dict[str, Any] = {}
 def _entry(name: str) -> Any:
     """A one-game entry of :mod:`.kernel.batch` (``play_one``, ``setup``, ``step``), compiled (or loaded from the
     cache) at its first call, for the types of that call's arguments (the same at every call: the callers pass
-    the tables, a state, contiguous vectors and Python integers). The signature is explicit and the policy a first-class function: typed
-    as the dispatcher it is, the policy made a new cache entry, and a 40-second compile, in every process."""
+    the tables, a state, contiguous vectors and Python integers). The signature is explicit and the policy a
+    first-class function: typed as the dispatcher it is, the policy made a new cache entry, and a 40-second
+    compile, in every process."""
     impl = getattr(B, f"{name}_impl")
     if numba.config.DISABLE_JIT:
         return impl

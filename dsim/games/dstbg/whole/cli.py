@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from dsim.cli.common import DataOpt, Seed, SetOpt, console, err, fail, named, parse_sets, party_list, user_errors
+from dsim.cli.common import DataOpt, Seed, SetOpt, console, err, fail, listed, named, parse_sets, user_errors
 
 GEAR_SHOWN = 8
 SPARKS = range(6)
@@ -21,12 +21,14 @@ SPARKS = range(6)
 def game(
     party: Annotated[str, typer.Option("--party", help="Comma-separated character ids, e.g. knight,warrior.")
                      ] = "knight,warrior",
-    mini_boss: Annotated[str | None, typer.Option("--mini-boss", callback=named, help="Mini boss id (default: gargoyle).")] = None,
-    main_boss: Annotated[str | None, typer.Option("--main-boss", callback=named, help="Main boss id (default: ornstein_and_smough).")
-                         ] = None,
-    scenario: Annotated[str | None, typer.Option("--scenario", callback=named, help="A campaign scenario instead of the two bosses "
-                                                 "(R-13.10, R-13.11): first_journey, spiral_sword "
-                                                 "(`dsim data list scenarios`); implies --mode campaign.")] = None,
+    mini_boss: Annotated[str | None, typer.Option(
+        "--mini-boss", callback=named, help="Mini boss id (default: gargoyle).")] = None,
+    main_boss: Annotated[str | None, typer.Option(
+        "--main-boss", callback=named, help="Main boss id (default: ornstein_and_smough).")] = None,
+    scenario: Annotated[str | None, typer.Option(
+        "--scenario", callback=named, help="A campaign scenario instead of the two bosses (R-13.10, R-13.11): "
+                                           "first_journey, spiral_sword (`dsim data list scenarios`); implies "
+                                           "--mode campaign.")] = None,
     games: Annotated[int | None, typer.Option("--games", min=1, max=10**9, help="Number of games to play "
                                               "(default 10,000).")] = None,
     strategy: Annotated[str, typer.Option("--strategy", help="Strategy between battles (`dsim policies list --game "
@@ -53,7 +55,7 @@ def game(
     from dsim.play import cell_stream
 
     chosen = get_game("dstbg_game")
-    settings: dict[str, Any] = {"party": party_list(party), "policy": strategy,
+    settings: dict[str, Any] = {"party": listed("--party", party), "policy": strategy,
                                 "battle_policy": battle_policy}
     if scenario and (mini_boss or main_boss):
         fail(f"--scenario {scenario} names its own bosses: drop --mini-boss and --main-boss")
@@ -183,7 +185,8 @@ def _battle_replay(cell: Any, seed: int, stream: int, index: int, battle: int, c
 
 def area(
     party: Annotated[str, typer.Option("--party", help="Comma-separated character ids, e.g. knight,warrior.")],
-    boss: Annotated[str, typer.Option("--boss", callback=named, help="Mini boss at the end of the area (`dsim data list bosses`).")],
+    boss: Annotated[str, typer.Option(
+        "--boss", callback=named, help="Mini boss at the end of the area (`dsim data list bosses`).")],
     sparks: Annotated[list[int] | None, typer.Option(
         "--sparks", min=0, max=99, help="Spark dial values to report (repeatable; default 0 to 5). House rule: more "
                                         "or fewer sparks than R-1.4's 6 − party size.")] = None,
@@ -206,7 +209,7 @@ def area(
     from dsim.stats import wilson_interval
 
     chosen = get_game("dstbg_game")
-    base: dict[str, Any] = {"party": party_list(party), "mini_boss": boss,
+    base: dict[str, Any] = {"party": listed("--party", party), "mini_boss": boss,
                             "policy": strategy, "battle_policy": battle_policy}
     base.update(parse_sets(chosen, set_))
     if "sparks_delta" in base.get("variants", {}):
