@@ -76,13 +76,21 @@ def compiled(decide: Any) -> Any:
 
 @dataclass(frozen=True)
 class Param:
-    """One named, bounded policy parameter."""
+    """One named, bounded policy parameter. ``whole`` marks a count or an on/off switch (``0``/``1``):
+    it takes whole numbers only, so tuning samples whole numbers and an override such as 2.5 is refused."""
 
     name: str
     default: float
     low: float
     high: float
     doc: str
+    whole: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.low <= self.default <= self.high:
+            raise ValueError(f"parameter {self.name!r}: default {self.default} is outside [{self.low}, {self.high}]")
+        if self.whole and not all(float(x).is_integer() for x in (self.default, self.low, self.high)):
+            raise ValueError(f"parameter {self.name!r} takes whole numbers: its default and bounds must be whole")
 
 
 @dataclass(frozen=True)
@@ -107,7 +115,9 @@ class Policy:
             except (TypeError, ValueError):
                 raise ValueError(f"policy {self.name!r}: {key} takes a number, got {value!r}") from None
             if not spec.low <= number <= spec.high:
-                raise ValueError(f"policy {self.name!r}: {key}={value} is outside [{spec.low}, {spec.high}]")
+                raise ValueError(f"policy {self.name!r}: {key}={value} is outside [{spec.low:g}, {spec.high:g}]")
+            if spec.whole and not number.is_integer():
+                raise ValueError(f"policy {self.name!r}: {key} takes a whole number, got {value!r}")
             values[key] = number
         return np.array([values[p.name] for p in self.params] or [0.0], dtype=np.float64)
 
@@ -117,7 +127,8 @@ class Policy:
             "name": self.name,
             "description": self.description,
             "parameters": [
-                {"name": p.name, "default": p.default, "low": p.low, "high": p.high, "doc": p.doc} for p in self.params
+                {"name": p.name, "default": p.default, "low": p.low, "high": p.high, "whole": p.whole, "doc": p.doc}
+                for p in self.params
             ],
         }
 

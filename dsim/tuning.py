@@ -32,6 +32,7 @@ class Bounds:
     defaults: np.ndarray
     low: np.ndarray
     high: np.ndarray
+    whole: np.ndarray | None = None  # bool per parameter: whole numbers only (None: none is)
 
 
 @dataclass(frozen=True)
@@ -79,12 +80,27 @@ class TuneResult:
         }
 
 
-def latin_hypercube(low: np.ndarray, high: np.ndarray, count: int, seed: int) -> np.ndarray:
-    """``count`` Latin-hypercube points scaled to the box [low, high] (one row per candidate)."""
+def latin_hypercube(low: np.ndarray, high: np.ndarray, count: int, seed: int,
+                    whole: np.ndarray | None = None) -> np.ndarray:
+    """``count`` Latin-hypercube points scaled to the box [low, high] (one row per candidate). A ``whole``
+    coordinate is drawn on [low − ½, high + ½] and rounded, so each whole number in [low, high] is equally
+    likely (scaling to [low, high] and rounding would give both ends half a share)."""
     if count <= 0:
         return np.zeros((0, len(low)))
     sample = qmc.LatinHypercube(d=len(low), seed=seed).random(count)
-    return low + sample * (high - low)
+    if whole is None or not whole.any():
+        return low + sample * (high - low)
+    low, high = np.where(whole, np.ceil(low), low), np.where(whole, np.floor(high), high)  # whole ends
+    pad = np.where(whole, 0.5, 0.0)
+    points = (low - pad) + sample * (high - low + 2 * pad)
+    return np.where(whole, np.clip(np.round(points), low, high), points)
+
+
+def distinct_rows(vectors: np.ndarray) -> np.ndarray:
+    """The rows of ``vectors`` without repeats, in their first order (rounded whole coordinates can repeat a
+    candidate, and a repeat would only spend battles on a result already known)."""
+    _, first = np.unique(vectors, axis=0, return_index=True)
+    return vectors[np.sort(first)]
 
 
 def _halving_counts(n_candidates: int, eta: int) -> list[int]:
@@ -163,7 +179,8 @@ def tune(
         half = (bounds.high - bounds.low) * shrink**stage
         low = np.maximum(bounds.low, incumbent - half) if stage else bounds.low
         high = np.minimum(bounds.high, incumbent + half) if stage else bounds.high
-        vectors = np.vstack([incumbent[None, :], latin_hypercube(low, high, candidates - 1, seed + stage)])
+        sample = latin_hypercube(low, high, candidates - 1, seed + stage, bounds.whole)
+        vectors = distinct_rows(np.vstack([incumbent[None, :], sample]))  # the incumbent stays row 0
         offset = stage * STAGE_OFFSET
 
         def staged(v: np.ndarray, start: int, count: int, offset: int = offset) -> np.ndarray:
@@ -210,4 +227,5 @@ def policy_bounds(policy: Any) -> Bounds:
         defaults=np.array([p.default for p in policy.params], np.float64),
         low=np.array([p.low for p in policy.params], np.float64),
         high=np.array([p.high for p in policy.params], np.float64),
+        whole=np.array([p.whole for p in policy.params], np.bool_),
     )

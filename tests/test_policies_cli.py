@@ -30,7 +30,18 @@ def test_policies_show_prints_bounds_and_defaults():
     assert "stamina_reserve" in out.stdout and "estus_at" in out.stdout and "survivor" in out.stdout
     data = json.loads(runner.invoke(app, ["policies", "show", "careful", "--json"]).stdout)
     reserve = next(p for p in data["parameters"] if p["name"] == "stamina_reserve")
-    assert (reserve["default"], reserve["low"], reserve["high"]) == (4.0, 1.0, 9.0)
+    assert (reserve["default"], reserve["low"], reserve["high"], reserve["whole"]) == (4.0, 1.0, 9.0, True)
+    assert "whole" in out.stdout and "real" in out.stdout  # stamina_value is a real weight
+
+
+def test_whole_policy_parameters_are_counts_and_switches():
+    """A parameter compared with a count (cubes, slots, sparks) or used as an on/off switch is whole, so
+    tuning never wastes candidates on fractions that act like the next whole number."""
+    for name in ("baseline", "careful", "tactician"):
+        params = {p["name"]: p for p in json.loads(runner.invoke(app, ["policies", "show", name, "--json"]).stdout)["parameters"]}
+        assert params["estus_at"]["whole"] and params["stamina_reserve"]["whole"]
+    tactician = {p["name"]: p["whole"] for p in json.loads(runner.invoke(app, ["policies", "show", "tactician", "--json"]).stdout)["parameters"]}
+    assert tactician["kite"] and tactician["pair_focus"] and not tactician["stamina_value"] and not tactician["dodge_edge"]
 
 
 def test_policies_show_unknown_is_a_one_line_error():

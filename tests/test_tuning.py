@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dsim.tuning import Bounds, halving_schedule, latin_hypercube, tune
+from dsim.policy import Param, Policy
+from dsim.tuning import Bounds, distinct_rows, halving_schedule, latin_hypercube, policy_bounds, tune
 
 BOUNDS = Bounds(names=("a", "b"), defaults=np.array([0.1, 0.5]), low=np.zeros(2), high=np.ones(2))
 
@@ -80,3 +81,54 @@ def test_tune_says_the_budget_it_needs():
                                          r"give a budget of at least 270"):
         tune(lambda v, start, count: np.ones(count, dtype=bool), BOUNDS, 100, seed=1)
     tune(lambda v, start, count: np.ones(count, dtype=bool), BOUNDS, 270, seed=1)  # enough, as it said
+
+
+def test_latin_hypercube_gives_whole_parameters_every_whole_value_equally():
+    """A whole parameter on [1, 10] takes each of its ten values equally often (no half share at the ends);
+    a real one beside it keeps its strata."""
+    low, high, whole = np.array([1.0, 0.0]), np.array([10.0, 1.0]), np.array([True, False])
+    pts = latin_hypercube(low, high, 1000, seed=2, whole=whole)
+    assert np.array_equal(pts[:, 0], np.round(pts[:, 0]))
+    assert np.bincount(pts[:, 0].astype(int))[1:].tolist() == [100] * 10
+    assert sorted(np.floor(pts[:, 1] * 1000).astype(int)) == list(range(1000))
+
+
+def test_latin_hypercube_keeps_whole_parameters_whole_in_a_shrunk_box():
+    """Later stages search a box around the incumbent whose ends need not be whole: the samples still are."""
+    pts = latin_hypercube(np.array([4.75]), np.array([9.25]), 200, seed=1, whole=np.array([True]))
+    assert set(pts[:, 0]) == {5.0, 6.0, 7.0, 8.0, 9.0}
+
+
+def test_distinct_rows_drop_repeats_and_keep_the_first_order():
+    rows = np.array([[3.0, 1.0], [1.0, 1.0], [3.0, 1.0], [2.0, 0.5], [1.0, 1.0]])
+    assert distinct_rows(rows).tolist() == [[3.0, 1.0], [1.0, 1.0], [2.0, 0.5]]
+
+
+def test_tune_searches_whole_parameters_on_whole_numbers():
+    """The best of a whole parameter is a whole number, and the search plays no candidate twice: with three
+    possible values it stops at three candidates however many are asked for."""
+    bounds = policy_bounds(Policy("p", "", None, (Param("k", 1.0, 0.0, 2.0, "a count", whole=True),)))
+    seen: list[float] = []
+
+    def peak_at_2(v: np.ndarray, start: int, count: int) -> np.ndarray:
+        seen.append(float(v[0]))
+        u = np.random.default_rng([start, count]).random(count)
+        return u < 0.3 + 0.2 * v[0]
+
+    result = tune(peak_at_2, bounds, budget=20_000, seed=3, stages=1)
+    assert result.best == {"k": 2.0}
+    assert set(seen) <= {0.0, 1.0, 2.0} and result.rounds[0].candidates == 3
+
+
+def test_param_refuses_whole_bounds_that_are_not_whole_and_defaults_outside_them():
+    with pytest.raises(ValueError, match="whole numbers"):
+        Param("k", 1.5, 0.0, 3.0, "a count", whole=True)
+    with pytest.raises(ValueError, match="outside"):
+        Param("k", 5.0, 0.0, 3.0, "a weight")
+
+
+def test_policy_vector_refuses_a_fraction_for_a_whole_parameter():
+    policy = Policy("p", "", None, (Param("k", 1.0, 0.0, 3.0, "a count", whole=True), Param("w", 0.5, 0.0, 1.0, "x")))
+    assert policy.vector({"k": 2, "w": 0.25}).tolist() == [2.0, 0.25]
+    with pytest.raises(ValueError, match="k takes a whole number, got 2.5"):
+        policy.vector({"k": 2.5})

@@ -66,10 +66,11 @@ def show(
         return
     console.print(f"[bold]{item['name']}[/bold]\n{item['description']}\n")
     table = Table(title="parameters")
-    for col in ("name", "default", "low", "high", "meaning"):
+    for col in ("name", "default", "low", "high", "kind", "meaning"):
         table.add_column(col, justify="right" if col in ("default", "low", "high") else "left")
-    for p in item["parameters"]:
-        table.add_row(p["name"], f"{p['default']:g}", f"{p['low']:g}", f"{p['high']:g}", p["doc"])
+    for p in item["parameters"]:  # whole: a count or a 0/1 switch (tuning and overrides use whole numbers)
+        table.add_row(p["name"], f"{p['default']:g}", f"{p['low']:g}", f"{p['high']:g}",
+                      "whole" if p["whole"] else "real", p["doc"])
     console.print(table)
 
 

@@ -43,10 +43,11 @@ register(Policy(
     "strongest weapon. Upgrades favour protection and utility.",
     decide,
     params=(
-        Param("bank_at", 4.0, 1.0, 30.0, "Dream once this many echoes are Collected"),
+        Param("bank_at", 4.0, 1.0, 30.0, "Dream once this many echoes are Collected", whole=True),
         Param("risk_at", 0.5, 0.0, 10.0, "Dream when P(die) x Collected echoes reaches this"),
         RISK,
         Param("guard_at", 0.3, 0.0, 1.0, "play a guard or a vial when P(die) reaches this"),
-        Param("keep", 3.0, 0.0, 7.0, "use an Instant bank instead of the Dream while the hand holds more cards"),
+        Param("keep", 3.0, 0.0, 7.0, "use an Instant bank instead of the Dream while the hand holds more cards",
+              whole=True),
     ),
 ))

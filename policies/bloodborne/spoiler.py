@@ -67,7 +67,8 @@ register(Policy(
     "leader. Otherwise it plays like greedy.",
     decide,
     params=(
-        Param("margin", 0.0, 0.0, 30.0, "deny while this many points behind the best other hunter (0: not ahead)"),
+        Param("margin", 0.0, 0.0, 30.0, "deny while this many points behind the best other hunter (0: not ahead)",
+              whole=True),
         Param("deny", 4.0, 0.0, 20.0, "worth (in echoes) of keeping the leader from a trophy"),
         TROPHY,
         SPREAD,

@@ -38,6 +38,6 @@ register(Policy(
     "dice give potions first.",
     decide,
     params=(
-        Param("drink_at", 1.0, 1.0, 10.0, "drink (DM-6) once the hero holds at least this many potions"),
+        Param("drink_at", 1.0, 1.0, 10.0, "drink (DM-6) once the hero holds at least this many potions", whole=True),
     ),
 ))

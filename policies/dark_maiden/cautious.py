@@ -52,6 +52,7 @@ register(Policy(
     decide,
     params=(
         Param("hurt", 0.5, 0.0, 1.0, "drink (DM-6) once the hero's damage reaches this fraction of its vitality"),
-        Param("last_stand", 1.0, 0.0, 10.0, "quick strike (DM-7.6) only with this much vitality left or less"),
+        Param("last_stand", 1.0, 0.0, 10.0, "quick strike (DM-7.6) only with this much vitality left or less",
+              whole=True),
     ),
 ))

@@ -94,7 +94,8 @@ register(Policy(
                                               "normal roll's by more than this"),
         Param("drink_gain", 0.0, -3.0, 6.0, "drink (DM-6) when the potions' damage and the safer attack after "
                                             "them gain more than this over keeping them"),
-        Param("drink_kills", 4.0, 1.0, 12.0, "drink whenever the potions would kill at least this many enemies"),
+        Param("drink_kills", 4.0, 1.0, 12.0, "drink whenever the potions would kill at least this many enemies",
+              whole=True),
         Param("potion", 4.0, 0.0, 10.0, "worth of a potion kept for later; also the goblin's potion die (DM-5.3)"),
         Param("potion_boss", 2.0, 0.0, 10.0, "worth of a potion kept while a boss or sub-boss is in play (the fight "
                                             "goes on until it dies, DM-5.5.2)"),

@@ -86,9 +86,9 @@ register(
         decide=decide,
         params=(
             Param("kill_weight", 1.0, 0.0, 10.0, "damage an expected kill is worth when ranking attacks"),
-            Param("stamina_floor", 1.0, 1.0, 9.0, "free endurance slots that must remain after an attack"),
-            Param("run_keep", 3.0, 1.0, 9.0, "free endurance slots that must remain after a run step"),
-            Param("estus_free", 1.0, 0.0, 9.0, "drink the estus when at most this many slots are free"),
+            Param("stamina_floor", 1.0, 1.0, 9.0, "free endurance slots that must remain after an attack", whole=True),
+            Param("run_keep", 3.0, 1.0, 9.0, "free endurance slots that must remain after a run step", whole=True),
+            Param("estus_free", 1.0, 0.0, 9.0, "drink the estus when at most this many slots are free", whole=True),
             Param("dodge_edge", 100.0, -1000.0, 1000.0, "dodge only if its expected damage (x100) is lower by this"),
             Param("knight_block_gain", 50.0, 0.0, 500.0, "Knight's extra block die when it saves this much (x100)"),
         ),

@@ -116,8 +116,8 @@ register(
         ),
         decide=decide,
         params=(
-            Param("estus_at", 8.0, 1.0, 10.0, "drink the estus when black + red cubes reach this"),
-            Param("stamina_reserve", 1.0, 0.0, 9.0, "free endurance slots kept after paying an attack"),
+            Param("estus_at", 8.0, 1.0, 10.0, "drink the estus when black + red cubes reach this", whole=True),
+            Param("stamina_reserve", 1.0, 0.0, 9.0, "free endurance slots kept after paying an attack", whole=True),
             Param("dodge_edge", 0.0, -500.0, 500.0, "dodge when its expected damage (x100) is lower by this"),
         ),
     )

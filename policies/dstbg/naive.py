@@ -52,8 +52,10 @@ register(
         ),
         decide=decide,
         params=(
-            Param("estus_free", 2.0, 0.0, 9.0, "drink the estus when at most this many endurance slots are free"),
-            Param("stamina_floor", 1.0, 1.0, 9.0, "free endurance slots that must remain after paying an attack or run"),
+            Param("estus_free", 2.0, 0.0, 9.0, "drink the estus when at most this many endurance slots are free",
+                  whole=True),
+            Param("stamina_floor", 1.0, 1.0, 9.0, "free endurance slots that must remain after paying an attack or run",
+                  whole=True),
         ),
     )
 )

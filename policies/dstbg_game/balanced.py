@@ -30,14 +30,16 @@ def decide(hook, pub, n, params):
 
 register(Policy("balanced", "Balanced: every tile once, levels for worthwhile cards, buys above a reserve, then the "
                 "boss.", decide, (
-                    Param("reserve", 1.0, 0.0, 30.0, "souls kept back when buying treasure"),
+                    Param("reserve", 1.0, 0.0, 30.0, "souls kept back when buying treasure", whole=True),
                     Param("attack_weight", 1.0, 0.0, 3.0, "weight of attack worth when equipping"),
                     Param("defence_weight", 1.2, 0.0, 3.0, "weight of defence worth when equipping"),
                     Param("level_margin", 40.0, 0.0, 500.0, "worth (×100) a level must unlock to be bought"),
                     Param("rest_sparks", 5.0, 0.0, 5.0, "rest before the boss when the estus is spent, only with more "
-                          "sparks than this (5: never; a rest sends the party through the map again, R-6.5)"),
+                          "sparks than this (5: never; a rest sends the party through the map again, R-6.5)",
+                          whole=True),
                     Param("equip_margin", 10.0, 0.0, 300.0, "worth gain (×100) a card must bring to be equipped"),
-                    Param("restore_luck", 0.0, 0.0, 1.0, "> 0.5: pay 1 soul to ready a used luck token (R-5.8)"),
+                    Param("restore_luck", 0.0, 0.0, 1.0, "1: pay 1 soul to ready a used luck token (R-5.8)",
+                          whole=True),
                     Param("heal_at", 5.0, 1.0, 10.0, "campaign: rest (refilling the estus) once a character with no "
-                          "estus carries this many red cubes out of a retreat (R-13.4)"),
+                          "estus carries this many red cubes out of a retreat (R-13.4)", whole=True),
                 )))

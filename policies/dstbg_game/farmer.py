@@ -30,11 +30,12 @@ def decide(hook, pub, n, params):
 
 register(Policy("farmer", "Farmer: clears every tile and farms it again with rests while sparks last above a floor; "
                 "buys everything.", decide, (
-                    Param("reserve", 0.0, 0.0, 30.0, "souls kept back when buying treasure"),
+                    Param("reserve", 0.0, 0.0, 30.0, "souls kept back when buying treasure", whole=True),
                     Param("attack_weight", 1.0, 0.0, 3.0, "weight of attack worth when equipping"),
                     Param("defence_weight", 1.0, 0.0, 3.0, "weight of defence worth when equipping"),
-                    Param("keep_sparks", 2.0, 0.0, 5.0, "sparks kept for the boss: farm (rest) only above this"),
+                    Param("keep_sparks", 2.0, 0.0, 5.0, "sparks kept for the boss: farm (rest) only above this",
+                          whole=True),
                     Param("level_margin", 50.0, 0.0, 500.0, "worth (×100) a level must unlock to be bought"),
                     Param("heal_at", 5.0, 1.0, 10.0, "campaign: rest (refilling the estus) once a character with no "
-                          "estus carries this many red cubes out of a retreat (R-13.4)"),
+                          "estus carries this many red cubes out of a retreat (R-13.4)", whole=True),
                 )))

@@ -30,11 +30,11 @@ def decide(hook, pub, n, params):
 
 register(Policy("rush", "Rush: the tiles on the way to the fog gate, then the boss at once; buys with spare souls.",
                 decide, (
-                    Param("reserve", 0.0, 0.0, 30.0, "souls kept back when buying treasure"),
+                    Param("reserve", 0.0, 0.0, 30.0, "souls kept back when buying treasure", whole=True),
                     Param("attack_weight", 1.0, 0.0, 3.0, "weight of attack worth when equipping"),
                     Param("defence_weight", 1.0, 0.0, 3.0, "weight of defence worth when equipping"),
                     Param("rest_when_dry", 1.0, 0.0, 1.0, "1 = before the fog gate is won, rest once the estus is "
-                          "gone (if a spark is to spare)"),
+                          "gone (if a spark is to spare)", whole=True),
                     Param("heal_at", 5.0, 1.0, 10.0, "campaign: rest (refilling the estus) once a character with no "
-                          "estus carries this many red cubes out of a retreat (R-13.4)"),
+                          "estus carries this many red cubes out of a retreat (R-13.4)", whole=True),
                 )))
