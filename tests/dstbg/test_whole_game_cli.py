@@ -131,6 +131,21 @@ def test_every_game_event_has_a_rule_and_a_readable_line():
         assert line.startswith(f"[{RULES[name]}]") and len(line) > len(RULES[name]) + 4
 
 
+def test_game_event_lines_count_one_soul_spark_and_round_in_the_singular():
+    from dsim.games.dstbg.whole.game import prepare
+    from dsim.games.dstbg.whole.trace import RULES, describe
+
+    cg = prepare({"party": ["knight", "warrior"]}).compiled
+
+    def line(name: str, a: int, b: int, d: int = 0) -> str:
+        return describe({"event": name, "rule": RULES[name], "battle": 0, "a": a, "b": b, "c": 1, "d": d}, cg)
+
+    assert line("defeat", 1, 1).endswith("defeat: 1 soul dropped, 1 spark on the dial")
+    assert line("defeat", 2, 0).endswith("defeat: 2 souls dropped, 0 sparks on the dial")
+    assert line("battle", 0, 0, d=1).endswith("after 1 round") and line("rest", 1, 1).endswith("1 spark left")
+    assert line("spark", 3, 1).endswith("spark bought for 1 soul: 3 sparks")
+
+
 def test_explain_lists_many_games_without_error():
     from dsim.games.dstbg.whole.game import prepare
     from dsim.games.dstbg.whole.trace import describe, game_events

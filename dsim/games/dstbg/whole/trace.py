@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from dsim.games.dstbg.whole import layout as G
+from dsim.text import count
 
 if TYPE_CHECKING:
     from dsim.games.dstbg.whole.compile import CompiledGame
@@ -50,24 +51,24 @@ def describe(event: Mapping[str, Any], cg: CompiledGame) -> str:
     """One readable line of a game event."""
     name, a, b, c, d = event["event"], event["a"], event["b"], event["c"], event["d"]
     text = {
-        "setup": lambda: f"setup: {a} sparks, {b} souls",
+        "setup": lambda: f"setup: {count(a, 'spark')}, {count(b, 'soul')}",
         "deal": lambda: f"tile {a + 1}: {cg.encounter_ids[b]} (level {c}){' — fog gate' if d else ''}",
         "battle": lambda: f"battle #{c} {f'against {cg.boss_ids[a - G.TILE_BOSS]}' if a >= G.TILE_BOSS else f'on tile {a + 1}'}"
-                          f": {BATTLE_RESULTS.get(b, b)} after {d} rounds",
-        "souls": lambda: f"+{a} souls (cache {b})",
-        "defeat": lambda: f"defeat: {a} souls dropped, {b} sparks on the dial",
-        "rest": lambda: f"rest ({'chosen' if b else 'forced or free'}): {a} sparks left",
-        "buy": lambda: f"bought a treasure card for {b} soul{'s' * (b != 1)}",
+                          f": {BATTLE_RESULTS.get(b, b)} after {count(d, 'round')}",
+        "souls": lambda: f"+{count(a, 'soul')} (cache {b})",
+        "defeat": lambda: f"defeat: {count(a, 'soul')} dropped, {count(b, 'spark')} on the dial",
+        "rest": lambda: f"rest ({'chosen' if b else 'forced or free'}): {count(a, 'spark')} left",
+        "buy": lambda: f"bought a treasure card for {count(b, 'soul')}",
         "place": lambda: f"{_card(cg, a)} → {_seat(cg, b)} ({SLOTS[c]})" if b >= 0 else f"{_card(cg, a)} → inventory",
-        "level": lambda: f"{_seat(cg, a)}: {STATS[b]} to tier {c} for {d} souls",
-        "luck": lambda: f"{_seat(cg, a)}: luck ready again for {b} soul",
+        "level": lambda: f"{_seat(cg, a)}: {STATS[b]} to tier {c} for {count(d, 'soul')}",
+        "luck": lambda: f"{_seat(cg, a)}: luck ready again for {count(b, 'soul')}",
         "ember": lambda: f"ember to {_seat(cg, a)}" if a >= 0 else "ember shuffled back (every character has one)",
         "chest": lambda: f"chest opened on tile {a + 1}",
-        "area_won": lambda: f"area {b + 1} won: {a} boss treasure cards to the inventory; a new map",
+        "area_won": lambda: f"area {b + 1} won: {count(a, 'boss treasure card')} to the inventory; a new map",
         "won": lambda: "main boss beaten: the game is won",
         "lost": lambda: "defeat at 0 sparks: the game is lost",
-        "retrieve": lambda: f"{a} dropped souls picked up (cache {b})",
-        "spark": lambda: f"spark bought for {b} souls: {a} sparks",
+        "retrieve": lambda: f"{count(a, 'dropped soul')} picked up (cache {b})",
+        "spark": lambda: f"spark bought for {count(b, 'soul')}: {count(a, 'spark')}",
         "sell": lambda: f"{_card(cg, a)} sold for 1 soul",
         "capped": lambda: "battle cap reached (house rule max_battles): game cut off",
         "upgrade": lambda: (f"{_card(cg, a)} taken off {_card(cg, b)} (to the inventory)" if d else
