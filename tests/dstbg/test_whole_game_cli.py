@@ -168,3 +168,35 @@ def test_explain_json_of_a_whole_game_says_each_event_in_words():
     lines = [json.loads(line) for line in invoke(*args, "--json").stdout.splitlines()]
     text = invoke(*args).stdout
     assert lines and all(ev["text"].startswith(f"[{ev['rule']}] ") and ev["text"] in text for ev in lines)
+
+
+def test_whole_game_events_carry_the_state_after_them():
+    """Each event of a replay holds the game, party and tile rows as the event left them (the battle replay's
+    JSON always had its state): the souls and sparks it names, the card it placed, the tier it bought."""
+    from dsim.games.dstbg.whole.game import prepare
+    from dsim.games.dstbg.whole.trace import STATS, game_events
+    from dsim.play import cell_stream
+
+    settings = {"party": ["knight", "warrior"], "mode": "campaign", "policy": "farmer"}
+    cell = prepare(settings)
+    checked = set()
+    for index in range(20):
+        for ev in game_events(cell, 1, cell_stream(settings), index):
+            game, party, a, b, c = ev["state"]["game"], ev["state"]["party"], ev["a"], ev["b"], ev["c"]
+            assert len(party) == 2 and [p["character"] for p in party] == ["knight", "warrior"]
+            if ev["event"] == "souls":
+                assert game["souls"] == b
+            elif ev["event"] in ("rest", "spark"):
+                assert game["sparks"] == a
+            elif ev["event"] == "defeat":
+                assert game["sparks"] == b and game["dropped"] == a
+            elif ev["event"] == "place" and b >= 0:
+                assert party[b]["slots"][c] == cell.compiled.card_names[a]
+            elif ev["event"] == "level":
+                assert party[a]["tiers"][STATS[b]] == c
+            elif ev["event"] == "deal":
+                assert ev["state"]["tiles"][a]["encounter"] == cell.compiled.encounter_ids[b]
+            else:
+                continue
+            checked.add(ev["event"])
+    assert {"souls", "rest", "place", "level", "deal", "defeat"} <= checked

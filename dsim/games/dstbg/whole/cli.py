@@ -44,7 +44,8 @@ def game(
     seed: Seed = 1,
     set_: SetOpt = None,
     data: DataOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object; with --explain, one JSON line per "
+                                          "event, with the game, party and tiles after it.")] = False,
 ) -> None:
     """Play whole DS:TBG games (R-1.1): explore, rest, buy, level, the mini boss, the main boss.
 

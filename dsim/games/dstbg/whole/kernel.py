@@ -43,7 +43,7 @@ class GameState(NamedTuple):
     deck: np.ndarray  # int32 (n_cards,): the treasure deck's draw pile, top last
     used: np.ndarray  # int32 (n_encounters,): 1 = dealt before (A-9)
     rng: np.ndarray  # uint64 (2,): key, counter
-    log: np.ndarray  # int32 (max_events, EV_FIELDS), (0, EV_FIELDS) when off
+    log: np.ndarray  # int32 (max_events, EV_FIELDS [+ SNAP_LEN in replays]), (0, EV_FIELDS) when off
     cursor: np.ndarray  # int32 (4,): events logged, battles fought, stop after this battle (-1 never), deck size
     out: np.ndarray  # int32 (N_OUT,): the game's outcome row, filled as it goes
 
@@ -61,11 +61,16 @@ LEVEL_COST_CAMPAIGN = np.array([4, 8, 16, 20], np.int32)
 # --- small helpers ---------------------------------------------------------------------------------
 @gk
 def glog(s, ev: int, a: int, b: int, c: int, d: int) -> None:
-    """Record one game event when the log is on."""
+    """Record one game event when the log is on; a log wide enough (replays) also keeps the game, party and
+    tile rows as they are after the event (``layout.SNAP_LEN``)."""
     k = s.cursor[C_EVENTS]
     if k < s.log.shape[0]:
         row = s.log[k]
         row[0], row[1], row[2], row[3], row[4], row[5] = ev, a, b, c, d, s.cursor[C_BATTLES]
+        if row.shape[0] >= G.EV_FIELDS + G.SNAP_LEN:
+            for r in range(G.R_OPTS):
+                for col in range(G.WIDTH):
+                    row[G.EV_FIELDS + r * G.WIDTH + col] = s.pub[r, col]
         s.cursor[C_EVENTS] = k + 1
 
 

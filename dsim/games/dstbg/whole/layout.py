@@ -227,6 +227,7 @@ EV_SELL = 17  # a: card
 EV_CAPPED = 18
 EV_UPGRADE = 19  # a: upgrade card, b: item card, c: seat (-1 inventory), d: 1 = taken off (an armour upgrade)
 EV_FIELDS = 6  # event, a, b, c, d, battle index
+SNAP_LEN = R_OPTS * WIDTH  # a replay's log row then holds the game, party and tile rows after the event
 EVENT_NAMES = ("setup", "deal", "battle", "souls", "defeat", "rest", "buy", "place", "level", "luck", "ember",
                "chest", "area_won", "won", "lost", "retrieve", "spark", "sell", "capped", "upgrade")
 

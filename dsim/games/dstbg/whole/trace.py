@@ -35,8 +35,42 @@ def game_events(cell: Cell, seed: int, stream: int, index: int) -> list[dict[str
         name = G.EVENT_NAMES[row[0]]
         event = {"event": name, "rule": RULES[name], "battle": int(row[5]), "a": int(row[1]), "b": int(row[2]),
                  "c": int(row[3]), "d": int(row[4])}
-        events.append(event | {"text": describe(event, cell.compiled)})  # --json readers get the fields named too
+        # --json readers get the fields in words too, and the state after the event
+        events.append(event | {"text": describe(event, cell.compiled), "state": _state(row[G.EV_FIELDS:], cell.compiled)})
     return events
+
+
+def _fields(prefix: str, width: int, skip: tuple[str, ...] = ()) -> dict[str, int]:
+    """Column names of a row kind from the layout (``G_SPARKS`` → ``sparks``), every one below ``width``."""
+    return {name[len(prefix):].lower(): value for name, value in vars(G).items()
+            if name.startswith(prefix) and isinstance(value, int) and value < width and name not in skip}
+
+
+_GAME = _fields("G_", G.G_FIELDS)
+_PARTY = _fields("P_", G.P_FIELDS, ("P_TIER", "P_SLOT"))
+_TILE = _fields("TL_", G.TL_FIELDS, ("TL_CARD",))
+
+
+def _state(snapshot: Any, cg: CompiledGame) -> dict[str, Any]:
+    """The game row, each character's row and each dealt tile's row after an event, named by the layout;
+    cards and encounters by their ids."""
+    pub = snapshot.reshape(G.R_OPTS, G.WIDTH)
+    game = {name: int(pub[G.R_GAME, col]) for name, col in _GAME.items()}
+    party = []
+    for seat in range(game["n_chars"]):
+        row = pub[G.R_PARTY + seat]
+        party.append({"character": _seat(cg, seat),
+                      "tiers": {stat: int(row[G.P_TIER + k]) for k, stat in enumerate(STATS)},
+                      "slots": [_card(cg, int(row[G.P_SLOT + k])) if row[G.P_SLOT + k] >= 0 else None
+                                for k in range(G.N_SLOTS)],
+                      **{name: int(row[col]) for name, col in _PARTY.items()}})
+    tiles = []
+    for tile in range(game["n_tiles"]):
+        row = pub[G.R_TILES + tile]
+        card = int(row[G.TL_CARD])
+        tiles.append({"encounter": cg.encounter_ids[card] if 0 <= card < len(cg.encounter_ids) else None,
+                      **{name: int(row[col]) for name, col in _TILE.items()}})
+    return {"game": game, "party": party, "tiles": tiles}
 
 
 def _card(cg: CompiledGame, card: int) -> str:
