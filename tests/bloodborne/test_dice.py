@@ -120,6 +120,14 @@ def test_pool_notation_and_dice_support() -> None:
             parse_pool(bad, DICE)
 
 
+def test_a_huge_dice_count_is_refused_before_the_pool_is_built() -> None:
+    """`99999999999999999999red` raised an OverflowError building a list of that many dice (audit, session 15)."""
+    for pool in ("99999999999999999999red", "1000000000red", "30red+21yellow"):
+        with pytest.raises(ValueError, match="at most 50"):
+            parse_pool(pool, DICE)
+    assert len(parse_pool("30red+20yellow", DICE)[0]) == 50
+
+
 @pytest.mark.parametrize("die_id", sorted(DICE))
 def test_BB_8_2_numba_sampler_agrees_with_the_exact_distribution(die_id: str) -> None:
     values, combo = die_arrays(DICE[die_id])

@@ -142,9 +142,10 @@ def parse_pool(pool: str, dice: dict[str, Die]) -> tuple[tuple[Die, ...], int]:
         if len(exact or names) != 1:
             why = "ambiguous" if names else "unknown"
             raise ValueError(f"{why} die {match[2]!r} in the pool; expected one of {', '.join(dice)}")
-        chosen += [dice[(exact or names)[0]]] * int(match[1] or 1)
-    if len(chosen) > MAX_POOL_DICE:
-        raise ValueError(f"a pool of {len(chosen)} dice; at most {MAX_POOL_DICE}")
+        count = int(match[1] or 1)
+        if len(chosen) + count > MAX_POOL_DICE:  # before the list is built: 10**20 dice would not fit in memory
+            raise ValueError(f"a pool of {len(chosen) + count:,} dice; at most {MAX_POOL_DICE}")
+        chosen += [dice[(exact or names)[0]]] * count
     if not chosen:
         raise ValueError("the pool has no die")
     return tuple(chosen), modifier
