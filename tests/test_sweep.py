@@ -188,3 +188,30 @@ def test_settings_of_the_wrong_type_are_named_not_a_traceback(tmp_path, game, se
     with pytest.raises(ExperimentError) as caught:
         run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor())
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("errno_, words", [(28, "No space left on device"), (30, "Read-only file system")])
+def test_a_full_disk_or_read_only_folder_is_one_line_and_the_sweep_resumes(tmp_path, monkeypatch, errno_, words):
+    """Writing a chunk into a full or read-only place raised an OSError traceback (audit, session 15): it is now
+    one line saying how to go on, and the same sweep resumes once the place is writable."""
+    import os
+
+    from dsim import results
+
+    path = write_experiment(tmp_path)
+    out = tmp_path / "out"
+    write_chunk = results.write_chunk
+    written = []
+
+    def fails_after_one(folder, row):
+        if written:
+            raise OSError(errno_, os.strerror(errno_))
+        written.append(write_chunk(folder, row))
+
+    monkeypatch.setattr(results, "write_chunk", fails_after_one)
+    result = CliRunner().invoke(app, ["sweep", str(path), "--out", str(out)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"Error: {out}: cannot write the results ({words}); the finished chunks are kept" in result.stderr
+    monkeypatch.setattr(results, "write_chunk", write_chunk)
+    again = CliRunner().invoke(app, ["sweep", str(path), "--out", str(out)])
+    assert again.exit_code == 0 and "were already there" in again.stderr

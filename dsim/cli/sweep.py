@@ -22,6 +22,7 @@ from rich.progress import (
 from rich.text import Text
 
 from dsim.cli.common import LongRunNotice, fail
+from dsim.validation import display_path
 from dsim.games.base import MAX_PLAYS
 
 if TYPE_CHECKING:
@@ -121,6 +122,9 @@ def sweep(
                                on_start=on_start, on_chunk=on_chunk)
     except (ExperimentError, results.ResultsError, ExecutorError) as exc:
         fail(str(exc))
+    except OSError as exc:  # a read-only place, a full disk: the chunks written so far stay and resume
+        fail(f"{display_path(out)}: cannot write the results ({exc.strerror or exc}); the finished chunks are kept: "
+             f"free some space or make the folder writable, then run the same dsim sweep again to resume")
     err_console.print(f"{status.cells} cells × {status.battles // status.cells:,} {unit} in {out} "
                       f"({status.chunks_pending} chunks played, {status.battles_done:,} {unit} were already there). "
                       f"Next: dsim report {out}", highlight=False)
