@@ -48,4 +48,4 @@ def unknown(what: str, given: object, known: Iterable[str], listing: str = "") -
 
 def count(n: int, noun: str) -> str:
     """``n`` and the noun, plural unless ``n`` is 1 or −1: ``count(1, "soul")`` is "1 soul", ``count(2, "soul")`` "2 souls"."""
-    return f"{n} {noun}{'' if abs(n) == 1 else 's'}"
+    return f"{n:,} {noun}{'' if abs(n) == 1 else 's'}"

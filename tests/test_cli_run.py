@@ -85,3 +85,16 @@ def test_run_table_names_the_rules_and_overlay_it_played_under(tmp_path):
     assert ruled.exit_code == 0, ruled.output
     assert "rules: bleed_zero_damage=no_trigger, enemy_health_delta=1" in ruled.stdout
     assert f"data overlay: {tmp_path}" in " ".join(ruled.stdout.split())
+
+
+def test_titles_count_one_play_in_the_singular():
+    """`--games 1` printed "1 games" (audit, session 15)."""
+    from typer.testing import CliRunner
+
+    from dsim.cli import app
+    from dsim.text import count
+
+    assert (count(1, "game"), count(2, "game"), count(100000, "battle")) == ("1 game", "2 games", "100,000 battles")
+    out = CliRunner().invoke(app, ["run", "--party", "knight", "--encounter", "the_forgotten", "--battles", "1"])
+    text = " ".join(out.stdout.split())  # the title may wrap
+    assert out.exit_code == 0 and "— 1 battle, policy" in text and "1 battles" not in text

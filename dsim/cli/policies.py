@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from dsim.text import count
 from dsim.cli.common import CellArgs, GameOpt, fail, game_named, listed, table, with_game_options
 from dsim.games import DEFAULT_GAME
 
@@ -122,7 +123,7 @@ def compare(
         heading = template.replace("\0", "each policy")
     else:  # the policy changes more of the table than one name (e.g. with --opponents): every heading
         heading = " | ".join(headings)
-    out = table(f"{heading} — {battles:,} common plays per policy, seed {seed}",
+    out = table(f"{heading} — {count(battles, 'common play')} per policy, seed {seed}",
                 ("policy", f"{measure.replace('_', ' ')} rate" if measure else "win rate", "95% CI"))
     for r in sorted(rows, key=lambda r: -r["win_rate"]):
         out.add_row(r["policy"], f"{r['win_rate']:.4f}", f"{r['ci95'][0]:.4f} – {r['ci95'][1]:.4f}")

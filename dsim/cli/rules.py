@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from dsim.text import count
 from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, with_game_options
 from dsim.cli.tables import fitted_table, squeezed
 from dsim.games.base import Game
@@ -102,7 +103,7 @@ def compare(
     a_rules = describe_rules(played_rules(the_game, cells[0], rules[0]))
     name = "win" if records[0]["measure"] == the_game.outcome.success else records[0]["measure"]
     names = [("cell", [the_game.label(rec["cell"]) for rec in records]), ("B", [describe_rules(rec["b"]) for rec in records])]
-    title = f"Paired comparison (A = {a_rules}), {battles:,} {the_game.outcome.unit}s per cell, seed {seed}"
+    title = f"Paired comparison (A = {a_rules}), {count(battles, the_game.outcome.unit)} per cell, seed {seed}"
 
     def figures(sep: str) -> list[tuple[str, list[str]]]:  # the interval beside the difference, or under it
         return [(f"{name} A → B", [f"{rec['win_rate_a']:.3f} → {rec['win_rate_b']:.3f}" for rec in records]),
@@ -169,8 +170,7 @@ def tune(
         return
     name = ("win rate" if result.measure == the_game.outcome.success else
             f"{result.measure} rate" if result.rate else f"mean {result.measure}")
-    unit = f"{the_game.outcome.unit}s"
-    steps = Table(title=f"{rule}: {name} per value ({battles:,} common {unit} each)")
+    steps = Table(title=f"{rule}: {name} per value ({count(battles, 'common ' + the_game.outcome.unit)} each)")
     for col in ("value", name, "95% CI"):
         steps.add_column(col, justify="right")
     for ev in rec["evaluations"]:

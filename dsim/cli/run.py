@@ -12,6 +12,7 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from dsim.text import count
 from dsim.cli.common import CellArgs, LongRunNotice, PolicyOpt, console, err, fail, with_game_options
 from dsim.games.base import MAX_PLAYS, Game
 
@@ -41,7 +42,7 @@ def run(
     if as_json:
         typer.echo(json.dumps(summary))
         return
-    table = Table(title=f"{chosen.heading(settings)} — {battles:,} {unit}, policy {settings['policy']}")
+    table = Table(title=f"{chosen.heading(settings)} — {count(battles, chosen.outcome.unit)}, policy {settings['policy']}")
     table.add_column("measure")
     table.add_column("value", justify="right")
     if "win_rate" in summary:

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from dsim.text import count
 from dsim.cli.common import DataOpt, Seed, SetOpt, console, err, fail, listed, named, parse_sets, user_errors
 
 GEAR_SHOWN = 8
@@ -107,7 +108,7 @@ def _gear(chosen: Any, settings: dict[str, Any], seed: int, count: int) -> dict[
 
 
 def _print(chosen: Any, settings: dict[str, Any], s: dict[str, Any]) -> None:
-    table = Table(title=f"{chosen.heading(settings)} — {s['games']:,} games, strategy {settings['policy']}")
+    table = Table(title=f"{chosen.heading(settings)} — {count(s['games'], 'game')}, strategy {settings['policy']}")
     table.add_column("measure")
     table.add_column("value", justify="right")
     low, high = s["ci95"]
@@ -244,7 +245,7 @@ def area(
         typer.echo(json.dumps(summary))
         return
     table = Table(title=f"{', '.join(base['party'])} — the {boss} area: share of whole games that beat it "
-                        f"({games:,} games per row, strategy {strategy})")
+                        f"({count(games, 'game')} per row, strategy {strategy})")
     for col in ("sparks", "chance to beat the area", "95% interval", "mean battles"):
         table.add_column(col, justify="right")
     for row in rows:
