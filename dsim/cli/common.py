@@ -214,6 +214,10 @@ class CellArgs:
             cells = game.grid(values, self.data)
         except SettingsError as exc:
             fail(str(exc))
+        twice = next((c for i, c in enumerate(cells) if c in cells[:i]), None)  # e.g. --boss all --boss gargoyle
+        if twice is not None:
+            fail(f"{game.label(twice)} would be played and tested twice: a value is repeated or already covered "
+                 f"(--sizes 1,1; --boss all with a boss); give each once")
         common: dict[str, Any] = {"policy": policy or game.default_policy, **parse_sets(game, self.sets)}
         if self.data:
             common["data"] = self.data
