@@ -39,6 +39,8 @@ def test_bad_values_end_with_a_clear_error(extra: list[str], words: str) -> None
      "unknown encounter 'the_forgoten' (did you mean the_forgotten? see `dsim data list encounters`)"),
     (["compare", "--party", "knight", "--boss", "gargoyle", "--boss", "gargoyle", "--variant", "bleed_zero_damage"],
      "--boss gargoyle: given twice"),
+    (["compare", "--party", "knight", "--encounter", "the_forgotten", "--gravestones", "2", "--variant",
+      "bleed_zero_damage"], "--gravestones counts a boss's revealed behaviour cards: it needs --boss"),
     (["compare", "--party", "knight", "--boss", "all", "--boss", "gargoyle", "--variant", "bleed_zero_damage"],
      "knight vs gargoyle would be played and tested twice"),
     (["compare", "--party", "knight,warrior", "--boss", "gargoyle", "--sizes", "1,1", "--variant", "bleed_zero_damage"],

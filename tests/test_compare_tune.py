@@ -307,3 +307,18 @@ def test_tune_starts_inside_the_rules_values_when_no_range_is_given():
                               "--target", "0.1", "--battles", "50", "--json"])
     assert out.exit_code == 0, out.output
     assert json.loads(out.stdout)["searched"][0] >= 10
+
+
+def test_compare_plays_each_gravestones_value_it_is_given():
+    """compare dropped --gravestones without a word (audit, session 15): each value is now a cell of its own, as
+    `run --gravestones` plays it (R-12.5), and its label names it."""
+    out = runner.invoke(app, ["compare", "--party", "knight,warrior", "--boss", "gargoyle", "--loadout", "mid_game",
+                              "--gravestones", "0", "--gravestones", "4", "--setting", "boss_health_delta=-3",
+                              "--battles", "400", "--seed", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    cells = json.loads(out.stdout)["cells"]
+    assert [c["cell"]["gravestones"] for c in cells] == [0, 4]
+    assert cells[0]["win_rate_a"] != cells[1]["win_rate_a"]  # four cards revealed at setup play other battles
+    text = runner.invoke(app, ["compare", "--party", "knight,warrior", "--boss", "gargoyle", "--loadout", "mid_game",
+                               "--gravestones", "4", "--setting", "boss_health_delta=-3", "--battles", "400"]).stdout
+    assert "(4 gravestones)" in " ".join(text.split())

@@ -169,6 +169,8 @@ def test_sweep_sizes_beyond_what_a_folder_holds_are_refused_before_anything_runs
     ("dstbg", 'gravestones = "x"', "setting 'gravestones': expected a whole number, got 'x'"),
     ("dstbg", "gravestones = true", "setting 'gravestones': expected a whole number, got True"),
     ("dstbg", "data = 5", "setting 'data': expected a string, got 5"),
+    ("dstbg", 'party = ["knight"]\nencounter = "the_forgotten"\ngravestones = 3',
+     "gravestones count a boss's revealed behaviour cards (R-12.5): an encounter has none"),
     ("dstbg", "policy_params = 5", "setting 'policy_params': expected a table of name = value, got 5"),
     ("dstbg", "house_rules = 5", "setting 'house_rules': expected a table of name = value, got 5"),
     ("dstbg", "variants = 5", "setting 'variants': expected a table of name = value, got 5"),

@@ -21,6 +21,7 @@ import numpy as np
 
 from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload, cell_settings, split_list
 from dsim.paths import data_digest
+from dsim.text import count
 
 if TYPE_CHECKING:
     from dsim.games.dstbg.compile import Compiled
@@ -69,6 +70,8 @@ def _cell(key: str) -> Cell:
         raise ValueError("setting 'loadout' must be a loadout name or a table character id → loadout name")
     if ("encounter" in settings) == ("boss" in settings):
         raise ValueError("name exactly one of 'encounter' (see `dsim data list encounters`) or 'boss'")
+    if settings.get("gravestones") is not None and "boss" not in settings:  # sweeps and compare come here too
+        raise ValueError("gravestones count a boss's revealed behaviour cards (R-12.5): an encounter has none")
     data = game_data(settings.get("data"))
     if "boss" in settings:
         compiled = compile_boss(
@@ -227,11 +230,17 @@ class DSTBG(Game):
         gear = [parse_loadout(v) for v in values.get("loadout") or []] or [None]
         for loadout in gear:  # a table may name the characters of several parties, each cell takes its own
             _check_loadout_names(loadout, rosters)
+        graves = values.get("gravestones")
+        graves = [None] if graves is None or graves == [] else graves if isinstance(graves, list) else [graves]
+        if graves != [None] and any(key == "encounter" for key, _ in places):
+            raise SettingsError("--gravestones counts a boss's revealed behaviour cards: it needs --boss")
         cells = []
         for roster in rosters:
             for key, name in places:
                 for loadout in gear:  # absent = starting equipment, so earlier runs keep their cell stream
-                    cells.append({"party": roster, key: name} | ({"loadout": loadout} if loadout is not None else {}))
+                    for k in graves:
+                        cells.append({"party": roster, key: name} | ({"loadout": loadout} if loadout is not None else {})
+                                     | ({"gravestones": k} if k is not None else {}))
         return cells
 
     def check_settings(self, settings: Mapping[str, Any]) -> None:
@@ -254,7 +263,9 @@ class DSTBG(Game):
         """``knight+warrior vs gargoyle``."""
         party = settings.get("party", [])
         party = party.split(",") if isinstance(party, str) else party
-        return f"{'+'.join(party)} vs {settings.get('encounter') or settings.get('boss')}"
+        graves = settings.get("gravestones")
+        return f"{'+'.join(party)} vs {settings.get('encounter') or settings.get('boss')}" + \
+            (f" ({count(graves, 'gravestone')})" if isinstance(graves, int) else "")
 
     def heading(self, settings: Mapping[str, Any]) -> str:
         """The run table's heading: who fights what, and with which gear."""
