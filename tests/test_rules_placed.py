@@ -1306,3 +1306,26 @@ def test_R_3_7_knight_heroic_is_for_block_rolls_only():
     b, evs = play(pos, forced=[1, 2, 2], H_HEROIC=1)
     assert first(evs, "defend", actor="knight")["dice"] == [1]
     assert not all_of(evs, "heroic")
+
+
+def test_R_10_5_a_weapon_that_attacks_from_the_backup_slot_attacks_once_per_activation():
+    """R-10.5/R-10.6: each weapon attacks once per activation, a backup one whose card allows it (F-4.1) too: the
+    Warrior's Caestus in backup attacked again and again while stamina lasted (rules audit, session 15)."""
+    import copy
+
+    from dsim.games.dstbg.compile import compile_encounter
+    from dsim.games.dstbg.position import Position
+    from tests.kit import data
+
+    gear = copy.deepcopy(data())
+    object.__setattr__(gear.characters["warrior"].starting_equipment, "backup", ["caestus"])
+    comp = compile_encounter(gear, ["warrior"], "the_forgotten", {"max_rounds": 1, "first_side": "characters_first"})
+    pos = Position(comp)
+    for e in range(len(comp.enemy_ids)):
+        pos.remove_enemy(e)
+    pos.enemy(0, 6, wounds=0).char("warrior", 6, stamina=0).tokens(next_char=0)
+    _, evs = play(pos, forced=[0] * 40, H_ATTACK=99, H_STEP=0)  # always the last option: the Caestus line
+    attacks = all_of(evs, "attack", actor="warrior")
+    lines = [comp.line_names[a["values"][0]] for a in attacks]
+    assert len(attacks) == 2 and lines[0].startswith("caestus") and lines[1].startswith("battle_axe"), lines
+    assert [ch(a, "warrior")["stamina"] for a in attacks] == [3, 5]  # each paid once: 3, then 2

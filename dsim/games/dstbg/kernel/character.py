@@ -48,6 +48,21 @@ COST_FREE = 1  # Backstab; a repetition under A-28 pay_once_roll_each
 COST_REPEAT = 2  # a repetition of a repeat icon paid again (A-28); stagger's +1 per A-32
 
 
+@kernel
+def used_field(slot: int) -> int:
+    """The field flagging that the weapon in ``slot`` (0, 1 hands; 2, 3 backups) attacked this activation (R-10.5)."""
+    return L.C_USED0 + slot if slot < 2 else L.C_USED2 + slot - 2
+
+
+@kernel
+def attacked(b, c: int) -> bool:
+    """Whether character ``c`` attacked with any weapon this activation (A-27 one attack in all)."""
+    for slot in range(4):
+        if b.st[ci(c, used_field(slot))] == 1:
+            return True
+    return False
+
+
 # --- moving -----------------------------------------------------------------------------------
 @kernel
 def reach_profile(t, b, c: int):
@@ -256,14 +271,14 @@ def attack_options(t, b, c: int, only_slot: int, only_line: int, only_enemy: int
     set_opt(b, 0, -1, -1, -1, -1, 0, 0, 0, -1)
     n = 1
     repeat = only_slot >= 0 or only_line >= 0
-    if t.variants[L.V_ATTACKS_PER_ACT] == 1 and (st[ci(c, L.C_USED0)] or st[ci(c, L.C_USED1)]) and not repeat:
+    if t.variants[L.V_ATTACKS_PER_ACT] == 1 and attacked(b, c) and not repeat:
         return n
     for slot in range(4):
         it = st[ci(c, L.C_HAND0 + slot)]
         if it < 0 or (only_slot >= 0 and slot != only_slot):
             continue
-        if slot < 2 and st[ci(c, L.C_USED0 + slot)] == 1 and not repeat:
-            continue
+        if st[ci(c, used_field(slot))] == 1 and not repeat:
+            continue  # R-10.5: each weapon, a backup one that attacks from there included, once per activation
         first = t.items[it, L.IT_LINE0]
         for li in range(first, first + t.items[it, L.IT_N_LINES]):
             if only_line >= 0 and li != only_line:
@@ -367,8 +382,7 @@ def resolve_attack(t, b, policy, c: int, row: int) -> None:
     cost = o[4]
     kind = o[7]
     pay(t, b, c, cost)
-    if slot < 2:
-        st[ci(c, L.C_USED0 + slot)] = 1
+    st[ci(c, used_field(slot))] = 1
     if not running(b):
         return
     if kind == OPT_SUPPORT_ONE or kind == OPT_SUPPORT_ALL:
@@ -464,9 +478,10 @@ def backstab(t, b, policy, c: int, e: int) -> None:
         return
     # A reaction in the enemy's activation, not one of the character's own attacks: weapons used in
     # its last activation (R-10.5) are free for it, and it uses none up.
-    used0, used1 = b.st[ci(c, L.C_USED0)], b.st[ci(c, L.C_USED1)]
-    b.st[ci(c, L.C_USED0)] = 0
-    b.st[ci(c, L.C_USED1)] = 0
+    used = 0
+    for slot in range(4):
+        used |= b.st[ci(c, used_field(slot))] << slot
+        b.st[ci(c, used_field(slot))] = 0
     n = attack_options(t, b, c, -1, -1, e, COST_FREE)
     k = decide(b, policy, L.H_HEROIC, n) if n > 1 else 0
     if k > 0:
@@ -474,8 +489,8 @@ def backstab(t, b, policy, c: int, e: int) -> None:
         b.st[ci(c, L.C_HEROIC_USED)] += 1
         log(b, L.ACTOR_CHAR, c, L.EV_HEROIC, L.HEROIC_BACKSTAB, e, 0, 0, -1)
         resolve_attack(t, b, policy, c, k)
-    b.st[ci(c, L.C_USED0)] = used0
-    b.st[ci(c, L.C_USED1)] = used1
+    for slot in range(4):
+        b.st[ci(c, used_field(slot))] = (used >> slot) & 1
 
 
 # --- activation ------------------------------------------------------------------------------------
@@ -563,8 +578,8 @@ def activate_character(t, b, policy, c: int) -> None:
     log(b, L.ACTOR_CHAR, c, L.EV_ACTIVATE, 0, 0, 0, 0, -1)
     gain(b, c, 2, 0)  # R-10.1
     st[L.G_AGGRO] = c  # R-10.1
-    st[ci(c, L.C_USED0)] = 0
-    st[ci(c, L.C_USED1)] = 0
+    for slot in range(4):
+        st[ci(c, used_field(slot))] = 0
     offer_swap(t, b, policy, c)
     offer_estus(t, b, policy, c)
     free = 1 + offer_heroic_start(t, b, policy, c)

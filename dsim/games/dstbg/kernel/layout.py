@@ -70,7 +70,9 @@ C_LUCK_USED = 23
 C_HEROIC_USED = 24
 C_DODGES = 25
 C_DODGES_OK = 26
-C_FIELDS = 27
+C_USED2 = 27  # backup weapon 0 already attacked this activation (a card that attacks from backup, F-4.1)
+C_USED3 = 28  # backup weapon 1: slot s's flag is C_USED0 + s for hands, C_USED2 + s - 2 for backups
+C_FIELDS = 29
 
 # --- per-enemy fields ---------------------------------------------------------------------
 E_BASE = C_BASE + MAX_CHARS * C_FIELDS
