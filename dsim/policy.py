@@ -27,8 +27,9 @@ class Deferred:
     compiles nothing, so a run pays only for the policy it plays. Calling it calls the compiled
     function; :func:`compiled` gives the dispatcher itself (what a kernel takes)."""
 
-    def __init__(self, build: Callable[[], Any], name: str) -> None:
+    def __init__(self, build: Callable[[], Any], name: str, sources: tuple[Path, ...] = ()) -> None:
         self._build, self._function, self.__name__ = build, None, name
+        self.sources = sources  # the files its cache folder is hashed over
 
     @property
     def function(self) -> Any:
@@ -64,7 +65,7 @@ def policy_decorator(signature: Any, prefix: str, sources: list[Path]) -> Callab
             with cache_under(cache_folder(name, files, module.parent / "__pycache__")):
                 return njit(signature, cache=True, _nrt=refcount)(decide)
 
-        return Deferred(build, decide.__name__)
+        return Deferred(build, decide.__name__, tuple(files))
 
     return policy_function
 

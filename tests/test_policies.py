@@ -361,3 +361,18 @@ def test_random_legal_is_deterministic_and_roughly_uniform():
     assert np.all(np.abs(counts - 500) < 5 * np.sqrt(2000 * 0.25 * 0.75))
     passive = pol.vector({"passive_bias": 1.0})
     assert pol.decide(L.H_STEP, st, opts, 4, passive, dist) == 0
+
+
+def test_policy_caches_are_hashed_over_the_layout_they_compile_in():
+    """A policy reads the state at offsets from ``kernel/layout.py`` compiled in as constants: when C_FIELDS grew
+    (session 15) the cached policies, hashed only over their own module and helpers, read the old offsets."""
+    from pathlib import Path
+
+    import dsim.games.dstbg.kernel.layout as layout
+    import dsim.games.dstbg.variants as variants
+    from dsim.games.dstbg.policy import all_policies
+    from dsim.games.dstbg.whole.strategy import REGISTRY as STRATEGIES
+
+    needed = {Path(layout.__file__).resolve(), Path(variants.__file__).resolve()}
+    for policy in [*all_policies(), *STRATEGIES.all()]:
+        assert needed <= set(policy.decide.sources), policy.name

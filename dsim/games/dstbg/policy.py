@@ -22,9 +22,12 @@ POLICY_SIG = types.int64(
 )
 PolicyFunctionType = types.FunctionType(POLICY_SIG)
 COMMON = Path(__file__).resolve().parents[3] / "policies" / "dstbg" / "common.py"
+# The state layout and the variant indices it imports are compiled into a policy as constants (C_FIELDS …): an
+# edit to them must recompile the policies, not load a build that reads the state at the old offsets.
+LAYOUT = [Path(__file__).resolve().parent / "kernel" / "layout.py", Path(__file__).resolve().parent / "variants.py"]
 
 
-policy_function = policy_decorator(POLICY_SIG, "policy", [Path(__file__).resolve(), COMMON])
+policy_function = policy_decorator(POLICY_SIG, "policy", [Path(__file__).resolve(), COMMON, *LAYOUT])
 """Decorator for a DS:TBG policy's ``decide`` (:func:`dsim.policy.policy_decorator`)."""
 
 

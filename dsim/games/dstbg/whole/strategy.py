@@ -24,6 +24,8 @@ STRATEGY_SIG = types.int64(types.int64, types.int32[:, ::1], types.int64, types.
 StrategyFunctionType = types.FunctionType(STRATEGY_SIG)
 COMMON = Path(__file__).resolve().parents[4] / "policies" / "dstbg_game" / "common.py"
 LAYOUT = Path(__file__).resolve().parent / "layout.py"
+BATTLE_LAYOUT = [Path(__file__).resolve().parents[1] / "kernel" / "layout.py",  # whole/layout.py builds on them
+                 Path(__file__).resolve().parents[1] / "variants.py"]
 
 
 @njit(cache=True, inline="always")
@@ -32,7 +34,8 @@ def views(pub):
     return pub[G.R_GAME], pub[G.R_PARTY:G.R_TILES], pub[G.R_TILES:G.R_OPTS], pub[G.R_OPTS:]
 
 
-strategy_function = policy_decorator(STRATEGY_SIG, "dstbg-strategy", [Path(__file__).resolve(), LAYOUT, COMMON])
+strategy_function = policy_decorator(STRATEGY_SIG, "dstbg-strategy", [Path(__file__).resolve(), LAYOUT, COMMON,
+                                                                      *BATTLE_LAYOUT])
 """Decorator for a strategy's ``decide`` (:func:`dsim.policy.policy_decorator`)."""
 
 REGISTRY = PolicyRegistry("policies.dstbg_game")
