@@ -376,3 +376,8 @@ def test_policy_caches_are_hashed_over_the_layout_they_compile_in():
     needed = {Path(layout.__file__).resolve(), Path(variants.__file__).resolve()}
     for policy in [*all_policies(), *STRATEGIES.all()]:
         assert needed <= set(policy.decide.sources), policy.name
+    from policies.dstbg import common
+
+    # its shared helpers compile the same offsets in: their cache folder is hashed over the layout too
+    assert common.char_field._cache._cache_path.startswith(common._FOLDER)
+    assert "dstbg-policy-common-" in common._FOLDER

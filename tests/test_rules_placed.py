@@ -36,7 +36,7 @@ ROUTE = SCRIPT_LEN  # params[ROUTE:]: route before attacking, then route after a
 ROUTE_SLOTS = 10
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=False)  # reads the layout's offsets: a cached build could hold old ones
 def routed(hook, st, opts, n, params, dist):
     """The kit's scripted policy, except that walks follow a given route: before the active
     character has attacked, the route at ``params[ROUTE]``; after, the one at ``params[ROUTE + 11]``

@@ -7,10 +7,24 @@ documented in ``policies/dstbg/README.md``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
 from dsim.games.dstbg.kernel import layout as L
+from dsim.numba_cache import cache_folder, cache_under
+
+_HERE = Path(__file__).resolve()
+_FOLDER = cache_folder("dstbg-policy-common", [_HERE, Path(L.__file__).resolve(), _HERE.parents[2] / "dsim" / "games" /
+                                               "dstbg" / "variants.py"], _HERE.parent / "__pycache__")
+
+
+def helper(func):
+    """``njit(cache=True)``, cached under a folder hashed over this module and the state layout whose offsets
+    (``C_FIELDS`` …) it compiles in: Numba's own key covers only this file, so a layout change loaded stale code."""
+    with cache_under(_FOLDER):
+        return njit(cache=True)(func)
 
 ROLL_ATTACK = 0  # H_LUCK column 3: the kind of roll (kernel combat.ROLL_*)
 ROLL_BLOCK = 1
@@ -25,37 +39,37 @@ OPT_SUPPORT_ALL = 3
 ENEMY_SLOT = 1  # H_NODE_LIMIT column 0: 0 = a character moves out, 1 = an enemy moves out
 
 
-@njit(cache=True)
+@helper
 def char_field(st, c, f):
     """Field ``f`` (``layout.C_*``) of character ``c``."""
     return st[L.C_BASE + c * L.C_FIELDS + f]
 
 
-@njit(cache=True)
+@helper
 def enemy_field(st, e, f):
     """Field ``f`` (``layout.E_*``) of enemy slot ``e``."""
     return st[L.E_BASE + e * L.E_FIELDS + f]
 
 
-@njit(cache=True)
+@helper
 def free_slots(st, c):
     """Empty slots of character ``c``'s endurance bar (R-3.2): filling the last one kills (R-3.3)."""
     return 10 - char_field(st, c, L.C_STAMINA) - char_field(st, c, L.C_DAMAGE)
 
 
-@njit(cache=True)
+@helper
 def affordable(st, c, cost, keep):
     """Whether paying ``cost`` stamina leaves at least ``keep`` free slots (free options always are)."""
     return cost <= 0 or free_slots(st, c) - cost >= keep
 
 
-@njit(cache=True)
+@helper
 def has_attacked(st, c):
     """Whether character ``c`` already attacked with a hand weapon in this activation (R-10.5)."""
     return char_field(st, c, L.C_USED0) + char_field(st, c, L.C_USED1) > 0
 
 
-@njit(cache=True)
+@helper
 def nearest_enemy(st, node, dist):
     """Walk distance from ``node`` to the nearest living enemy (``UNREACHABLE`` if none)."""
     best = L.UNREACHABLE
@@ -65,7 +79,7 @@ def nearest_enemy(st, node, dist):
     return best
 
 
-@njit(cache=True)
+@helper
 def nearest_figure(st, node, dist):
     """The living enemy slot nearest ``node`` by walk distance, the first slot among ties (−1 if none);
     in boss battles the figure whose arcs the move-step column 8 describes."""
@@ -78,7 +92,7 @@ def nearest_figure(st, node, dist):
     return best
 
 
-@njit(cache=True)
+@helper
 def pair_focus(st):
     """Ornstein & Smough (facts.md §5.3): the boss figure to focus while both live — the most wounded,
     the first slot among ties. The survivor heals when its partner dies, so wounds spread over both
@@ -95,7 +109,7 @@ def pair_focus(st):
     return focus if living > 1 else -1
 
 
-@njit(cache=True)
+@helper
 def focus_steps(st, opts, n, dist, focus):
     """A copy of the move-step rows seen as if ``focus`` were the only enemy: column 4 is the walk
     distance to it, and a node counts as in reach (column 7) only if ``focus`` is among the nearest
@@ -110,7 +124,7 @@ def focus_steps(st, opts, n, dist, focus):
     return o
 
 
-@njit(cache=True)
+@helper
 def defender(st, e, dist):
     """The character an enemy attack most likely targets: the nearest to enemy ``e``, the aggro
     holder among ties (R-11.4). A guess: the defence and trap hooks do not name the character."""
@@ -127,7 +141,7 @@ def defender(st, e, dist):
     return max(who, 0)
 
 
-@njit(cache=True)
+@helper
 def highest(opts, n, col):
     """The first row with the largest value in column ``col``."""
     best = 0
@@ -137,7 +151,7 @@ def highest(opts, n, col):
     return best
 
 
-@njit(cache=True)
+@helper
 def lowest(opts, n, col, first):
     """The first row from ``first`` on with the smallest value in column ``col``."""
     best = first
@@ -147,7 +161,7 @@ def lowest(opts, n, col, first):
     return best
 
 
-@njit(cache=True)
+@helper
 def enemy_choice(hook, st, opts, n):
     """D-30/D-31/D-34, choices made on an enemy's behalf: in the party's favour, or against it
     when the kernel asks adversarially (A-41 ``players_choice_policy``)."""
@@ -179,7 +193,7 @@ def enemy_choice(hook, st, opts, n):
     return 0
 
 
-@njit(cache=True)
+@helper
 def push_destination(opts, n):
     """D-29/D-32: the node farthest from the enemy (column 1), then the least crowded (column 2)."""
     best = 0
@@ -189,7 +203,7 @@ def push_destination(opts, n):
     return best
 
 
-@njit(cache=True)
+@helper
 def node_limit_choice(opts, n):
     """D-33: move an enemy out of the full node if one may go (F-2.1), to the least crowded node."""
     best = -1
@@ -199,7 +213,7 @@ def node_limit_choice(opts, n):
     return max(best, 0)
 
 
-@njit(cache=True)
+@helper
 def safest_node(st, opts, n, dist):
     """D-26/D-27 dodge move: the node (column 0) farthest from every enemy, avoiding face-down traps
     (column 2) and barrels that cost stamina (column 1)."""
@@ -213,7 +227,7 @@ def safest_node(st, opts, n, dist):
     return best
 
 
-@njit(cache=True)
+@helper
 def reroll_row(opts, n, low_max):
     """D-24: the die to reroll (its row) when the roll falls short of its need (column 4 vs sum in
     column 5) for defence rolls, or when an attack die shows at most ``low_max``; 0 = keep."""
@@ -227,7 +241,7 @@ def reroll_row(opts, n, low_max):
     return 0
 
 
-@njit(cache=True)
+@helper
 def support_value(st, opts, i):
     """Value (×100, like E[damage]) of a support attack row: cubes it would actually remove (R-3.4)."""
     kind = opts[i, 6]
@@ -243,7 +257,7 @@ def support_value(st, opts, i):
     return total * 100
 
 
-@njit(cache=True)
+@helper
 def state_hash(hook, st, opts, n, salt):
     """A 64-bit mix (splitmix64 steps) of the hook, state and option rows: a deterministic
     stand-in for randomness, since a policy has no random stream of its own."""
@@ -256,7 +270,7 @@ def state_hash(hook, st, opts, n, salt):
     return h
 
 
-@njit(cache=True)
+@helper
 def _mix(z):
     """One splitmix64 finaliser round."""
     z = (z + np.uint64(0x9E3779B97F4A7C15)) * np.uint64(0xBF58476D1CE4E5B9)
@@ -264,7 +278,7 @@ def _mix(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@helper
 def approach(st, opts, n, keep, kite, retreat, trap_penalty):
     """D-18/D-21: close in on the nearest enemy until some weapon reaches one, paying runs only
     while ``keep`` free slots remain; with ``kite`` > 0 slide (for free) to a node in reach that is
@@ -298,7 +312,7 @@ def approach(st, opts, n, keep, kite, retreat, trap_penalty):
     return best
 
 
-@njit(cache=True)
+@helper
 def attack_score(st, opts, i, kill_weight, stamina_weight, heal_weight):
     """D-19/D-20 value of attack row ``i`` (×100 damage units): E[damage] plus ``kill_weight``
     damage per expected kill, or the cubes a support line removes, minus the stamina it costs."""
@@ -307,7 +321,7 @@ def attack_score(st, opts, i, kill_weight, stamina_weight, heal_weight):
     return opts[i, 5] + kill_weight * opts[i, 6] / 10.0 - stamina_weight * opts[i, 4] * 100.0
 
 
-@njit(cache=True)
+@helper
 def focus_attack(st, opts, n, focus, keep, kill_weight, stamina_weight, heal_weight):
     """:func:`best_attack` among the rows that hit figure ``focus`` (single or node attacks) and the
     support rows, when any attack reaches it; otherwise among all rows."""
@@ -326,7 +340,7 @@ def focus_attack(st, opts, n, focus, keep, kill_weight, stamina_weight, heal_wei
     return rows[best_attack(st, opts[rows[:m]], m, keep, kill_weight, stamina_weight, heal_weight)]
 
 
-@njit(cache=True)
+@helper
 def best_attack(st, opts, n, keep, kill_weight, stamina_weight, heal_weight):
     """The attack row of highest positive :func:`attack_score` that leaves ``keep`` free slots; 0 = stop."""
     c = st[L.G_ACTIVE]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import Param, Policy, policy_function, register
 from policies.dstbg.common import (
@@ -18,6 +16,7 @@ from policies.dstbg.common import (
     focus_steps,
     free_slots,
     has_attacked,
+    helper,
     highest,
     lowest,
     nearest_enemy,
@@ -43,7 +42,7 @@ P_PAIR_FOCUS = 10
 P_FLEE = 11
 
 
-@njit(cache=True)
+@helper
 def weak_arc_step(st, opts, n, reserve, dist, focus):
     """R-12.12: the move-step option to take to attack a boss from a weak arc of its last attack: stay
     (row 0) if already there, else the cheapest affordable node in a weak arc (column 8: the arcs of the
@@ -64,7 +63,7 @@ def weak_arc_step(st, opts, n, reserve, dist, focus):
     return best
 
 
-@njit(cache=True)
+@helper
 def _party_distance(st, node, dist):
     """Walk distance from ``node`` to the nearest living character."""
     best = L.UNREACHABLE
