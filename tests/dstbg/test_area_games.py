@@ -50,3 +50,15 @@ def test_area_options_it_cannot_honour_are_one_line_errors_and_dial_values_count
     assert out.exit_code == 1 and "--sparks 99: a party of 2 starts with at most 98 sparks" in out.output
     out = runner.invoke(app, [*base, "--sparks", "2", "--sparks", "2", "--json"])
     assert out.exit_code == 0 and [r["sparks"] for r in json.loads(out.stdout)["sparks"]] == [2]
+
+
+def test_games_cut_off_by_the_battle_cap_are_counted_and_named():
+    """`dsim area --sparks 98` reported 0.625 while more than half its games had hit the battle cap, without a
+    word (audit, session 15): the JSON counts them per row and the table says how they were counted."""
+    args = ["area", "--party", "knight,warrior", "--boss", "gargoyle", "--games", "40", "--sparks", "4",
+            "--set", "max_battles=3"]
+    rows = json.loads(runner.invoke(app, [*args, "--json"]).stdout)["sparks"]
+    assert rows[0]["capped"] > 0 and rows[0]["chance"] <= 1 - rows[0]["capped"] / 40
+    text = " ".join(runner.invoke(app, args).stdout.split())
+    assert f"4 sparks: {rows[0]['capped']} games of 40 reached the battle cap" in text
+    assert "count as not beating it" in text

@@ -239,7 +239,8 @@ def area(
                 won = int(totals["beat_mini_boss"])
                 low, high = wilson_interval(won, games)
                 rows.append({"sparks": value, "default": value == default, "chance": won / games,
-                             "ci95": [float(low), float(high)], "mean_battles": totals["battles"] / games})
+                             "ci95": [float(low), float(high)], "mean_battles": totals["battles"] / games,
+                             "capped": int(totals["capped"])})
     summary = {"game": "dstbg_game", "settings": base, "games": games, "seed": seed, "sparks": rows}
     if as_json:
         typer.echo(json.dumps(summary))
@@ -252,3 +253,8 @@ def area(
         table.add_row(f"{row['sparks']}{' (R-1.4)' if row['default'] else ''}", f"{row['chance']:.4f}",
                       f"{row['ci95'][0]:.4f} – {row['ci95'][1]:.4f}", f"{row['mean_battles']:.1f}")
     console.print(table)
+    for row in rows:  # a game the battle cap cut off did not beat the area: say so, or the chance reads low
+        if row["capped"]:
+            console.print(f"{row['sparks']} sparks: {count(row['capped'], 'game')} of {games:,} reached the battle "
+                          f"cap (house rule max_battles) before beating the area or losing; they count as not "
+                          f"beating it (raise the cap with --set max_battles=N)")
