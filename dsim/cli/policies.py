@@ -9,9 +9,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dsim.text import count
 from dsim.cli.common import CellArgs, GameOpt, fail, game_named, listed, table, with_game_options
 from dsim.games import DEFAULT_GAME
+from dsim.text import count
 
 app = typer.Typer(help="Player policies: list them, show their parameters, compare their win rates.", no_args_is_help=True)
 console = Console()

@@ -9,10 +9,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dsim.text import count
 from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, with_game_options
 from dsim.cli.tables import fitted_table, squeezed
 from dsim.games.base import Game
+from dsim.text import count
 from dsim.variants import INT32
 
 console = Console()

@@ -12,9 +12,9 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dsim.text import count
 from dsim.cli.common import CellArgs, LongRunNotice, PolicyOpt, console, err, fail, with_game_options
 from dsim.games.base import MAX_PLAYS, Game
+from dsim.text import count
 
 Count = Annotated[int, typer.Option("--battles", "--games", min=1, max=MAX_PLAYS, help="Number of battles (games) to play.")]
 

@@ -22,8 +22,8 @@ from rich.progress import (
 from rich.text import Text
 
 from dsim.cli.common import LongRunNotice, fail
-from dsim.validation import display_path
 from dsim.games.base import MAX_PLAYS
+from dsim.validation import display_path
 
 if TYPE_CHECKING:
     from dsim.sweep import SweepStatus

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from dsim.games.dstbg.loader import GameData
     from dsim.policy import Policy
 
+GRAVESTONES_NEED_BOSS = "--gravestones counts a boss's revealed behaviour cards: it needs --boss"
 KNOWN_KEYS = {"party", "encounter", "boss", "gravestones", "policy", "policy_params", "variants", "house_rules", "data", "loadout"}
 
 
@@ -197,7 +198,7 @@ class DSTBG(Game):
         if (values.get("encounter") is None) == (values.get("boss") is None):
             raise SettingsError("give exactly one of --encounter or --boss")
         if values.get("gravestones") is not None and values.get("boss") is None:
-            raise SettingsError("--gravestones counts a boss's revealed behaviour cards: it needs --boss")
+            raise SettingsError(GRAVESTONES_NEED_BOSS)
         settings = super().settings_from_options(values)
         _check_loadout_names(settings.get("loadout"), [settings.get("party") or []])
         return settings
@@ -230,10 +231,9 @@ class DSTBG(Game):
         gear = [parse_loadout(v) for v in values.get("loadout") or []] or [None]
         for loadout in gear:  # a table may name the characters of several parties, each cell takes its own
             _check_loadout_names(loadout, rosters)
-        graves = values.get("gravestones")
-        graves = [None] if graves is None or graves == [] else graves if isinstance(graves, list) else [graves]
+        graves = values.get("gravestones") or [None]  # one cell per value, none named: the boss's own
         if graves != [None] and any(key == "encounter" for key, _ in places):
-            raise SettingsError("--gravestones counts a boss's revealed behaviour cards: it needs --boss")
+            raise SettingsError(GRAVESTONES_NEED_BOSS)
         cells = []
         for roster in rosters:
             for key, name in places:

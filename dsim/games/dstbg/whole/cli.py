@@ -12,8 +12,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from dsim.text import count
 from dsim.cli.common import DataOpt, Seed, SetOpt, console, err, fail, listed, named, parse_sets, user_errors
+from dsim.text import count
 
 GEAR_SHOWN = 8
 SPARKS = range(6)
