@@ -26,7 +26,7 @@ from dsim.games.dstbg.compile import ARC_BITS, compile_boss
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.position import Position
-from dsim.games.dstbg.trace import FACINGS, events
+from dsim.games.dstbg.trace import FACINGS, describe, events
 from tests.kit import data, first, play, scene, script, scripted
 from tests.test_boss_rules import _decode_step as decode_step
 from tests.test_data_counts import BOSS_TABLES, FACTS as REFERENCE, ident
@@ -333,17 +333,86 @@ def test_R_2_6_R_12_9_a_character_pushed_into_the_boss_node_by_the_node_limit_st
     assert rc(knight) == (2, 2) and knight["side"] == "N"
 
 
-@pytest.mark.parametrize("step, dest", [(1, (1, 3)), (2, (2, 4)), (3, (3, 3)), (4, (3, 3))])
+@pytest.mark.parametrize("step, dest", [(1, (1, 3)), (2, (2, 4)), (3, (3, 3))])
 def test_R_12_9_F_12_5_a_character_leaving_the_boss_node_stays_in_its_arc(step, dest):
     """The knight on the boss's east (right) side walks out: only (1,3), (2,4) and (3,3), the adjacent
-    nodes of the right arc, are offered (plus stopping)."""
+    nodes of the right arc, are offered (plus stopping, and the two moves round the boss, R-12.10)."""
     pos = scene(["knight", "warrior"], boss="gargoyle", variants=CHARS_FIRST)
     pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2), side=E + 1).char("warrior", (4, 4))
     _, evs = play(pos, H_STEP=step)
     step_decision = next(ev for ev in evs if ev["event"] == "decision" and ev.get("hook") == "step")
-    assert step_decision["values"][2] == 4  # stop + three nodes
+    assert step_decision["values"][2] == 6  # stop + three nodes + round the boss either way
     knight = first(evs, "move", actor="knight")["state"]["characters"][0]
     assert rc(knight) == dest and pos.comp.board.arc_mask[N, pos.node((2, 2)), pos.node(dest)] & RI
+
+
+def round_events(evs: list[dict]) -> list[dict]:
+    return [ev for ev in evs if ev["event"] == "round_boss"]
+
+
+@pytest.mark.parametrize("row, side, arc", [(4, "N", FR), (5, "S", BA)])
+def test_R_12_10_A_43_a_walk_in_the_boss_node_may_go_round_the_boss_into_the_next_arc(row, side, arc):
+    """The knight on the east (right) side of a boss facing north: after stop and the three nodes of the
+    right arc, rows 4 and 5 move him round the boss, counter-clockwise to the front (north side), clockwise
+    to the back (south side). He stays on the boss's node; the step is his free walk (no stamina)."""
+    pos = scene(["knight", "warrior"], boss="gargoyle", variants=CHARS_FIRST)
+    pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2), side=E + 1).char("warrior", (4, 4))
+    _, evs = play(pos, H_STEP=row)
+    decision = first(evs, "decision", hook="step")
+    assert decision["values"][2] == 6
+    shift = round_events(evs)[0]
+    knight = shift["state"]["characters"][0]
+    assert rc(knight) == (2, 2) and knight["side"] == side and knight["stamina"] == 0
+    assert shift["values"][1] == FACINGS.index(side) + 1 and shift["values"][3] == arc
+    assert "moves round gargoyle#0 to its" in describe(shift, pos.comp)
+
+
+def test_R_12_10_front_to_back_round_the_boss_costs_a_walk_and_a_run():
+    """000's example: from the front to the back costs 1 stamina, the walk to the right arc then a run on
+    to the back (the scripted policy keeps taking row 5, clockwise)."""
+    pos = scene(["knight", "warrior"], boss="gargoyle", variants=CHARS_FIRST)
+    pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2), side=N + 1).char("warrior", (4, 4))
+    _, evs = play(pos, H_STEP=5)  # stop, (0,2), (1,3), (1,1), round counter-clockwise, round clockwise
+    first_two = [ev["state"]["characters"][0] for ev in round_events(evs)[:2]]
+    assert [(k["side"], k["stamina"]) for k in first_two] == [("E", 0), ("S", 1)]
+    assert all(rc(k) == (2, 2) for k in first_two)
+
+
+@pytest.mark.parametrize("row, side, arc", [(6, "SW", BA), (7, "SE", RI)])
+def test_R_12_10_from_a_line_the_next_arcs_are_the_ones_it_is_not_in_yet(row, side, arc):
+    """The boss faces north-east; the knight stands at its north side, on the line between its left and
+    front arcs (five nodes of those arcs to leave by): going round leads on to the back arc (south-west
+    side, counter-clockwise) or the right arc (south-east side, clockwise)."""
+    pos = scene(["knight", "warrior"], boss="gargoyle", variants=CHARS_FIRST)
+    pos.enemy(0, (2, 2), facing=NE).char("knight", (2, 2), side=N + 1).char("warrior", (4, 4))
+    _, evs = play(pos, H_STEP=row)
+    assert first(evs, "decision", hook="step")["values"][2] == 8  # stop, five nodes, two ways round
+    shift = round_events(evs)[0]
+    assert shift["state"]["characters"][0]["side"] == side and shift["values"][3] == arc
+
+
+def test_A_43_forbidden_offers_no_move_round_the_boss():
+    pos = scene(["knight", "warrior"], boss="gargoyle", variants={**CHARS_FIRST, "boss_arc_shift_in_node": "forbidden"})
+    pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2), side=E + 1).char("warrior", (4, 4))
+    _, evs = play(pos, H_STEP=5)
+    assert first(evs, "decision", hook="step")["values"][2] == 4  # stop + the right arc's three nodes
+    assert round_events(evs) == []
+
+
+@pytest.mark.parametrize("row, side, arc", [(1, "S", RI), (2, "W", BA), (3, "N", LE)])
+def test_R_12_11_a_dodge_in_the_boss_node_may_go_to_any_arc(row, side, arc):
+    """Electric Breath: the gargoyle turns to face the knight on its east side (R-12.16) and breathes on its
+    front arc. The knight dodges: after staying, rows 1-3 are the other arcs' sides (now right, back, left),
+    then the eight adjacent nodes, every one open whatever its arc (R-12.11 ignores the arc rules)."""
+    pos = scene(["knight", "warrior"], boss="gargoyle", variants=ONE)
+    pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2), side=E + 1).char("warrior", (4, 4))
+    pos.deck([card(pos, "electric_breath")])
+    _, evs = play(pos, H_DEFENCE=1, H_DODGE_MOVE=row)
+    assert first(evs, "decision", hook="dodge_move")["values"][2] == 1 + 3 + 8
+    shift = round_events(evs)[0]
+    knight = shift["state"]["characters"][0]
+    assert rc(knight) == (2, 2) and knight["side"] == side and shift["values"][3] == arc
+    assert facing(shift["state"]) == E
 
 
 @pytest.mark.parametrize("choice", range(3))

@@ -41,6 +41,7 @@ EVENTS = {
     L.EV_LEAP: ("leap", "R-12.20"),
     L.EV_REVEAL: ("deck", "R-12.5"),
     L.EV_RETREAT: ("retreat", "R-13.4"),
+    L.EV_ARC_SHIFT: ("round_boss", "R-12.10, R-12.11"),
 }
 ARCS = {L.ARC_FRONT: "front", L.ARC_RIGHT: "right", L.ARC_BACK: "back", L.ARC_LEFT: "left"}
 FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -169,6 +170,8 @@ def describe(ev: dict[str, Any], comp: Compiled) -> str:
         "leap": lambda: f"{who} leaps {rc(a)} -> {rc(c)}",
         "deck": lambda: f"behaviour deck of {a} cards, {c} revealed by gravestones",
         "retreat": lambda: f"the party retreats after the enemies' turn of round {a}",
+        "round_boss": lambda: (f"{who} moves round {comp.enemy_ids[d]}#{d} to its "
+                               f"{' / '.join(_arcs(e))} arc (side {FACINGS[c - 1]})"),
     }
     text = templates[name]() if name in templates else name
     rule = f"  [{ev['rule']}]" if ev["rule"] else ""

@@ -147,6 +147,11 @@ VARIANTS = VariantSet((
        toward_entry_door="front arc toward the adjacent node closest to the party's entry door",
        toward_nearest_character="front arc toward the nearest character after placement",
        random="a uniformly random facing"),
+    reading("boss_arc_shift_in_node", "A-43", "a walk or run inside the boss's node may step round the boss (R-12.10)",
+       "000: moving around the boss to an adjacent arc costs a walk or run of 1 node (front to back: walk + run); "
+       "the JP hint says to go round outside the node.",
+       allowed="a walking or running character in the boss's node may move round the boss into an adjacent arc",
+       forbidden="a character changes arc only by leaving the boss's node and coming back"),
     reading("boss_toward_rotation", "A-44", "how a boss turns to move toward a character (R-12.14)",
        "000 and FAQ: centre the front arc on the adjacent node closest to the target; JP: the target's node in the front arc.",
        face_closer_adjacent="the boss turns its front arc onto an adjacent node closer to the target",
@@ -188,8 +193,6 @@ NOT_SIMULATED: dict[str, str] = {
     "A-16 entry_nodes": "only door_wall is compiled (compile step)",
     "A-25 soul_retrieval_moves": "souls: whole games read R-8.6 as 'a won battle on the tile picks them up'",
     "A-26 multi_death_soul_node": "one death ends a battle, so there is one node",
-    "A-43 boss_arc_shift_in_node": "needs kernel code: stepping round the boss inside its node is not offered, so "
-                                   "every reading plays as `forbidden`; the default `allowed` would change default results",
     "A-47 heatup_timing": "equivalent readings here: nothing reads the deck between the two moments",
     "A-49 chest_equip": "between battles: played by whole games (--game dstbg_game)",
     "A-50 defeat_clears_cubes": "cubes are per battle here",

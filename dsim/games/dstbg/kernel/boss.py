@@ -8,6 +8,7 @@ from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.combat import enemy_end_of_activation
 from dsim.games.dstbg.kernel.core import (
     kernel,
+    arc_centre,
     blocks_movement,
     char_arc,
     ci,
@@ -37,18 +38,6 @@ def side_offset(direction: int) -> int:
     if direction == L.DIR_RIGHT:
         return 2
     return 0
-
-
-@kernel
-def arc_centre(facing: int, arcs: int) -> int:
-    """The absolute direction at the centre of the first arc in ``arcs`` (front, right, back, left)."""
-    if arcs & L.ARC_FRONT:
-        return facing
-    if arcs & L.ARC_RIGHT:
-        return (facing + 2) % 8
-    if arcs & L.ARC_BACK:
-        return (facing + 4) % 8
-    return (facing + 6) % 8
 
 
 @kernel

@@ -26,7 +26,9 @@ from dsim.games.dstbg.kernel.core import (
     ni,
     pool_sum,
     range_dist,
+    relative_arc,
     roll_die,
+    round_side,
     roll_pool,
     running,
     set_opt,
@@ -170,7 +172,9 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
 
     Option rows: (node, stamina cost, face-down trap, barrel, move distance to the nearest enemy,
     figures there, range distance to the nearest enemy, enemies attackable from there, boss arcs of the
-    node); row 0 = stop."""
+    node); row 0 = stop. In a boss's node, under A-43 ``allowed``, the last two rows of a walk or run move
+    round the boss into the next arc counter-clockwise, then clockwise (R-12.10): the node itself, with the
+    arc it leads to in column 8."""
     taken = 0
     longest, at_zero = reach_profile(t, b, c)  # hands do not change during a move
     while taken < max_steps and running(b):
@@ -193,14 +197,35 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
             barrel = 1 if b.st[ni(dest, L.N_TERRAIN)] == L.TERRAIN_BARREL else 0
             set_opt(b, n, dest, cost, trap, barrel, 0, 0, 0, 0)
             n += 1
+        rounds_from = n  # R-12.10 (A-43 allowed): then the two moves round the boss into a next arc
+        side = b.st[ci(c, L.C_ARC)] - 1 if boss >= 0 and b.st[ci(c, L.C_ARC)] > 0 else facing
+        if boss >= 0 and kind == STEP_WALK and t.variants[L.V_BOSS_ARC_SHIFT] == 0:
+            cost = step_cost(t, b, c, pos, kind, free_steps)
+            if cost >= 0 and can_pay(t, b, c, cost):
+                for i in range(2):
+                    set_opt(b, n, pos, cost, 0, 0, 0, 0, 0, 0)
+                    n += 1
         if n == 1:
             break  # no step open: stopping is the only option (decide asks no policy for one row)
         step_features(t, b, n, longest, at_zero)
+        for i in range(rounds_from, n):
+            b.opts[i, 8] = relative_arc(facing, round_side(facing, side, i - rounds_from))
         k = decide(b, policy, L.H_SHIFT if kind == STEP_SHIFT else L.H_STEP, n)
         if k == 0:
             break
         dest = b.opts[k, 0]
         cost = b.opts[k, 1]
+        if k >= rounds_from:  # round the boss: a step of the move that stays in the node
+            pay(t, b, c, cost)
+            if free_steps > 0:
+                free_steps -= 1
+            if not running(b):
+                break
+            side = round_side(facing, side, k - rounds_from)
+            b.st[ci(c, L.C_ARC)] = side + 1
+            log(b, L.ACTOR_CHAR, c, L.EV_ARC_SHIFT, pos, side + 1, boss, b.opts[k, 8], -1)
+            taken += 1
+            continue
         if b.opts[k, 3] == 1:
             break_barrel(t, b, dest)
         pay(t, b, c, cost)

@@ -474,6 +474,27 @@ def relative_arc(facing: int, direction: int) -> int:
 
 
 @kernel
+def arc_centre(facing: int, arcs: int) -> int:
+    """The absolute direction at the centre of the first arc in ``arcs`` (front, right, back, left)."""
+    if arcs & L.ARC_FRONT:
+        return facing
+    if arcs & L.ARC_RIGHT:
+        return (facing + 2) % 8
+    if arcs & L.ARC_BACK:
+        return (facing + 4) % 8
+    return (facing + 6) % 8
+
+
+@kernel
+def round_side(facing: int, side: int, i: int) -> int:
+    """R-12.10: the side at the centre of an arc next to the one a character at ``side`` (a direction) stands
+    in, ``i`` 0 counter-clockwise, 1 clockwise: two sides round from an arc's centre, three from a line
+    (on a line it is in both arcs already)."""
+    step = 2 if (side - facing) % 2 == 0 else 3
+    return (side + (8 - step if i == 0 else step)) % 8
+
+
+@kernel
 def char_arc(t, b, c: int, e: int) -> int:
     """Arc(s) of boss ``e`` that character ``c`` stands in: by node (R-12.8), or by its side of the
     base when in the boss's node (R-12.9)."""

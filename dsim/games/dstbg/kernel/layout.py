@@ -306,6 +306,7 @@ V_TAUNT_EQUAL = _V.index["taunt_equal"]  # A-40
 V_PLAYERS_CHOICE = _V.index["players_choice_policy"]
 V_ESTUS_TIMING = _V.index["estus_timing"]
 V_BOSS_FACING = _V.index["boss_initial_facing"]
+V_BOSS_ARC_SHIFT = _V.index["boss_arc_shift_in_node"]
 V_BOSS_TOWARD = _V.index["boss_toward_rotation"]
 V_BOSS_ARC_LIMIT = _V.index["boss_attack_arc_limit"]
 V_HEATUP_SCOPE = _V.index["heatup_shuffle_scope"]
@@ -352,6 +353,7 @@ EV_LEAP = 28
 EV_DECISION = 29
 EV_REVEAL = 30
 EV_RETREAT = 31  # a: round
+EV_ARC_SHIFT = 32  # a: node, b: side moved to (direction + 1), c: boss slot, d: its arc bits
 
 # damage sources for EV_DAMAGE
 SRC_ATTACK = 0

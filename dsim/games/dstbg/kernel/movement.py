@@ -192,13 +192,23 @@ def resolve_traps(t, b, policy, moved: int) -> None:
 
 @kernel
 def dodge_move_options(t, b, c: int, allow_stay: bool) -> int:
-    """Option rows for the optional 1-node dodge move (R-9.5, F-9.4): stay, or an adjacent node
-    without gravestone or chest (a barrel node costs 1 more stamina)."""
+    """Option rows for the optional 1-node dodge move (R-9.5, F-9.4): stay; in a boss's node, each other arc
+    (R-12.11: side in column 4, as ``C_ARC``, its arc bits in column 6); an adjacent node without gravestone
+    or chest (a barrel node costs 1 more stamina)."""
     pos = b.st[ci(c, L.C_POS)]
     n = 0
     if allow_stay:
         set_opt(b, 0, pos, 0, 0, 0, 0, figures_at(b, pos), 0, 0)
         n = 1
+    boss = boss_at(t, b, pos)
+    if boss >= 0:  # R-12.11: in the boss's node a dodge may go to any arc (the centre of each, but its own)
+        facing = b.st[ei(boss, L.E_FACING)]
+        side = b.st[ci(c, L.C_ARC)] - 1
+        for k in range(4):
+            to = (facing + 2 * k) % 8
+            if to != side:
+                set_opt(b, n, pos, 0, 0, 0, to + 1, figures_at(b, pos), relative_arc(facing, to), 0)
+                n += 1
     for d in range(8):
         dest = t.neighbour[pos, d]
         if dest < 0:
@@ -225,6 +235,10 @@ def dodge_move(t, b, policy, c: int) -> int:
     k = decide(b, policy, L.H_DODGE_MOVE, n)
     dest = b.opts[k, 0]
     if dest == b.st[ci(c, L.C_POS)]:
+        side = b.opts[k, 4]
+        if side > 0:  # R-12.11: round the boss to another arc of its node
+            b.st[ci(c, L.C_ARC)] = side
+            log(b, L.ACTOR_CHAR, c, L.EV_ARC_SHIFT, dest, side, boss_at(t, b, dest), b.opts[k, 6], -1)
         return 0
     if b.opts[k, 1] > 0:
         pay(t, b, c, 1)
