@@ -473,6 +473,36 @@ def test_R_12_20_leap_push_damage_is_a_physical_attack_each_pushed_character_blo
     assert push["state"]["characters"][0]["damage"] == taken
 
 
+def test_A_36_push_then_defend_a_leap_pushes_first_and_the_knight_defends_where_he_lands():
+    """As above under A-36 ``push_then_defend``: the knight is pushed off the landing node first, then
+    blocks the 6 push damage there."""
+    pos = scene(["knight", "warrior"], boss="dancer_of_the_boreal_valley",
+                variants={**ONE, "push_damage_order": "push_then_defend"})
+    pos.enemy(0, (0, 0), facing=S).char("knight", (4, 4)).char("warrior", (4, 10))
+    pos.deck([card(pos, "plunging_attack")])
+    _, evs = play(pos, forced=[1, 1])
+    part = boss_part(evs)
+    block = first(part, "defend", actor="knight")
+    push = first(part, "push", actor="knight")
+    assert part.index(push) < part.index(block) and block["values"][:3] == [0, 2, 4]
+    knight = after_boss(evs)["characters"][0]
+    assert rc(knight) == rc(block["state"]["characters"][0]) != (4, 4) and knight["damage"] == 4
+
+
+@pytest.mark.parametrize("dice, frozen", [([1, 1], False), ([1, 0], True)])
+def test_R_9_2_a_dodged_attack_is_no_hit_so_it_gives_no_condition(dice, frozen):
+    """Chilling Thrust (move 2 toward the aggro holder, then magic 4 with frostbite, dodge 2): the assassin
+    on (4,2) dodges with her two green dice. Two symbols: not hit, no damage and no frostbite; one: the
+    dodge fails, she is hit, 4 damage and frostbite."""
+    pos = scene(["assassin", "knight"], boss="boreal_outrider_knight", variants=ONE)
+    pos.enemy(0, (0, 0), facing=S).char("assassin", (4, 2)).char("knight", (0, 4))
+    pos.deck([card(pos, "chilling_thrust")])
+    _, evs = play(pos, forced=dice, H_DEFENCE=1)
+    assert first(evs, "defend", actor="assassin")["values"][:2] == [2, sum(dice)]
+    assassin = after_boss(evs)["characters"][0]
+    assert ("frostbite" in assassin["conditions"]) is frozen and assassin["damage"] == (4 if frozen else 0)
+
+
 # --------------------------------------------------------------------------- attacks
 
 def test_R_12_22_area_attack_hits_exactly_the_characters_in_its_arcs_within_range():

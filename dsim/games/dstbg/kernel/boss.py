@@ -134,18 +134,24 @@ def push_out(t, b, policy, e: int, damage: int, difficulty: int, leap: bool) -> 
             return
         if st[ci(c, L.C_ALIVE)] == 0 or st[ci(c, L.C_POS)] != node:
             continue
-        if damage <= 0:
-            if leap:
-                push_char_any(t, b, policy, c, node, -1)
-            else:
-                push_char_boss(t, b, policy, c, e)
+        if damage <= 0 or t.variants[L.V_PUSH_DMG_ORDER] == 1:  # A-36 push_then_defend: pushed, then hit there
+            push_off(t, b, policy, c, e, leap)
+            if damage > 0 and running(b) and st[ci(c, L.C_ALIVE)] == 1:
+                defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
             continue
         hit = defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
         if (hit or t.variants[L.V_PUSH_DMG_DODGED] == 1) and st[ci(c, L.C_POS)] == node and running(b):
-            if leap:
-                push_char_any(t, b, policy, c, node, -1)
-            else:
-                push_char_boss(t, b, policy, c, e)
+            push_off(t, b, policy, c, e, leap)
+
+
+@kernel
+def push_off(t, b, policy, c: int, e: int, leap: bool) -> None:
+    """Character ``c`` pushed off boss ``e``'s node: to any adjacent node after a leap (R-12.20), else within
+    its arc (R-12.23)."""
+    if leap:
+        push_char_any(t, b, policy, c, b.st[ei(e, L.E_POS)], -1)
+    else:
+        push_char_boss(t, b, policy, c, e)
 
 
 @kernel
