@@ -30,7 +30,7 @@ from dsim.games.dstbg import engine
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import POLICY_SIG
 from dsim.games.dstbg.trace import events
-from tests.kit import SCRIPT_LEN, first, play, scene, script
+from tests.kit import SCRIPT_LEN, first, play, scene, script, scripted
 
 ROUTE = SCRIPT_LEN  # params[ROUTE:]: route before attacking, then route after attacking (see ``routed``)
 ROUTE_SLOTS = 10
@@ -1042,12 +1042,12 @@ def test_R_11_2_icons_resolve_left_to_right():
 # ---------------------------------------------------------------------------------------------
 # scenes with other gear (a test-only loadout) and trap interplay
 # ---------------------------------------------------------------------------------------------
-def kit_scene(kits, encounter="sentinels_wrath", rounds=1, **variants):
+def kit_scene(kits, encounter="sentinels_wrath", rounds=1, boss=None, **variants):
     """Like :func:`empty`, but each character carries the gear in ``kits`` (id → dict(armour, hands,
-    backup)), compiled as a test-only loadout."""
+    backup)), compiled as a test-only loadout; with ``boss``, that boss's battle (the boss unplaced)."""
     import dataclasses
 
-    from dsim.games.dstbg.compile import compile_encounter
+    from dsim.games.dstbg.compile import compile_boss, compile_encounter
     from dsim.games.dstbg.position import Position
     from dsim.games.dstbg.schema import Kit, Loadout
     from tests.kit import data
@@ -1058,13 +1058,119 @@ def kit_scene(kits, encounter="sentinels_wrath", rounds=1, **variants):
     d = dataclasses.replace(base, loadouts={**base.loadouts, "placed_test": lo})
     settings = {"max_rounds": rounds}
     settings.update(variants)
-    comp = compile_encounter(d, list(kits), encounter, settings, loadout="placed_test")
+    if boss is None:
+        comp = compile_encounter(d, list(kits), encounter, settings, loadout="placed_test")
+    else:
+        comp = compile_boss(d, list(kits), boss, 0, settings, loadout="placed_test")
     pos = Position(comp)
     for e in range(len(comp.enemy_ids)):
         pos.remove_enemy(e)
     for n in range(13):
         pos.terrain(n, L.TERRAIN_NONE)
     return pos
+
+
+# ---------------------------------------------------------------------------------------------
+# rules pinned by an audit: each had code but no test that fails when it breaks
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("roll, wounds", [(2, 1), (3, 2)])
+def test_R_9_4_a_magic_attack_is_reduced_by_resist_not_block(roll, wounds):
+    """R-9.4: the Dragonslayer's Axe's free O line is magic; against the sentinel (block 2, resist 1) a 2
+    deals 1 and a 3 deals 2 (were block used: 0 and 1)."""
+    pos = kit_scene({"knight": {"armour": "knight_armour", "hands": ["dragonslayers_axe"]}}, first_side="characters_first")
+    sn = slot(pos, "sentinel")
+    pos.enemy(sn, 6).char("knight", 6)
+    b, evs = play(pos, forced=[roll], H_ATTACK=1)
+    assert first(evs, "attack", actor="knight")["values"][3] == roll
+    assert en(first(evs, "damage", actor=f"sentinel#{sn}"), sn)["wounds"] == wounds
+
+
+def test_R_9_7_R_9_6_a_character_push_moves_an_enemy_farther_but_never_a_boss():
+    """Firebombs (range 1, node attack KKK, magic, push) thrown from (4,2) onto (2,2), dice all 0: the hollow
+    soldier there is hit (R-9.2) and pushed to one of the five neighbours farther from (4,2), never to
+    (3,1), (3,3) or (4,2) itself; the Gargoyle in the same place is not pushed at all (R-9.6)."""
+    kits = {"knight": {"armour": "knight_armour", "hands": ["firebombs"]}}
+    pos = kit_scene(kits, encounter="the_forgotten", first_side="characters_first")
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 6).char("knight", 11)
+    b, evs = play(pos, forced=[0, 0, 0], H_ATTACK=1)
+    assert first(evs, "decision", hook="attack_push")["values"][2] == 5
+    assert first(evs, "move", actor=f"hollow_soldier#{hs}")["values"][:2] == [6, 1]  # the first option: (0,2)
+
+    pos = kit_scene(kits, boss="gargoyle", first_side="characters_first")
+    pos.enemy(0, 6, facing=0).char("knight", 11)
+    b, evs = play(pos, forced=[0, 0, 0], H_ATTACK=1)
+    assert first(evs, "attack", actor="knight")["values"][3] == 0
+    boss_turn = evs.index(first(evs, "card"))  # what happens before the Gargoyle's own turn
+    assert not all_of(evs[:boss_turn], "decision", hook="attack_push") and en(evs[boss_turn], 0)["node"] == 6
+
+
+@pytest.mark.parametrize("row, dest", [(0, 2), (1, 12)])
+def test_F_9_7_an_enemy_attack_push_goes_to_the_adjacent_node_farthest_from_the_attacker(row, dest):
+    """F-9.7 with a silver knight swordsman given range 1 and no move (test data): from (2,2) its node attack
+    hits the knight on (2,4), who is pushed to (0,4) or (4,4), two steps from the attacker, never to (1,3)
+    or (3,3) (one step) nor onto (2,2); R-9.6: the push costs the knight no stamina."""
+    import copy
+
+    from dsim.games.dstbg.compile import compile_encounter
+    from dsim.games.dstbg.position import Position
+    from tests.kit import data
+
+    d = copy.deepcopy(data())
+    sk = d.enemies["silver_knight_swordsman"]
+    d.enemies[sk.id] = sk.model_copy(update={"range": 1, "behaviour": sk.behaviour[1:]})
+    pos = Position(compile_encounter(d, ["knight"], "broken_passageway", {"max_rounds": 1}))
+    for e in range(len(pos.comp.enemy_ids)):
+        pos.remove_enemy(e)
+    for n in range(13):
+        pos.terrain(n, L.TERRAIN_NONE)
+    sk = slot(pos, "silver_knight_swordsman")
+    pos.enemy(sk, 6).char("knight", 7, stamina=2)
+    b, evs = play(pos, forced=[1, 1], H_ATTACK_PUSH=row)
+    assert first(evs, "decision", hook="attack_push")["values"][2] == 2
+    push = first(evs, "push", actor="knight")
+    assert push["values"][:2] == [7, dest] and ch(push, "knight")["stamina"] == 2
+
+
+def _setup_only(comp, index, **choices):
+    """Run only the setup of battle ``index`` of a cell compiled with ``max_rounds`` 0; the buffers."""
+    return engine.play_one(comp.tables, scripted, script(**choices), 0, 0, index)
+
+
+def test_R_7_7_traps_go_on_every_basic_node_except_along_walls_with_doors():
+    """Ash Gardens has traps; on the exploration tile (doors top and bottom, spawns (1,1) and (1,3), terrain
+    (2,0) and (2,4)) the basic nodes off the door walls are (2,2), (3,1) and (3,3): exactly those get a
+    face-down token, whatever the shuffle; the shuffle deals different tokens from battle to battle."""
+    from dsim.games.dstbg.compile import compile_encounter
+    from tests.kit import data
+
+    comp = compile_encounter(data(), ["knight"], "ash_gardens", {"max_rounds": 0})
+    deals = set()
+    for index in range(6):
+        b = _setup_only(comp, index)
+        traps = {n: int(b.st[L.N_BASE + n * L.N_FIELDS + L.N_TRAP]) for n in range(13)}
+        assert {n for n, tok in traps.items() if tok >= 0} == {6, 8, 9}
+        deals.add((traps[6], traps[8], traps[9]))
+    assert len(deals) > 1
+
+
+def test_R_2_8_no_entry_node_gets_more_than_three_figures():
+    """Four characters enter by the bottom wall, the players always naming the first entry node offered:
+    the first three stand on (4,0); (4,0) is then full, so the fourth goes to (4,2)."""
+    comp = scene(["knight", "herald", "warrior", "assassin"], encounter="the_forgotten", variants={"max_rounds": 0}).comp
+    b = _setup_only(comp, 0, H_PLACE=0)
+    nodes = [int(b.st[L.C_BASE + c * L.C_FIELDS + L.C_POS]) for c in range(4)]
+    assert nodes == [10, 10, 10, 11]
+
+
+def test_R_8_2_characters_activate_clockwise_from_the_one_whose_turn_it_is():
+    """Three characters, the herald's turn first, four rounds: herald, warrior, knight, herald."""
+    pos = empty(["knight", "herald", "warrior"], rounds=4, first_side="characters_first")
+    hs = slot(pos, "hollow_soldier")
+    pos.enemy(hs, 0).char("knight", 12).char("herald", 11).char("warrior", 10).tokens(next_char=1)
+    b, evs = play(pos)
+    order = [ev["actor"] for ev in evs if ev["event"] == "activate" and "#" not in ev["actor"]]
+    assert order == ["herald", "warrior", "knight", "herald"]
 
 
 def test_R_4_10_repeat_uses_the_whole_option_again():
