@@ -109,6 +109,22 @@ def test_parameters_at_their_bounds_play_whole_games(name):
                 assert not cols["timeout"].any(), (name, end)
 
 
+def test_a_game_cut_off_by_the_round_cap_is_won_by_nobody():
+    """A cap of 3 rounds (below the house setting's floor, so set on the vector) stops every game long before
+    the Final Boss falls: each is a timeout, scored, but no seat and no policy is credited with the win (by
+    score, they were)."""
+    policies = [REGISTRY.get(name) for name in STYLES]
+    variants = VARIANTS.vector({})
+    variants[VARIANTS.index["max_rounds"]] = 3
+    rows = engine.play_batch(tables(), tuple(compiled(p.decide) for p in policies),
+                             param_rows([p.vector() for p in policies]), variants, 4, SEED, 0, 0, 200, "rotate")
+    cols = engine.outcome_columns(rows, 4)
+    assert cols["timeout"].all() and (cols["rounds"] == 3).all() and (cols["winner"] == -1).all()
+    assert sum(cols[f"score_seat_{k}"].sum() for k in range(4)) > 0
+    assert not any(cols[f"win_seat_{k}"].any() or cols[f"win_listed_{k}"].any() for k in range(4))
+    assert not cols["first_player_won"].any()
+
+
 @pytest.mark.parametrize("name", STYLES)
 def test_house_rules_do_not_break_the_policies(name):
     """Readings that change what the hooks see: a finite echo pool, costly upgrades, a small hand limit."""

@@ -71,7 +71,7 @@ VARIANTS = VariantSet((
     number("final_boss_health", "house", "echoes added to the Final Boss's health (house rule; tunable)", 0,
            "the Final Boss gets printed + 4/5-player bonus + N echoes (at least 1)", low=-20, high=100),
     number("max_rounds", "sim", "round cap: a game still running after this many rounds is a timeout", 200,
-           "the game stops and counts as a timeout", low=10, high=10_000),
+           "the game stops and counts as a timeout, won by nobody (scores still kept)", low=10, high=10_000),
 ))
 
 V_ECHO_POOL = VARIANTS.index["echo_pool"]

@@ -643,7 +643,8 @@ def score(s, t, h):
 
 @jit
 def finish(s, t, out):
-    """BB-13: scores, the winner (BB-13.4 tie-break: more Banked, else shared) and the outcome row."""
+    """BB-13: scores, the winner (BB-13.4 tie-break: more Banked, else shared) and the outcome row; a game the
+    ``max_rounds`` cap cut off is scored but won by nobody (it never reached BB-4.2's end)."""
     n = s.table[L.T_HUNTERS]
     out[:] = 0
     best = -1
@@ -655,8 +656,9 @@ def finish(s, t, out):
         if s.scratch[h] == best:
             top_banked = max(top_banked, s.hunters[h, L.H_BANKED])
     winners, winner = 0, -1
+    finished = s.table[L.T_OVER] != L.OVER_TIMEOUT  # a game cut off by the round cap has no winner
     for h in range(n):
-        win = s.scratch[h] == best
+        win = s.scratch[h] == best and finished
         if win and s.variants[V.V_TIE_BREAK] == 0:
             win = s.hunters[h, L.H_BANKED] == top_banked
         if win:
