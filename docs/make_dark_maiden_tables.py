@@ -55,7 +55,7 @@ def where_they_die(normal: dict[str, dict]) -> str:
         killers = sorted(((k.removeprefix("lost_to_"), v) for k, v in res.items() if k.startswith("lost_to_")),
                          key=lambda kv: -kv[1])
         worst = ", ".join(f"{name} {pct(share)}" for name, share in killers[:2]) or "—"
-        rows.append(f"| {party} | {cleared} | {lost} | {res['mean_rounds']:.1f} | {res['lives_used']:.1f} | "
+        rows.append(f"| {party} | {cleared} | {lost} | {res['mean_turns']:.1f} | {res['lives_used']:.1f} | "
                     f"{res['deaths']:.1f} | {res['potions_used']:.1f} | {worst} |")
     return "\n".join(rows) + "\n"
 

@@ -44,7 +44,7 @@ def play_sums(game: Game, settings: Mapping[str, Any], count: int, seed: int, st
 def summarise(game: Game, settings: Mapping[str, Any], totals: Mapping[str, float], count: int, seed: int,
               seconds: float | None = None) -> dict[str, Any]:
     """The summary of ``dsim run``: success rate with its 95% Wilson interval (or win share per seat),
-    mean rounds, the game's own figures, throughput."""
+    the mean of the game's rounds column (``mean_rounds``, ``mean_turns`` …), the game's own figures, throughput."""
     from dsim.stats import wilson_interval
 
     out = game.outcome
@@ -59,7 +59,7 @@ def summarise(game: Game, settings: Mapping[str, Any], totals: Mapping[str, floa
         low, high = wilson_interval(wins, count)
         summary.setdefault("win_share", []).append({"seat": seat, "wins": wins, "share": wins / count,
                                                     "ci95": [float(low), float(high)]})
-    summary["mean_rounds"] = totals[out.rounds] / count
+    summary[f"mean_{out.rounds}"] = totals[out.rounds] / count  # mean_rounds, mean_turns, mean_battles …
     summary["seed"] = seed
     summary |= game.summary(totals, count, settings)
     summary[f"{unit}_per_s"] = count / seconds if seconds else None

@@ -57,12 +57,9 @@ def run(
         table.add_row(f"{share['policy']} wins per seat ({share['seats']} seat{'s' * (share['seats'] > 1)})",
                       f"{share['share']:.4f}  (95% CI {low:.4f} – {high:.4f})")
     shown = {"game", "settings", unit, "wins", "win_rate", "ci95", "win_share", "policy_share", "seed", f"{unit}_per_s"}
-    if chosen.outcome.rounds != "rounds":  # a game's own mean of its rounds column repeats mean_rounds
-        shown.add(f"mean_{chosen.outcome.rounds}")
     for key, value in summary.items():  # the game's own figures: numbers only (text is in the heading)
         if key not in shown and (value is None or isinstance(value, int | float)):
-            label = f"mean {chosen.outcome.rounds}" if key == "mean_rounds" else key.replace("_", " ")
-            table.add_row(label, _format(value))
+            table.add_row(key.replace("_", " "), _format(value))
     rate = summary[f"{unit}_per_s"]
     table.add_row("throughput", f"{rate:,.0f} {unit}/s" if rate else "—")
     console.print(table)

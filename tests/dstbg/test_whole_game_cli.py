@@ -61,7 +61,9 @@ def test_bad_whole_game_input_is_a_one_line_error(args, message):
 def test_generic_run_compare_and_sweep_report_show_the_funnel(tmp_path):
     run = invoke("run", "--game", "dstbg_game", "--party", "knight,warrior", "--games", "200", "--json")
     assert run.exit_code == 0, run.output
-    assert "beat_mini_boss" in json.loads(run.stdout)
+    summary = json.loads(run.stdout)
+    assert "beat_mini_boss" in summary and "mean_rounds" not in summary  # a game's length is in battles
+    assert summary["mean_battles"] >= 1
     table = invoke("run", "--game", "dstbg_game", "--party", "knight,warrior", "--games", "200")
     measures = [line.split("│")[1].strip() for line in table.stdout.splitlines() if line.startswith("│")]
     assert measures.count("mean battles") == 1, measures  # the rounds column was listed twice
