@@ -286,6 +286,34 @@ def test_a_narrow_report_keeps_every_figure_and_breaks_names_between_words(tmp_p
         assert fragments[-1] == [f"{cell.rounds_mean:.2f}"]
 
 
+def test_a_narrow_report_of_many_varying_settings_lists_each_cell_line_by_line(tmp_path):
+    """Seven varying settings at 80 columns: as columns each would be cut to a few letters (`ene|my_|hea|lth`);
+    each cell is listed instead as one line per setting (name and value whole) then one per figure."""
+    from dsim.cli import reporting
+
+    look = '{ banner_colour = "crimson", shield_pattern = "checkered", helmet_plume = "tall", cloak_length = "long" }'
+    grid = f'party = ["warrior+assassin+herald", "knight"]\nplace = ["high_wall_of_lothric", "the_forgotten"]\n' \
+           f'look = [{{}}, {look}]\np = [0.3, 0.7]'
+    path = write_experiment(tmp_path, grid=grid)
+    run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor())
+    cells = results.load(tmp_path / "out")
+    before = reporting.out_console.width
+    try:
+        reporting.out_console.width = 80
+        shown = CliRunner().invoke(app, ["report", str(tmp_path / "out")]).stdout
+    finally:
+        reporting.out_console.width = before
+    lines = shown.splitlines()
+    assert all(len(line) <= 80 for line in lines) and len(cells) == 16
+    pairs = [[part.strip() for part in line.split("│")[1:-1]] for line in lines if line.startswith("│")]
+    assert len(pairs) == 16 * (7 + 3)  # seven settings, then battles, win rate and mean rounds, per cell
+    names = [name for name, _ in pairs[:10]]
+    assert sorted(names[:7]) == ["banner_colour", "cloak_length", "helmet_plume", "p", "party", "place", "shield_pattern"]
+    assert names[7:] == ["battles", "win rate (95% CI)", "mean rounds"]
+    assert ["shield_pattern", "checkered"] in pairs and ["place", "high_wall_of_lothric"] in pairs
+    assert sum(line.startswith("├") for line in lines) == 15  # a rule between two cells
+
+
 def test_optional_outcomes_average_only_the_battles_they_apply_to(tmp_path):
     """R-12.6: a boss's health left, its heat-up round and the behaviour cards drawn are −1 where they do not
     apply (an encounter, a boss that never heated up). Their means and spreads count only the battles where they apply, an encounter shows

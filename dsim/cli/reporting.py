@@ -195,8 +195,9 @@ def print_unfinished(cells: pd.DataFrame, planned: list[str]) -> None:
 
 def _wide_or_long(title: str, keys: list[str], headers: list[str], rows: list[tuple[list[str], list[str]]]) -> Table:
     """One row per cell when its figures fit the terminal beside the settings (each interval beside its rate, or
-    under it), else one row per figure (``measure``, ``value``) under each cell's settings: figures are never cut,
-    names wrap between their words."""
+    under it), else one row per figure (``measure``, ``value``) under each cell's settings, else (too many varying
+    settings for columns) one line per setting and per figure of each cell: figures are never cut, names wrap
+    between their words."""
     for sep in (" ", "\n"):  # a rate's interval beside it, then under it
         table = fitted_table(title, [(key, [settings[i] for settings, _ in rows]) for i, key in enumerate(keys)],
                              [(h, [values[i].replace("\n", sep) for _, values in rows]) for i, h in enumerate(headers)],
@@ -206,8 +207,15 @@ def _wide_or_long(title: str, keys: list[str], headers: list[str], rows: list[tu
     long_rows = [(settings if i == 0 else [""] * len(settings), header, value.replace("\n", " "))
                  for settings, values in rows for i, (header, value) in enumerate(zip(headers, values))]
     names = [(key, [r[0][k] for r in long_rows]) for k, key in enumerate(keys)] + [("measure", [r[1] for r in long_rows])]
-    table = squeezed(title, names, [("value", [r[2] for r in long_rows])], out_console.width)
-    for index in range(len(headers) - 1, len(long_rows), len(headers)):  # a line under each cell's last figure
+    figures = [("value", [r[2] for r in long_rows])]
+    table = fitted_table(title, names, figures, out_console.width, KEY_WIDTH)
+    per_cell = len(headers)
+    if table is None:  # too many settings for columns: each cell's settings, then its figures, one per line
+        names = [("setting or measure", [name for _ in rows for name in (*keys, *headers)])]
+        figures = [("value", [v.replace("\n", " ") for settings, values in rows for v in (*settings, *values)])]
+        table = squeezed(title, names + figures, [], out_console.width)
+        per_cell += len(keys)
+    for index in range(per_cell - 1, len(table.rows), per_cell):  # a line under each cell's last figure
         table.rows[index].end_section = True
     return table
 
