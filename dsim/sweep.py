@@ -265,6 +265,19 @@ def _load_game(source: ExperimentFile) -> Game:
         raise ExperimentError(f'{display_path(source.path)}: field "game": {exc.args[0]}') from None
 
 
+def _data_hashes(game: Game, cells: list[Cell]) -> dict[str, str]:
+    """Each cell's data digest, computed once per data overlay (the ``data`` setting): hashing the files for
+    every cell of a 4,000-cell grid took two seconds."""
+    by_overlay: dict[str, str] = {}
+    hashes = {}
+    for cell in cells:
+        overlay = str(cell.settings.get("data"))
+        if overlay not in by_overlay:
+            by_overlay[overlay] = game.data_hash(cell.settings)
+        hashes[cell.id] = by_overlay[overlay]
+    return hashes
+
+
 def check_cells(game: Game, cells: list[Cell], path: Path) -> None:
     """Let the game validate every cell; one ``ExperimentError`` listing the invalid ones."""
     problems = []
@@ -432,7 +445,7 @@ def run_sweep(
     game = _load_game(source)
     cells = expand(exp)
     check_cells(game, cells, source.path)
-    manifest = _new_manifest(source, cells, battles, chunk, {c.id: game.data_hash(c.settings) for c in cells},
+    manifest = _new_manifest(source, cells, battles, chunk, _data_hashes(game, cells),
                              {c.id: game.seats(c.settings) for c in cells})
     manifest["outcome"] = dataclasses.asdict(game.outcome)
     out = _results_folder(Path(out))

@@ -217,3 +217,21 @@ def test_a_full_disk_or_read_only_folder_is_one_line_and_the_sweep_resumes(tmp_p
     monkeypatch.setattr(results, "write_chunk", write_chunk)
     again = CliRunner().invoke(app, ["sweep", str(path), "--out", str(out)])
     assert again.exit_code == 0 and "were already there" in again.stderr
+
+
+def test_a_sweep_hashes_the_data_once_per_overlay(tmp_path, monkeypatch):
+    """Every cell's manifest entry carries its data digest, computed once per ``data`` overlay (hashing the files
+    for each cell of a 4,000-cell grid took seconds before the first battle)."""
+    import json
+
+    from tests.toygame import ToyGame
+
+    calls = []
+    monkeypatch.setattr(ToyGame, "data_hash", lambda self, settings: calls.append(settings.get("data")) or
+                        f"digest-{settings.get('data')}")
+    grid = 'p = [0.1, 0.2, 0.3, 0.4]\ndata = ["a", "b"]'
+    run_sweep(load_experiment(write_experiment(tmp_path, grid=grid)), tmp_path / "out", LocalExecutor())
+    assert sorted(calls) == ["a", "b"]
+    manifest = json.loads((tmp_path / "out" / "_manifest.json").read_text())
+    hashes = [entry["data_hash"] for entry in manifest["cells"].values()]
+    assert sorted(hashes) == ["digest-a"] * 4 + ["digest-b"] * 4

@@ -103,8 +103,11 @@ def sweep(
     ids: dict[str, Any] = {}
     notice = LongRunNotice(unit, err_console.print)
     live = ExitStack()  # the progress display runs from on_start until run_sweep returns or fails
+    checking = err_console.status(f"Checking the cells of {display_path(file)} …")  # seconds for a large grid
+    live.enter_context(checking)
 
     def on_start(status: SweepStatus) -> None:
+        checking.stop()
         ids["cells"] = progress.add_task("cells", total=status.cells, completed=status.cells_done)
         ids["battles"] = progress.add_task(unit, total=status.battles, completed=status.battles_done, unit=unit)
         live.enter_context(progress)

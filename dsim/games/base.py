@@ -237,7 +237,8 @@ class Game:
         raise NotImplementedError
 
     def data_hash(self, settings: Mapping[str, Any]) -> str:
-        """A hash of the data the cell reads, so a resumed sweep refuses changed data."""
+        """A hash of the data the cell reads, so a resumed sweep refuses changed data: the shipped files and the
+        ``data`` overlay, nothing else of the settings (a sweep hashes once per overlay)."""
         return f"{self.name}-no-data"
 
     def seats(self, settings: Mapping[str, Any]) -> int:
