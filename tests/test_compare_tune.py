@@ -323,3 +323,16 @@ def test_compare_plays_each_gravestones_value_it_is_given():
     text = runner.invoke(app, ["compare", "--party", "knight,warrior", "--boss", "gargoyle", "--loadout", "mid_game",
                                "--gravestones", "4", "--setting", "boss_health_delta=-3", "--battles", "400"]).stdout
     assert "(4 gravestones)" in " ".join(text.split())
+
+
+@pytest.mark.parametrize("command", [
+    ["compare", "--variant", "first_side"],
+    ["tune", "--rule", "enemy_health_delta", "--target", "0.5"],
+])
+@pytest.mark.parametrize("column", ["next_first_char", "result"])
+def test_compare_and_tune_refuse_an_internal_column_as_the_measure(command, column):
+    """``next_first_char`` is a character's index and ``result`` a code: tune searched a rule to bring the index's
+    mean to 0.5; both commands now refuse the game's internal columns in one line."""
+    out = runner.invoke(app, [*command, "--party", "knight", "--encounter", "the_forgotten", "--battles", "500",
+                              "--measure", column])
+    assert out.exit_code == 1 and "internal columns" in out.stderr and "Traceback" not in out.output
