@@ -130,12 +130,18 @@ class Experiment(BaseModel):
 
     @model_validator(mode="after")
     def _check_settings_shape(self) -> Experiment:
-        """Settings are JSON-like; grid entries are non-empty lists that do not clash with [fixed]."""
+        """Settings are JSON-like; grid entries are non-empty lists without a repeated value that do not clash
+        with [fixed]."""
         _check_json(self.fixed, "fixed")
         _check_json(self.grid, "grid")
         for i, cell in enumerate(self.cells):
             _check_json(cell, f"cells[{i}]")
-        for path, _ in _grid_axes(self.grid):
+        for path, values in _grid_axes(self.grid):
+            seen = [results.canonical_json(v) for v in values]
+            repeated = next((v for i, v in enumerate(values) if seen[i] in seen[:i]), None)
+            if repeated is not None:  # it made no cell of its own: the grid would be smaller than written
+                raise ValueError(f'field "grid.{".".join(path)}": lists {results.canonical_json(repeated)} twice '
+                                 "(each value makes its own cells; remove the repeat)")
             clash = _fixed_conflict(self.fixed, path)
             if clash is not None:
                 raise ValueError(f'field "grid.{".".join(path)}": also set in [fixed] (as "{clash}")')
@@ -429,12 +435,15 @@ def run_sweep(
     """Play every cell of an experiment into ``out``, resuming from the chunks already there.
 
     All cells are validated by the game first. ``battles`` / ``chunk`` override the file's
-    values (a folder can grow to more battles later, never change chunk size). ``on_start``
+    values (a folder can grow to more battles later, never change chunk size); left out, a folder of this
+    experiment keeps its own (grown) battles and chunk size. ``on_start``
     gets the work to do, ``on_chunk`` each finished chunk and whether it finished its cell.
     Returns the status counted at the start.
     """
     exp = source.experiment
-    battles, chunk = battles or exp.battles, chunk or exp.chunk
+    grown, folder_chunk = _folder_plays(Path(out), source)  # a plain re-run resumes what the folder was grown to
+    battles = battles or max(exp.battles, grown)
+    chunk = chunk or folder_chunk or exp.chunk
     if chunk > MAX_CHUNK:
         raise ExperimentError(f"chunk: at most {MAX_CHUNK:,} battles per chunk file, got {chunk:,}")
     files = -(-battles // chunk)  # chunk files per cell
@@ -479,6 +488,19 @@ def run_sweep(
         run["finished"] = _iso()
         results.write_manifest(out, manifest)
     return status
+
+
+def _folder_plays(out: Path, source: ExperimentFile) -> tuple[int, int]:
+    """(battles per cell, chunk size) of ``out`` when it holds this experiment's results, else (0, 0), so that a
+    re-run without ``--battles``/``--chunk`` keeps the folder's; a folder that is not (or is unreadable) is left
+    to the checks that follow, which say why."""
+    try:
+        old = results.read_manifest(out) if (out / results.MANIFEST).is_file() else {}
+    except results.ResultsError:
+        return 0, 0
+    plays = old.get("battles"), old.get("chunk")
+    same = isinstance(old.get("experiment"), dict) and old["experiment"].get("content_sha256") == source.content_sha256
+    return plays if same and all(isinstance(x, int) and x > 0 for x in plays) else (0, 0)
 
 
 def _results_folder(out: Path) -> Path:

@@ -105,6 +105,8 @@ def test_grid_table_of_lists_sets_nested_settings_beside_fixed_ones():
     ('seed = 1\nbattles = 5\n[fixed]\np = 0.5\n[grid]\np = [0.1]', 'field "grid.p": also set in [fixed]'),
     ('seed = 1\nbattles = 5\n[fixed]\nwhen = 1979-05-27', 'field "fixed.when": expected a string, number'),
     ('seed = 1\nbattles = 5\n[fixed]\np = nan', 'field "fixed.p": expected a finite number'),
+    ('seed = 1\nbattles = 5\n[grid]\np = [0.3, 0.7, 0.3]', 'field "grid.p": lists 0.3 twice'),
+    ('seed = 1\nbattles = 5\n[grid]\nparty = [["a", "b"], ["a", "b"]]', 'field "grid.party": lists ["a","b"] twice'),
 ])
 def test_schema_errors_name_file_field_and_expectation(tmp_path, body, message):
     with pytest.raises(ExperimentError) as caught:
@@ -235,3 +237,23 @@ def test_a_sweep_hashes_the_data_once_per_overlay(tmp_path, monkeypatch):
     manifest = json.loads((tmp_path / "out" / "_manifest.json").read_text())
     hashes = [entry["data_hash"] for entry in manifest["cells"].values()]
     assert sorted(hashes) == ["digest-a"] * 4 + ["digest-b"] * 4
+
+
+def test_a_plain_rerun_keeps_what_the_folder_was_grown_to(tmp_path):
+    """A folder grown with --battles (and written with --chunk) resumes with a plain re-run: it asked for
+    --battles again before. An explicit smaller --battles is still refused."""
+    import json
+
+    path = write_experiment(tmp_path, battles=200, chunk=100)
+    out = tmp_path / "out"
+    runner = CliRunner()
+    assert runner.invoke(app, ["sweep", str(path), "--out", str(out), "--chunk", "50"]).exit_code == 0
+    assert runner.invoke(app, ["sweep", str(path), "--out", str(out), "--battles", "400"]).exit_code == 0
+    (next(out.glob("*-000007.parquet"))).unlink()  # an interrupted growth: one chunk of the last 200 missing
+    again = runner.invoke(app, ["sweep", str(path), "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    assert "1 chunks played" in " ".join(again.stderr.split()) and "× 400 battles" in again.stderr
+    manifest = json.loads((out / "_manifest.json").read_text())
+    assert (manifest["battles"], manifest["chunk"]) == (400, 50)
+    smaller = runner.invoke(app, ["sweep", str(path), "--out", str(out), "--battles", "300"])
+    assert smaller.exit_code == 1 and "already targets 400" in smaller.stderr
