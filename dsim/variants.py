@@ -62,8 +62,8 @@ def number(vid: str, ref: str, doc: str, default: int, effect: str, seed: str = 
 class VariantSet:
     """A game's variants in kernel order: indices, the int32 vector of a cell, the listing."""
 
-    def __init__(self, variants: Sequence[Variant]) -> None:
-        self.variants = tuple(variants)
+    def __init__(self, variants: Sequence[Variant], game: str = "dstbg") -> None:
+        self.variants, self.game = tuple(variants), game
         self.by_id = {v.id: v for v in self.variants}
         if len(self.by_id) != len(self.variants):
             raise ValueError("variant ids must be unique")
@@ -85,7 +85,9 @@ class VariantSet:
         for key, value in (settings or {}).items():
             v = self.by_id.get(key)
             if v is None or not v.listed:
-                raise ValueError(f"unknown variant {key!r} (see `dsim variants list`)")
+                from dsim.games import listing
+
+                raise ValueError(f"unknown variant {key!r} (see `{listing(self.game)}`)")
             vec[self.index[key]] = self.value(v, value)
         return vec
 

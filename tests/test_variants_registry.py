@@ -87,3 +87,16 @@ def test_cli_variants_list_at_80_columns_breaks_ids_between_their_words():
     assert max(len(line) for line in table.splitlines()) <= 80
     joined = " ".join(table.split())  # a wrapped id reads "characters_ │ … │ first" once its cells are joined
     assert "characters_" in joined and "characters_firs" not in joined and "first_activatin" not in joined
+
+
+def test_an_unknown_variant_names_the_listing_of_its_own_game():
+    """`dsim run --game bloodborne --set nope=1` pointed to `dsim variants list`, which lists DS:TBG's."""
+    runner = CliRunner()
+    for game, hint in (("bloodborne", "--game bloodborne"), ("dark_maiden", "--game dark_maiden"),
+                       ("dstbg_game", "--game dstbg_game")):
+        out = runner.invoke(app, ["run", "--game", game, "--set", "nope=1", "--battles", "1"])
+        assert out.exit_code == 1 and f"dsim variants list {hint}`" in out.stderr, out.output
+        shown = runner.invoke(app, ["variants", "show", "nope", "--game", game])
+        assert shown.exit_code == 1 and f"dsim variants list {hint}`" in shown.stderr, shown.output
+    out = runner.invoke(app, ["run", "--party", "knight", "--encounter", "the_forgotten", "--set", "nope=1"])
+    assert out.exit_code == 1 and "(see `dsim variants list`)" in out.stderr

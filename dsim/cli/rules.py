@@ -11,6 +11,7 @@ from rich.table import Table
 
 from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, with_game_options
 from dsim.cli.tables import fitted_table, squeezed
+from dsim.games import listing
 from dsim.games.base import Game
 from dsim.text import count
 from dsim.variants import INT32
@@ -44,7 +45,8 @@ def rule_settings(game: Game, variant: str | None, settings: list[str] | None) -
     if variant:
         rule = next((r for r in game.rules() if r.id == variant and r.kind == "variant"), None)
         if rule is None or rule.numeric:
-            raise typer.BadParameter(f"unknown or numeric variant {variant!r} (see `dsim variants list`)", param_hint="--variant")
+            raise typer.BadParameter(f"unknown or numeric variant {variant!r} (see `{listing(game.name)}`)",
+                                     param_hint="--variant")
         return [{game.rule_tables[0]: {variant: value}} for value, _ in rule.readings]
     chosen = [parse_setting(game, s) for s in settings or []]
     for i, rules in enumerate(chosen):  # the same rules twice: the same cells played, and tested, twice

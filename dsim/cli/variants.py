@@ -11,7 +11,7 @@ from rich.table import Table
 
 from dsim.cli.common import GameOpt, fail, game_named
 from dsim.cli.tables import squeezed
-from dsim.games import DEFAULT_GAME
+from dsim.games import DEFAULT_GAME, listing
 
 app = typer.Typer(help="Rule variants (the rules' ambiguities) and house rules, for --set id=value.", no_args_is_help=True)
 console = Console()
@@ -61,7 +61,7 @@ def show(
     by_key.update({rec["ref"]: rec for rec in records if rec["ref"] not in ("house", "sim")})
     rec = by_key.get(variant_id)
     if rec is None:
-        fail(f"unknown variant {variant_id!r} (see `dsim variants list`)")
+        fail(f"unknown variant {variant_id!r} (see `{listing(game)}`)")
     if as_json:
         typer.echo(json.dumps(rec))
         return
