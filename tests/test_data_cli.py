@@ -79,6 +79,23 @@ def test_list_table_never_cuts_a_word_at_80_or_200_columns(kind: str, monkeypatc
             assert ("field" in words) == (width == 80)  # 9 columns fit side by side at 200, not at 80
 
 
+@pytest.mark.parametrize("game, kind", [("bloodborne", "monsters"), ("dark_maiden", "piles"), ("bloodborne", "starters")])
+def test_other_games_lists_fold_a_long_value_at_80_columns_instead_of_cutting_it(game: str, kind: str,
+                                                                                   monkeypatch) -> None:
+    """Bloodborne's monsters at 80 columns showed `on_reveal:damage_hun…`: a value with no space to wrap at was cut.
+    Every value now folds onto the next line, so each entry's fields, joined up again, are whole."""
+    from dsim.cli import data as data_cli
+
+    entries = json.loads(run("--game", game, "list", kind, "--json").stdout)
+    monkeypatch.setattr(data_cli.console, "width", 80)
+    out = run("--game", game, "list", kind).stdout
+    assert "…" not in out and max(map(len, out.splitlines())) <= 80
+    joined = "".join(line.split("│")[3].strip() for line in out.splitlines() if line.count("│") == 4)
+    if kind == "monsters":
+        effects = [f"{e['when']}:{e['op']}({e['amount']})" for entry in entries for e in entry.get("effects") or []]
+        assert effects and all(effect in joined for effect in effects)
+
+
 def test_list_unknown_kind_is_a_one_line_error() -> None:
     result = run("list", "monsters", code=1)
     kinds = "dice, characters, items, enemies, bosses, encounters, tiles, traps, loadouts, scenarios, treasure"
@@ -154,3 +171,13 @@ def test_show_with_a_kind_and_a_different_kind_option_is_an_error() -> None:
     result = run("show", "bosses", "gargoyle", "--kind", "characters", code=1)
     assert "two kinds given: bosses (before the id) and --kind characters" in result.stderr
     assert "Gargoyle" in run("show", "boss", "gargoyle", "--kind", "bosses").stdout  # the same kind twice is fine
+
+
+def test_game_may_follow_the_subcommand() -> None:
+    """`dsim data list dice --game bloodborne` was "No such option: --game" (it had to come before `list`)."""
+    after = run_json("list", "dice", "--game", "bloodborne")
+    before = json.loads(run("--game", "bloodborne", "list", "dice", "--json").stdout)
+    assert after == before and {d["id"] for d in after} == {"green", "yellow", "red"}
+    assert "amazona" in run("show", "amazona", "--game", "dark_maiden").stdout
+    assert run("validate", "--game", "bloodborne").stdout.startswith("OK: 3 dice")
+    assert "Error: unknown game 'nope'" in run("list", "dice", "--game", "nope", code=1).stderr

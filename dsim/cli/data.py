@@ -21,12 +21,14 @@ from dsim.validation import display_path, exit_on_data_error, singular
 
 
 app = typer.Typer(
-    help="Validate, list and inspect a game's data (--game NAME before the subcommand).",
+    help="Validate, list and inspect a game's data (--game NAME before or after the subcommand).",
     no_args_is_help=True,
 )
 console = Console()
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
+GameAfter = Annotated[str | None, typer.Option(
+    "--game", help="Which game's data to use (also `dsim data --game NAME …`).", show_default=False)]
 
 
 @app.callback()
@@ -41,8 +43,10 @@ def _options(
     ctx.obj = support
 
 
-def _support(ctx: typer.Context) -> Any:
-    """The selected game's data capability."""
+def _support(ctx: typer.Context, game: str | None = None) -> Any:
+    """The selected game's data capability: ``--game`` after the subcommand, else before it, else the default."""
+    if game is not None:
+        _options(ctx, game)
     return ctx.obj if ctx.obj is not None else game_named(DEFAULT_GAME).data()
 
 
@@ -66,8 +70,9 @@ def _echo_json(value: Any) -> None:
 
 
 @app.command()
-def validate(ctx: typer.Context, data: DataPath = None) -> None:
+def validate(ctx: typer.Context, data: DataPath = None, game: GameAfter = None) -> None:
     """Check every data file (types, ranges, references); print one line per problem."""
+    _support(ctx, game)
     game_data = _load(ctx, data)
     counts = ", ".join(f"{n} {kind}" for kind, n in game_data.counts().items())
     where = display_path(game_data.data_dir)
@@ -91,9 +96,10 @@ def list_entries(
                                     show_default=False)],
     as_json: JsonOption = False,
     data: DataPath = None,
+    game: GameAfter = None,
 ) -> None:
     """List all entries of one kind as a table (P = placeholder values, D = decided conflict)."""
-    support = _support(ctx)
+    support = _support(ctx, game)
     if kind not in support.kinds:
         fail(f"unknown kind {kind!r}; expected one of: {', '.join(support.kinds)}")
     entries = _load(ctx, data).entries(kind)
@@ -118,7 +124,7 @@ def _entries_table(title: str, columns: list[str], rows: list[list[str]]) -> Tab
         return table
     table.add_column(columns[0], no_wrap=True)
     table.add_column("field", no_wrap=True)
-    table.add_column("value")
+    table.add_column("value", overflow="fold")  # a long word (effects such as on_reveal:damage_hunters) folds, never cut
     for row in rows:
         fields = [(column, value) for column, value in zip(columns[1:], row[1:]) if value not in ("", "–")]
         for i, (column, value) in enumerate(fields or [("", "")]):
@@ -141,9 +147,10 @@ def show(
     ] = None,
     as_json: JsonOption = False,
     data: DataPath = None,
+    game: GameAfter = None,
 ) -> None:
     """Show one entry (any kind, found by id) with all its fields; `show KIND ID` also works."""
-    support = _support(ctx)
+    support = _support(ctx, game)
     kinds = (*support.kinds, *support.extra_kinds)
     plural = {k: k for k in kinds} | {singular(k): k for k in kinds}  # `loadout` and `loadouts` alike
     if second is not None:
@@ -180,9 +187,9 @@ def show(
 
 
 @app.command()
-def coverage(ctx: typer.Context, as_json: JsonOption = False, data: DataPath = None) -> None:
+def coverage(ctx: typer.Context, as_json: JsonOption = False, data: DataPath = None, game: GameAfter = None) -> None:
     """List every placeholder figure and card effect the engine does not simulate."""
-    support = _support(ctx)
+    support = _support(ctx, game)
     uses = support.coverage(_load(ctx, data))
     if as_json:
         _echo_json([dataclasses.asdict(use) for use in uses])
