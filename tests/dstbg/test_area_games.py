@@ -42,14 +42,14 @@ def test_a_main_boss_area_is_a_clear_error():
     assert result.exit_code == 1 and "main boss" in result.output and "Traceback" not in result.output
 
 
-def test_area_options_it_cannot_honour_are_one_line_errors_and_dial_values_count_once():
+def test_area_options_it_cannot_honour_are_one_line_errors_and_a_repeated_dial_value_is_refused():
     base = ["area", "--party", "knight,warrior", "--boss", "gargoyle", "--games", "20"]
     out = runner.invoke(app, [*base, "--set", "sparks_delta=2"])
     assert out.exit_code == 1 and "--set sparks_delta: `dsim area` sets the spark dial per row" in out.output
     out = runner.invoke(app, [*base, "--sparks", "99"])  # 4 sparks by, the house rule adds at most 94
     assert out.exit_code == 1 and "--sparks 99: a party of 2 starts with at most 98 sparks" in out.output
-    out = runner.invoke(app, [*base, "--sparks", "2", "--sparks", "2", "--json"])
-    assert out.exit_code == 0 and [r["sparks"] for r in json.loads(out.stdout)["sparks"]] == [2]
+    out = runner.invoke(app, [*base, "--sparks", "2", "--sparks", "2", "--json"])  # one row was shown, silently
+    assert out.exit_code == 1 and "--sparks 2 is given twice" in out.output
 
 
 def test_games_cut_off_by_the_battle_cap_are_counted_and_named():

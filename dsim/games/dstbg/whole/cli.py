@@ -227,7 +227,10 @@ def area(
             fail(f"{boss!r} is a main boss: its area comes after a mini boss; play whole games with `dsim game "
                  f"--main-boss {boss}`")
         default = 6 - len(base["party"])
-        values = list(dict.fromkeys(sparks or SPARKS))  # each dial value once
+        values = list(sparks or SPARKS)
+        repeated = next((v for i, v in enumerate(values) if v in values[:i]), None)
+        if repeated is not None:  # it would be one row, not two: say so rather than drop it
+            fail(f"--sparks {repeated} is given twice; give each dial value once")
         most = default + GAME_VARIANTS.by_id["sparks_delta"].high  # the house rule's range, as a dial value
         if max(values) > most:
             fail(f"--sparks {max(values)}: a party of {len(base['party'])} starts with at most {most} sparks")
