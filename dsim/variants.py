@@ -34,6 +34,7 @@ class Variant:
     low: int = INT32[0]
     high: int = INT32[1]
     listed: bool = True  # False: a slot the kernel reads but users set elsewhere (e.g. a house rule)
+    unset: str = ""  # a numeric default outside [low, high] that means "not set": what it means, as listed
 
     @property
     def default(self) -> str | int:
@@ -44,7 +45,7 @@ class Variant:
         """The variant as ``dsim variants`` lists it."""
         readings = tuple(zip(self.readings or ("<whole number>",), self.reading_docs, strict=True))
         numeric = self.numeric_default is not None
-        return RuleSwitch(self.id, "variant", self.ref, self.doc, self.default, readings, self.seed,
+        return RuleSwitch(self.id, "variant", self.ref, self.doc, self.unset or self.default, readings, self.seed,
                           numeric=numeric, bounds=(self.low, self.high) if numeric else None)
 
 
@@ -54,9 +55,10 @@ def reading(vid: str, ref: str, doc: str, seed: str, **readings: str) -> Variant
 
 
 def number(vid: str, ref: str, doc: str, default: int, effect: str, seed: str = "", low: int = INT32[0],
-           high: int = INT32[1], listed: bool = True) -> Variant:
-    """A numeric variant (any whole number in ``[low, high]``)."""
-    return Variant(vid, ref, doc, (), (effect,), seed, default, low, high, listed)
+           high: int = INT32[1], listed: bool = True, unset: str = "") -> Variant:
+    """A numeric variant (any whole number in ``[low, high]``); ``unset`` names a default outside that range (the
+    game's own value when the user sets none), which listings show instead of the number nobody can type."""
+    return Variant(vid, ref, doc, (), (effect,), seed, default, low, high, listed, unset)
 
 
 class VariantSet:

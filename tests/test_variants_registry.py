@@ -100,3 +100,17 @@ def test_an_unknown_variant_names_the_listing_of_its_own_game():
         assert shown.exit_code == 1 and f"dsim variants list {hint}`" in shown.stderr, shown.output
     out = runner.invoke(app, ["run", "--party", "knight", "--encounter", "the_forgotten", "--set", "nope=1"])
     assert out.exit_code == 1 and "(see `dsim variants list`)" in out.stderr
+
+
+def test_a_default_nobody_can_type_is_listed_by_its_meaning():
+    """Dark Maiden's ``lives`` defaults to −1, "the difficulty's count", outside the 0–99 users may set: the listing
+    showed −1, which `--set lives=-1` then refused. It now shows what the default means."""
+    runner = CliRunner()
+    listed = json.loads(runner.invoke(app, ["variants", "list", "--game", "dark_maiden", "--json"]).stdout)
+    lives = next(rec for rec in listed["switches"] if rec["id"] == "lives")
+    assert lives["default"] == "difficulty's (15/12/9)"
+    refused = runner.invoke(app, ["run", "--game", "dark_maiden", "--set", "lives=-1", "--games", "10"])
+    assert refused.exit_code == 1 and "from 0 to 99" in refused.stderr
+    from dsim.games.dark_maiden.variants import DIFFICULTY_LIVES, V_LIVES, VARIANTS as DM
+
+    assert DM.vector({})[V_LIVES] == DIFFICULTY_LIVES  # the kernel still reads "unset" as before

@@ -101,7 +101,7 @@ VARIANTS = VariantSet((
             scaled="the difficulty's lives × heroes / 3, rounded half up (house rule)"),
     number("lives", "house", "lives on the counter (house rule; tunable; unset: the difficulty's)", DIFFICULTY_LIVES,
            "the life counter starts at N (DM-2.6 'custom': seed L117)", seed="Seed L117: players may choose any "
-           "number of lives.", low=0, high=99),
+           "number of lives.", low=0, high=99, unset="difficulty's (15/12/9)"),
     number("max_turns", "sim", "turn cap: a game still running after this many turns is a timeout", 300,
            "the game stops and counts as a timeout (a loss)", low=10, high=10_000),
 ), game="dark_maiden")
