@@ -644,3 +644,25 @@ def test_whole_games_sum_up_consistently():
     lost = cols["result"] == G.RESULT_LOST
     assert lost.any() and (cols["sparks_left"][lost] == 0).all()  # R-5.10: lost only at 0 sparks
     assert (cols["win"] == (cols["stage"] == G.STAGE_WON)).all()
+
+
+@pytest.mark.parametrize("cleared", [(0,), (0, 1, 2, 3)])
+def test_R_12_5_only_gravestones_on_face_up_cards_reveal_behaviour_cards(cleared):
+    """Star layout: the fog gate's tile can be won alone. Its card (no gravestone) is face up; the other three
+    (cards with gravestones, set by hand) stay face down and reveal nothing. Once all four are won, every
+    gravestone counts, as in a chain, where the way to the fog gate wins every tile. The boss battle's scenario
+    shows how many behaviour cards the gravestones reveal (every card's count was revealed before)."""
+    t = table(layout="star")
+    g = t.cg.game
+    bare = [c for c in range(g.enc_info.shape[0]) if g.enc_info[c, 2] == 0]
+    graved = [c for c in range(g.enc_info.shape[0]) if g.enc_info[c, 2] > 0]
+    cards = [bare[0], *graved[:3]]
+    assert len(graved) >= 3
+    for k in range(4):
+        tile(t, k)[G.TL_CARD] = cards[k]
+        tile(t, k)[G.TL_CLEARED] = int(k in cleared)
+    game(t)[G.G_FOG] = 1
+    t.step(K.STEP_BOSS, 0, 1)
+    shown = int(t.tables[1 + g.area_bosses[0, 0]].scen[X.SC_GRAVESTONES])
+    assert shown == sum(int(g.enc_info[c, 2]) for k, c in enumerate(cards) if k in cleared)
+    assert (shown > 0) == (len(cleared) == 4)

@@ -589,9 +589,22 @@ def record_gear(g, s, boss: int) -> None:
 
 
 @gk
+def face_up_gravestones(g, s) -> int:
+    """R-12.5 step 3, R-7.4: the gravestones on tiles whose encounter card is face up (won since the last rest).
+    In a chain every tile lies on the way to the fog gate, so that is all of the area's; in a star the tiles the
+    party never fought keep their cards face down and reveal nothing."""
+    graves = 0
+    for k in range(s.pub[G.R_GAME, G.G_N_TILES]):
+        t = s.pub[G.R_TILES + k]
+        if t[G.TL_CLEARED] == 1 and t[G.TL_CARD] >= 0:
+            graves += g.enc_info[t[G.TL_CARD], 2]
+    return graves
+
+
+@gk
 def boss_battle(g, s, strategy, params, tb, b, policy, seed: int, stream: int) -> None:
-    """R-12: the area's next boss battle, with one behaviour card revealed per gravestone on the area's cards
-    (R-12.5). A win pays 1 soul per character per spark left (R-8.4); the area's last fight won closes the area
+    """R-12: the area's next boss battle, with one behaviour card revealed per gravestone on the area's face-up
+    cards (R-12.5). A win pays 1 soul per character per spark left (R-8.4); the area's last fight won closes the area
     (R-12.27); a defeat sends the party back and the area's fights start over (R-13.10: two Gargoyles in a row)."""
     game = s.pub[G.R_GAME]
     area = game[G.G_AREA]
@@ -603,7 +616,7 @@ def boss_battle(g, s, strategy, params, tb, b, policy, seed: int, stream: int) -
             record_gear(g, s, slot)
         s.out[fights] += 1
     game[G.G_REACHED] = max(game[G.G_REACHED], 2 * area + 1)
-    tb.scen[X.SC_GRAVESTONES] = game[G.G_GRAVESTONES]
+    tb.scen[X.SC_GRAVESTONES] = face_up_gravestones(g, s)
     result = fight(g, s, tb, b, policy, seed, stream)
     glog(s, G.EV_BATTLE, G.TILE_BOSS + g.area_bosses[area, game[G.G_FIGHT]], result, s.cursor[C_BATTLES] - 1,
          b.st[BL.G_ROUND])

@@ -48,7 +48,7 @@ G_DECK_LEFT = 18  # cards in the treasure deck
 G_CAMPAIGN = 19  # 1 = campaign rules
 G_PRICE = 20  # souls per treasure card
 G_BOSS_FIGHTS = 21  # fights against the current boss
-G_GRAVESTONES = 22  # gravestones on the area's encounter cards
+G_GRAVESTONES = 22  # gravestones on the area's encounter cards, face up or not (a boss reveals those face up, R-12.5)
 G_DECISIONS = 23  # strategy decisions so far
 G_NONCE = 24  # a fresh random number at each decision (for strategies that roll their own dice)
 G_AREA = 25  # the area being explored (0: the mini boss's, then the main boss's; or a scenario's part)
