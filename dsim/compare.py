@@ -124,10 +124,10 @@ def measure_column(game: Game, measure: str | None, numbers: bool = True) -> str
         kinds = f"a yes/no outcome such as {seats}, or a number such as {game.outcome.rounds}" if numbers else \
             f"a yes/no outcome such as {seats}"
         raise ValueError(f"{game.name} is competitive: name the outcome to measure with --measure ({kinds})")
-    if column in game.outcome.internal:  # e.g. DS:TBG's next_first_char: a character's index, not a statistic
+    if column in game.outcome.codes:  # e.g. DS:TBG's next_first_char: a character's index, not a statistic
         example = game.outcome.success or next(iter(game.outcome.seat_columns()), game.outcome.rounds)
-        raise ValueError(f"--measure {column!r} is one of {game.name}'s internal columns (ids and codes, not a "
-                         f"statistic); measure an outcome such as {example}" + (f" or {game.outcome.rounds}" if numbers else ""))
+        raise ValueError(f"--measure {column!r} holds {game.name}'s ids or codes, not a statistic; measure an "
+                         f"outcome such as {example}" + (f" or {game.outcome.rounds}" if numbers else ""))
     return column
 
 

@@ -330,9 +330,18 @@ def test_compare_plays_each_gravestones_value_it_is_given():
     ["tune", "--rule", "enemy_health_delta", "--target", "0.5"],
 ])
 @pytest.mark.parametrize("column", ["next_first_char", "result"])
-def test_compare_and_tune_refuse_an_internal_column_as_the_measure(command, column):
+def test_compare_and_tune_refuse_an_id_or_code_column_as_the_measure(command, column):
     """``next_first_char`` is a character's index and ``result`` a code: tune searched a rule to bring the index's
     mean to 0.5; both commands now refuse the game's internal columns in one line."""
     out = runner.invoke(app, [*command, "--party", "knight", "--encounter", "the_forgotten", "--battles", "500",
                               "--measure", column])
-    assert out.exit_code == 1 and "internal columns" in out.stderr and "Traceback" not in out.output
+    assert out.exit_code == 1 and "ids or codes, not a statistic" in out.stderr and "Traceback" not in out.output
+
+
+def test_tune_still_aims_a_measure_that_reports_do_not_show():
+    """``stage`` (how far a whole game got) is internal to reports but a real measure: the README tunes the spark
+    dial on it; only id and code columns are refused."""
+    out = runner.invoke(app, ["tune", "--game", "dstbg_game", "--party", "knight,warrior", "--rule", "sparks_delta",
+                              "--measure", "stage", "--target", "1", "--low", "0", "--games", "20", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["measure"] == "stage"

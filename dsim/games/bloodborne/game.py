@@ -143,6 +143,7 @@ class Bloodborne(Game):
         success=None, seats=MAX_HUNTERS, unit="game", rounds="rounds",
         means=("rounds", "killed", "escaped", "deaths", "banked", "collected", "trophies"),
         internal=("winner", "first_player", "timeout", *(f"win_listed_{k}" for k in range(MAX_HUNTERS))),
+        codes=("winner", "first_player"),  # seat indices
     )
     workloads = (
         Workload("bb-4p-random", "4 hunters, random_legal in every seat", {"hunters": 4, "policy": "random_legal"}),

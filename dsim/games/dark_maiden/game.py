@@ -167,6 +167,7 @@ class DarkMaiden(Game):
         means=("turns", "lives_left", "sites_cleared", "deaths", "potions_used"),
         internal=("timeout", "end_site", "end_card", "fight_rounds",
                   *(f"deaths_seat_{h}" for h in range(MAX_HEROES)), *(f"lost_at_site_{k + 1}" for k in range(SITES))),
+        codes=("end_site", "end_card"),  # a site's and a card's index
         shares=tuple(f"cleared_site_{k + 1}" for k in range(SITES)),  # how far the team got (DM-1.1)
     )
     workloads = (

@@ -175,6 +175,7 @@ class DSTBG(Game):
         success="win", rounds="rounds",
         means=("rounds", "damage_dealt", "damage_taken", "deaths"),
         internal=("result", "next_first_char"),
+        codes=("result", "next_first_char"),  # an outcome code, a character's index
         optional=("boss_health_left", "heatup_round", "cards_drawn"),  # −1: no boss (no deck), no heat-up
     )
     workloads = tuple(

@@ -137,6 +137,8 @@ class DSTBGGame(Game):
                   "mini_boss_fights", "main_boss_fights", "capped",
                   *(f"{b}_gear_{s}_{k}" for b in ("mini", "main") for s in range(MAX_PARTY)
                     for k in ("armour", "hand0", "hand1"))),
+        codes=("result", *(f"{b}_gear_{s}_{k}" for b in ("mini", "main") for s in range(MAX_PARTY)
+                           for k in ("armour", "hand0", "hand1"))),  # an outcome code, card indices
     )
     workloads = (
         Workload("game-2p", "whole game, Knight + Warrior, Gargoyle then Ornstein & Smough, balanced strategy",
