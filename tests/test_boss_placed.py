@@ -473,6 +473,19 @@ def test_R_12_20_leap_push_damage_is_a_physical_attack_each_pushed_character_blo
     assert push["state"]["characters"][0]["damage"] == taken
 
 
+def test_R_12_11_a_dodge_offers_only_arcs_the_character_is_not_in():
+    """The knight stands in the boss's node with no side recorded (C_ARC 0, read as the front): Electric Breath
+    leaves the boss's facing and hits him; his dodge offers the right, back and left arcs, not the front he is
+    in (a row that moved nobody)."""
+    pos = scene(["knight", "warrior"], boss="gargoyle", variants=ONE)
+    pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2)).char("warrior", (4, 4))
+    pos.deck([card(pos, "electric_breath")])
+    _, evs = play(pos, H_DEFENCE=1, H_DODGE_MOVE=3)
+    assert first(evs, "decision", hook="dodge_move")["values"][2] == 1 + 3 + 8
+    shift = round_events(evs)[0]
+    assert shift["values"][3] == LE and shift["state"]["characters"][0]["side"] == "W"
+
+
 def test_A_36_push_then_defend_a_leap_pushes_first_and_the_knight_defends_where_he_lands():
     """As above under A-36 ``push_then_defend``: the knight is pushed off the landing node first, then
     blocks the 6 push damage there."""

@@ -151,7 +151,7 @@ VARIANTS = VariantSet((
        "000: moving around the boss to an adjacent arc costs a walk or run of 1 node (front to back: walk + run); "
        "the JP hint says to go round outside the node.",
        allowed="a walking or running character in the boss's node may move round the boss into an adjacent arc",
-       forbidden="a character changes arc only by leaving the boss's node and coming back"),
+       forbidden="a walk or run never steps round the boss (a dodge, R-12.11, or the boss turning still changes the arc)"),
     reading("boss_toward_rotation", "A-44", "how a boss turns to move toward a character (R-12.14)",
        "000 and FAQ: centre the front arc on the adjacent node closest to the target; JP: the target's node in the front arc.",
        face_closer_adjacent="the boss turns its front arc onto an adjacent node closer to the target",

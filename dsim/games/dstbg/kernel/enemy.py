@@ -202,7 +202,8 @@ def push_out_of(t, b, policy, e: int, node: int, came_from: int, damage: int, di
             continue
         if t.variants[L.V_PUSH_DMG_ORDER] == 1:
             push_char_any(t, b, policy, c, node, came_from)
-            defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
+            if running(b) and st[ci(c, L.C_ALIVE)] == 1:  # a trap where it lands may have ended the battle
+                defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
             continue
         hit = defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
         if not running(b) or st[ci(c, L.C_ALIVE)] == 0:

@@ -192,21 +192,21 @@ def resolve_traps(t, b, policy, moved: int) -> None:
 
 @kernel
 def dodge_move_options(t, b, c: int, allow_stay: bool) -> int:
-    """Option rows for the optional 1-node dodge move (R-9.5, F-9.4): stay; in a boss's node, each other arc
-    (R-12.11: side in column 4, as ``C_ARC``, its arc bits in column 6); an adjacent node without gravestone
-    or chest (a barrel node costs 1 more stamina)."""
+    """Option rows for the optional 1-node dodge move (R-9.5, F-9.4): stay; in a boss's node, the centre of each
+    arc the character is not in (R-12.11: side in column 4, as ``C_ARC``, its arc bit in column 6); an adjacent
+    node without gravestone or chest (a barrel node costs 1 more stamina)."""
     pos = b.st[ci(c, L.C_POS)]
     n = 0
     if allow_stay:
         set_opt(b, 0, pos, 0, 0, 0, 0, figures_at(b, pos), 0, 0)
         n = 1
     boss = boss_at(t, b, pos)
-    if boss >= 0:  # R-12.11: in the boss's node a dodge may go to any arc (the centre of each, but its own)
+    if boss >= 0:  # R-12.11: in the boss's node a dodge may go to any arc (the centre of each it is not in)
         facing = b.st[ei(boss, L.E_FACING)]
-        side = b.st[ci(c, L.C_ARC)] - 1
+        here = char_arc(t, b, c, boss)
         for k in range(4):
             to = (facing + 2 * k) % 8
-            if to != side:
+            if relative_arc(facing, to) & here == 0:
                 set_opt(b, n, pos, 0, 0, 0, to + 1, figures_at(b, pos), relative_arc(facing, to), 0)
                 n += 1
     for d in range(8):
