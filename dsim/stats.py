@@ -157,7 +157,7 @@ def _tango_score(delta: float, b: float, c: float, n: float) -> float:
     """Tango's score statistic for ``pA - pB = delta``: the cell B-only at its maximum likelihood under that
     difference (the root of ``2n p² - [b + c - (2n - b + c) delta] p - c delta (1 - delta) = 0``)."""
     lin = b + c - (2 * n - b + c) * delta
-    p21 = (lin + np.sqrt(lin * lin + 8 * n * c * delta * (1 - delta))) / (4 * n)
+    p21 = (lin + np.sqrt(max(lin * lin + 8 * n * c * delta * (1 - delta), 0.0))) / (4 * n)  # ≥ 0 but for rounding
     var = n * (2 * p21 + delta * (1 - delta))  # > 0 inside (-1, 1) but at delta 0 with no discordant battle
     return (b - c - n * delta) / np.sqrt(var) if var > 0 else 0.0
 

@@ -112,7 +112,7 @@ def list_entries(
 
 def _entries_table(title: str, columns: list[str], rows: list[list[str]]) -> Table:
     """Entries side by side when every column keeps its longest word whole at the console's width, else each
-    entry's fields one per row under its id: no header or value is ever cut inside a word."""
+    entry's fields one per row under its id (a value longer than its column folds onto the next line, never cut)."""
     table = Table(title=title, caption="P = placeholder values for a gap, D = decided conflict")
     words = [max(len(word) for text in (column, *(row[i] for row in rows)) for word in text.split() or [""])
              for i, column in enumerate(columns)]

@@ -196,8 +196,8 @@ def print_unfinished(cells: pd.DataFrame, planned: list[str]) -> None:
 def _wide_or_long(title: str, keys: list[str], headers: list[str], rows: list[tuple[list[str], list[str]]]) -> Table:
     """One row per cell when its figures fit the terminal beside the settings (each interval beside its rate, or
     under it), else one row per figure (``measure``, ``value``) under each cell's settings, else (too many varying
-    settings for columns) one line per setting and per figure of each cell: figures are never cut, names wrap
-    between their words."""
+    settings for columns) one line per setting and per figure of each cell: nothing is cut, names wrap between
+    their words (in the last layout a value wider than its column folds onto the next line)."""
     for sep in (" ", "\n"):  # a rate's interval beside it, then under it
         table = fitted_table(title, [(key, [settings[i] for settings, _ in rows]) for i, key in enumerate(keys)],
                              [(h, [values[i].replace("\n", sep) for _, values in rows]) for i, h in enumerate(headers)],

@@ -295,6 +295,7 @@ class Bloodborne(Game):
     def match_columns(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """``seat_k_won``, ``first_player_won``, ``shared`` (no single winner) and ``timeout`` for ``--where``."""
         extra = {f"seat_{k}_won": columns[f"win_seat_{k}"] for k in range(MAX_HUNTERS) if f"win_seat_{k}" in columns}
-        extra |= {"first_player_won": columns["first_player_won"], "shared": columns["winner"] < 0,
+        extra |= {"first_player_won": columns["first_player_won"],
+                  "shared": (columns["winner"] < 0) & ~columns["timeout"],  # a tie; a timeout has no winner at all
                   "timeout": columns["timeout"]}
         return extra
