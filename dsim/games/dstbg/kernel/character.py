@@ -28,8 +28,8 @@ from dsim.games.dstbg.kernel.core import (
     range_dist,
     relative_arc,
     roll_die,
-    round_side,
     roll_pool,
+    round_side,
     running,
     set_opt,
 )
