@@ -1154,6 +1154,24 @@ def test_R_7_7_traps_go_on_every_basic_node_except_along_walls_with_doors():
     assert len(deals) > 1
 
 
+def test_R_7_7_a_tile_fought_again_keeps_its_traps_where_they_lay():
+    """With the layout a previous battle left (``SC_TRAPS_GIVEN``, as whole games pass it), setup puts each token
+    back on its node, face down, whatever the battle's random stream: no reshuffle."""
+    from dsim.games.dstbg.compile import compile_encounter
+    from dsim.games.dstbg.kernel import context as X
+    from tests.kit import data
+
+    comp = compile_encounter(data(), ["knight"], "ash_gardens", {"max_rounds": 0})
+    layout = [-1] * 13
+    layout[6], layout[8], layout[9] = 17, 3, 40  # three tokens (damage × 8 + dodge), as a battle left them
+    comp.tables.scen[X.SC_TRAPS_GIVEN] = 1
+    comp.tables.scen[X.SC_TRAP_LAYOUT:X.SC_TRAP_LAYOUT + 13] = layout
+    for index in range(4):
+        b = _setup_only(comp, index)
+        assert [int(b.st[L.N_BASE + n * L.N_FIELDS + L.N_TRAP]) for n in range(13)] == layout
+        assert not any(b.st[L.N_BASE + n * L.N_FIELDS + L.N_TRAP_UP] for n in range(13))
+
+
 def test_R_2_8_no_entry_node_gets_more_than_three_figures():
     """Four characters enter by the bottom wall, the players always naming the first entry node offered:
     the first three stand on (4,0); (4,0) is then full, so the fourth goes to (4,2)."""

@@ -666,3 +666,31 @@ def test_R_12_5_only_gravestones_on_face_up_cards_reveal_behaviour_cards(cleared
     shown = int(t.tables[1 + g.area_bosses[0, 0]].scen[X.SC_GRAVESTONES])
     assert shown == sum(int(g.enc_info[c, 2]) for k, c in enumerate(cards) if k in cleared)
     assert (shown > 0) == (len(cleared) == 4)
+
+
+def _traps(t) -> list[int]:
+    """The trap token on each node of the last encounter battle's board (−1 none)."""
+    return [int(t.bt.st[BL.N_BASE + n * BL.N_FIELDS + BL.N_TRAP]) for n in range(G.TRAP_NODES)]
+
+
+def test_R_7_7_traps_stay_on_their_nodes_when_a_tile_is_fought_again():
+    """Tile 0 holds Ash Gardens (traps). Its first battle shuffles the tokens onto the nodes; the tile keeps that
+    layout, and fought again (a rest turned its card face down) the battle finds every token where it was, face
+    down, instead of a fresh shuffle (which the same seed gives on a tile fought for the first time)."""
+    def fresh():
+        t = table()
+        tile(t, 0)[G.TL_CARD] = t.cg.encounter_ids.index("ash_gardens")
+        return t
+
+    t = fresh()
+    t.step(K.STEP_EXPLORE, 0, 3)
+    first = _traps(t)
+    assert tile(t, 0)[G.TL_TRAPS_SET] == 1
+    assert [int(x) for x in tile(t, 0)[G.TL_TRAP0:G.TL_TRAP0 + G.TRAP_NODES]] == first
+    assert sorted(n for n, tok in enumerate(first) if tok >= 0) == [6, 8, 9]
+    tile(t, 0)[G.TL_CLEARED] = 0
+    t.step(K.STEP_EXPLORE, 0, 11)
+    assert _traps(t) == first
+    control = fresh()
+    control.step(K.STEP_EXPLORE, 0, 11)
+    assert _traps(control) != first  # a first battle with that seed deals them differently

@@ -58,7 +58,10 @@ def setup(t, b, policy) -> None:
     for n in range(n_nodes):
         st[ni(n, L.N_TERRAIN)] = sc[X.SC_TERRAIN + n]
         st[ni(n, L.N_TRAP)] = -1
-    if sc[X.SC_TRAPS] == 1:
+    if sc[X.SC_TRAPS] == 1 and sc[X.SC_TRAPS_GIVEN] == 1:  # a tile fought before keeps its traps, face down
+        for n in range(n_nodes):
+            st[ni(n, L.N_TRAP)] = sc[X.SC_TRAP_LAYOUT + n]
+    elif sc[X.SC_TRAPS] == 1:
         # shuffle the trap tokens face down, one on each eligible basic node. The option
         # buffer holds the token pool: it is free until the first decision below.
         pool = b.opts[:, 0]

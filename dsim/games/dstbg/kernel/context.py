@@ -39,7 +39,9 @@ SC_FIRST = SC_CARRY + 1  # holder of the first-activation token (R-8.3)
 SC_RETREAT = SC_FIRST + 1  # campaign retreat: 0 none, 1 after any enemy turn, 2 after the first only
 SC_TOKENS = SC_RETREAT + 1  # MAX_CHARS x (estus, luck, heroic, ember, red cubes, black cubes, conditions)
 TOKEN_FIELDS = 7  # cubes and conditions carry only after a retreat; a battle's end clears them
-SC_LEN = SC_TOKENS + TOKEN_FIELDS * L.MAX_CHARS
+SC_TRAPS_GIVEN = SC_TOKENS + TOKEN_FIELDS * L.MAX_CHARS  # 1 = the tile's traps lie where a battle left them
+SC_TRAP_LAYOUT = SC_TRAPS_GIVEN + 1  # MAX_NODES: the token on each node (−1 none), used when SC_TRAPS_GIVEN is 1
+SC_LEN = SC_TRAP_LAYOUT + L.MAX_NODES
 
 
 class Tables(NamedTuple):

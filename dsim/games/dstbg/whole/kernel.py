@@ -18,7 +18,7 @@ import numpy as np
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as BL
 from dsim.games.dstbg.kernel.battle import battle_buffers, run_battle
-from dsim.games.dstbg.kernel.core import ci, compiled_under, ei, kernel_sources
+from dsim.games.dstbg.kernel.core import ci, compiled_under, ei, kernel_sources, ni
 from dsim.numba_ref import keep_alive, ref
 from dsim.games.dstbg.whole import layout as G
 from dsim.numba_cache import cache_folder
@@ -545,7 +545,15 @@ def explore(g, s, strategy, params, te, b, policy, seed: int, stream: int, tile:
     for x in range(n):
         for y in range(n):
             te.dwalk0[x, y] = g.enc_dwalk[card, x, y]
+    if t[G.TL_TRAPS_SET] == 1:  # the traps lie where the tile's last battle left them, turned face down
+        te.scen[X.SC_TRAPS_GIVEN] = 1
+        for node in range(min(n, G.TRAP_NODES)):
+            te.scen[X.SC_TRAP_LAYOUT + node] = t[G.TL_TRAP0 + node]
     result = fight(g, s, te, b, policy, seed, stream)
+    if te.scen[X.SC_TRAPS] == 1:
+        t[G.TL_TRAPS_SET] = 1
+        for node in range(min(n, G.TRAP_NODES)):
+            t[G.TL_TRAP0 + node] = b.st[ni(node, BL.N_TRAP)]
     glog(s, G.EV_BATTLE, tile, result, s.cursor[C_BATTLES] - 1, b.st[BL.G_ROUND])
     if result == BL.OUT_RETREAT:  # no souls, the card face down, to be fought (or fled) again
         s.out[G.OUT_RETREATS] += 1

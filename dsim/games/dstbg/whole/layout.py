@@ -101,7 +101,10 @@ TL_OPENED = 4  # chests opened (they stay open, R-5.9)
 TL_DIST = 5  # door crossings from the bonfire
 TL_FOG = 6  # 1 = the fog gate is on this tile
 TL_SOULS = 7  # souls dropped on this tile
-TL_FIELDS = 8
+TL_TRAPS_SET = 8  # 1 = a battle placed its traps: they stay on their nodes, face down, for the next
+TL_TRAP0 = 9  # TRAP_NODES fields: the trap token on each node of the tile (−1 none)
+TRAP_NODES = 13  # nodes of an exploration tile
+TL_FIELDS = TL_TRAP0 + TRAP_NODES
 
 # --- option rows (columns per hook: policies/dstbg_game/README.md) -------------------------------
 O_KIND = 0  # OPT_*

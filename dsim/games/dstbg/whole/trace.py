@@ -48,7 +48,7 @@ def _fields(prefix: str, width: int, skip: tuple[str, ...] = ()) -> dict[str, in
 
 _GAME = _fields("G_", G.G_FIELDS)
 _PARTY = _fields("P_", G.P_FIELDS, ("P_TIER", "P_SLOT"))
-_TILE = _fields("TL_", G.TL_FIELDS, ("TL_CARD",))
+_TILE = _fields("TL_", G.TL_FIELDS, ("TL_CARD", "TL_TRAP0"))
 
 
 def _state(snapshot: Any, cg: CompiledGame) -> dict[str, Any]:
@@ -68,8 +68,9 @@ def _state(snapshot: Any, cg: CompiledGame) -> dict[str, Any]:
     for tile in range(game["n_tiles"]):
         row = pub[G.R_TILES + tile]
         card = int(row[G.TL_CARD])
+        traps = [int(x) for x in row[G.TL_TRAP0:G.TL_TRAP0 + G.TRAP_NODES]] if row[G.TL_TRAPS_SET] else None
         tiles.append({"encounter": cg.encounter_ids[card] if 0 <= card < len(cg.encounter_ids) else None,
-                      **{name: int(row[col]) for name, col in _TILE.items()}})
+                      **{name: int(row[col]) for name, col in _TILE.items()}, "traps": traps})
     return {"game": game, "party": party, "tiles": tiles}
 
 
