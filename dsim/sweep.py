@@ -56,6 +56,7 @@ from dsim.executors import ChunkResult, ChunkTask, Executor
 from dsim.games import load_game
 from dsim.games.base import MAX_PLAYS, Game
 from dsim.paths import REPO_ROOT
+from dsim.text import repeated
 from dsim.validation import DataError, display_path, problems_from_validation
 
 MAX_CHUNK = 10**7  # plays per chunk file: one chunk's columns stay well under a gigabyte
@@ -137,10 +138,9 @@ class Experiment(BaseModel):
         for i, cell in enumerate(self.cells):
             _check_json(cell, f"cells[{i}]")
         for path, values in _grid_axes(self.grid):
-            seen = [results.canonical_json(v) for v in values]
-            repeated = next((v for i, v in enumerate(values) if seen[i] in seen[:i]), None)
-            if repeated is not None:  # it made no cell of its own: the grid would be smaller than written
-                raise ValueError(f'field "grid.{".".join(path)}": lists {results.canonical_json(repeated)} twice '
+            twice = repeated([results.canonical_json(v) for v in values])
+            if twice is not None:  # it made no cell of its own: the grid would be smaller than written
+                raise ValueError(f'field "grid.{".".join(path)}": lists {results.canonical_json(values[twice])} twice '
                                  "(each value makes its own cells; remove the repeat)")
             clash = _fixed_conflict(self.fixed, path)
             if clash is not None:

@@ -1,10 +1,11 @@
-"""Names and labels wrapped between their words, for terminal tables and figures alike (no heavy imports)."""
+"""Names and labels wrapped between their words, for terminal tables and figures alike, and the small helpers of
+messages about what a user typed (no heavy imports)."""
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 BREAKS = (r"(?<=[+, ])", r"(?<==)", r"(?<=[._])")  # where a label may break, best first
 
@@ -49,3 +50,8 @@ def unknown(what: str, given: object, known: Iterable[str], listing: str = "") -
 def count(n: int, noun: str) -> str:
     """``n`` and the noun, plural unless ``n`` is 1 or −1: ``count(1, "soul")`` is "1 soul", ``count(2, "soul")`` "2 souls"."""
     return f"{n:,} {noun}{'' if abs(n) == 1 else 's'}"
+
+
+def repeated(items: Sequence[object]) -> int | None:
+    """Index of the first item equal to an earlier one (an input given twice), or ``None``."""
+    return next((i for i, item in enumerate(items) if item in items[:i]), None)

@@ -17,6 +17,7 @@ from rich.console import Console
 
 from dsim.games import DEFAULT_GAME, game_names, get_game
 from dsim.games.base import Game, SettingsError, split_list
+from dsim.text import repeated
 
 console = Console()
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -207,16 +208,16 @@ class CellArgs:
         game = self.chosen()
         values = game_values(game, self.options, grid=True)
         for name, given in values.items():  # a value twice would play its cells twice and count its tests twice
-            repeated = next((v for i, v in enumerate(given) if v in given[:i]), None) if isinstance(given, list) else None
-            if repeated is not None:
-                fail(f"--{name.replace('_', '-')} {repeated}: given twice")
+            twice = repeated(given) if isinstance(given, list) else None
+            if twice is not None:
+                fail(f"--{name.replace('_', '-')} {given[twice]}: given twice")
         try:
             cells = game.grid(values, self.data)
         except SettingsError as exc:
             fail(str(exc))
-        twice = next((c for i, c in enumerate(cells) if c in cells[:i]), None)  # e.g. --boss all --boss gargoyle
+        twice = repeated(cells)  # e.g. --boss all --boss gargoyle
         if twice is not None:
-            fail(f"{game.label(twice)} would be played and tested twice: a value is repeated or already covered "
+            fail(f"{game.label(cells[twice])} would be played and tested twice: a value is repeated or already covered "
                  f"(--sizes 1,1; --boss all with a boss); give each once")
         common: dict[str, Any] = {"policy": policy or game.default_policy, **parse_sets(game, self.sets)}
         if self.data:

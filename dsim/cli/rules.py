@@ -13,7 +13,7 @@ from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, with_game_opt
 from dsim.cli.tables import fitted_table, squeezed
 from dsim.games import listing
 from dsim.games.base import Game
-from dsim.text import count
+from dsim.text import count, repeated
 from dsim.variants import INT32
 
 console = Console()
@@ -49,9 +49,9 @@ def rule_settings(game: Game, variant: str | None, settings: list[str] | None) -
                                      param_hint="--variant")
         return [{game.rule_tables[0]: {variant: value}} for value, _ in rule.readings]
     chosen = [parse_setting(game, s) for s in settings or []]
-    for i, rules in enumerate(chosen):  # the same rules twice: the same cells played, and tested, twice
-        if rules in chosen[:i]:
-            fail(f"--setting {settings[i]!r}: the same rules as an earlier --setting")
+    twice = repeated(chosen)  # the same rules twice: the same cells played, and tested, twice
+    if twice is not None:
+        fail(f"--setting {settings[twice]!r}: the same rules as an earlier --setting")
     if len(chosen) == 1:
         chosen.insert(0, {})  # one setting: compare it against the defaults
     if len(chosen) < 2:

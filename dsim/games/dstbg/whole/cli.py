@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from dsim.cli.common import DataOpt, Seed, SetOpt, console, err, fail, listed, named, parse_sets, user_errors
-from dsim.text import count
+from dsim.text import count, repeated
 
 GEAR_SHOWN = 8
 SPARKS = range(6)
@@ -228,9 +228,9 @@ def area(
                  f"--main-boss {boss}`")
         default = 6 - len(base["party"])
         values = list(sparks or SPARKS)
-        repeated = next((v for i, v in enumerate(values) if v in values[:i]), None)
-        if repeated is not None:  # it would be one row, not two: say so rather than drop it
-            fail(f"--sparks {repeated} is given twice; give each dial value once")
+        twice = repeated(values)
+        if twice is not None:  # it would be one row, not two: say so rather than drop it
+            fail(f"--sparks {values[twice]} is given twice; give each dial value once")
         most = default + GAME_VARIANTS.by_id["sparks_delta"].high  # the house rule's range, as a dial value
         if max(values) > most:
             fail(f"--sparks {max(values)}: a party of {len(base['party'])} starts with at most {most} sparks")
