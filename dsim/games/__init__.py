@@ -20,6 +20,8 @@ DEFAULT_GAME = "dstbg"  # what --game means when not given
 def listing(game: str) -> str:
     """``dsim variants list``, with ``--game NAME`` for any game but the default (for hints in error messages)."""
     return "dsim variants list" + ("" if game == DEFAULT_GAME else f" --game {game}")
+
+
 _FACTORIES: dict[str, Callable[[], Game]] = {}
 _INSTANCES: dict[str, Game] = {}
 

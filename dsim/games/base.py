@@ -109,9 +109,11 @@ class Outcome:
     (the winner; ties may credit several) and ``score_seat_0 …``; reports then show the win share
     per seat with intervals. ``rounds`` is an integer column whose histograms drive the rounds and
     survival plots. ``means`` are the columns worth a summary mean; ``internal`` columns are never
-    shown as statistics; ``codes`` (some of them) hold ids or codes, never a measure for ``compare``/``tune``. ``optional`` integer columns hold −1 where they do not apply (a boss's health
-    left after an encounter): their mean and spread count only the plays where they apply. ``shares`` are yes/no columns that reports show as rates with intervals beside the
-    success rate (e.g. how far a game got). ``unit`` names one play ("battle", "game").
+    shown as statistics; ``codes`` (some of them) hold ids or codes, never a measure for ``compare``/``tune``.
+    ``optional`` integer columns hold −1 where they do not apply (a boss's health left after an encounter): their
+    mean and spread count only the plays where they apply. ``shares`` are yes/no columns that reports show as
+    rates with intervals beside the success rate (e.g. how far a game got). ``unit`` names one play ("battle",
+    "game").
     """
 
     success: str | None = "win"

@@ -109,6 +109,8 @@ def _parse_mode(value: str) -> str:
 
 
 STAGE_COLUMNS = ("reached_mini_boss", "beat_mini_boss", "reached_main_boss")
+GEAR_COLUMNS = tuple(f"{b}_gear_{s}_{k}" for b in ("mini", "main") for s in range(MAX_PARTY)
+                     for k in ("armour", "hand0", "hand1"))  # card indices: each slot's card at a boss's first fight
 
 
 class DSTBGGame(Game):
@@ -134,11 +136,8 @@ class DSTBGGame(Game):
         means=("battles", "battles_lost", "souls_earned", "souls_spent", "treasure_drawn", "sparks_left"),
         internal=("result", "stage", "main_boss_health_left", "tiers_at_mini_boss", "tiers_at_main_boss",
                   "mini_boss_first_win", "main_boss_first_win", "souls_left", "embers_drawn", "rests", "retreats",
-                  "mini_boss_fights", "main_boss_fights", "capped",
-                  *(f"{b}_gear_{s}_{k}" for b in ("mini", "main") for s in range(MAX_PARTY)
-                    for k in ("armour", "hand0", "hand1"))),
-        codes=("result", *(f"{b}_gear_{s}_{k}" for b in ("mini", "main") for s in range(MAX_PARTY)
-                           for k in ("armour", "hand0", "hand1"))),  # an outcome code, card indices
+                  "mini_boss_fights", "main_boss_fights", "capped", *GEAR_COLUMNS),
+        codes=("result", *GEAR_COLUMNS),  # an outcome code, card indices
     )
     workloads = (
         Workload("game-2p", "whole game, Knight + Warrior, Gargoyle then Ornstein & Smough, balanced strategy",

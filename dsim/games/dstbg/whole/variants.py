@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from dsim.games import listing
 from dsim.games.dstbg.variants import VARIANTS as BATTLE_VARIANTS
 from dsim.games.dstbg.whole import layout as G
 from dsim.variants import VariantSet, number, reading
@@ -58,7 +59,7 @@ GAME_VARIANTS = VariantSet((
        keep_black="black cubes stay too"),
     reading("retreat_conditions", "A-53", "condition tokens after a retreat (R-13.4)",
        "Not stated.", clear="conditions are removed", keep="conditions stay"),
-))
+), game="dstbg_game")
 assert len(GAME_VARIANTS) == G.N_RULES
 
 
@@ -71,7 +72,7 @@ def split_variants(settings: Mapping[str, Any] | None) -> tuple[dict[str, Any], 
         elif key in BATTLE_VARIANTS.by_id:
             battle[key] = value
         else:
-            raise ValueError(f"unknown variant {key!r} (see `dsim variants list --game dstbg_game`)")
+            raise ValueError(f"unknown variant {key!r} (see `{listing('dstbg_game')}`)")
     return battle, game
 
 
