@@ -13,11 +13,11 @@ import numpy as np
 from numba import njit
 
 from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.policy import LAYOUT
 from dsim.numba_cache import cache_folder, cache_under
 
 _HERE = Path(__file__).resolve()
-_FOLDER = cache_folder("dstbg-policy-common", [_HERE, Path(L.__file__).resolve(), _HERE.parents[2] / "dsim" / "games" /
-                                               "dstbg" / "variants.py"], _HERE.parent / "__pycache__")
+_FOLDER = cache_folder("dstbg-policy-common", [_HERE, *LAYOUT], _HERE.parent / "__pycache__")
 
 
 def helper(func):

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from numba import njit, types
 
+from dsim.games.dstbg.policy import LAYOUT as BATTLE_LAYOUT  # whole/layout.py builds on the battle's layout
 from dsim.games.dstbg.whole import layout as G
 from dsim.policy import Param, Policy, PolicyRegistry, policy_decorator
 
@@ -24,8 +25,6 @@ STRATEGY_SIG = types.int64(types.int64, types.int32[:, ::1], types.int64, types.
 StrategyFunctionType = types.FunctionType(STRATEGY_SIG)
 COMMON = Path(__file__).resolve().parents[4] / "policies" / "dstbg_game" / "common.py"
 LAYOUT = Path(__file__).resolve().parent / "layout.py"
-BATTLE_LAYOUT = [Path(__file__).resolve().parents[1] / "kernel" / "layout.py",  # whole/layout.py builds on them
-                 Path(__file__).resolve().parents[1] / "variants.py"]
 
 
 @njit(cache=True, inline="always")
