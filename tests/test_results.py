@@ -257,21 +257,25 @@ def test_report_names_wrap_between_their_words(text, width, lines):
     assert wrap_label(text, width).split("\n") == lines
 
 
-def test_a_narrow_report_keeps_every_figure_and_breaks_names_between_words(tmp_path):
-    """At 80 columns the DS:TBG report cut its last column (`mean round`, `3.` for 3.98) and split
-    `high_wall_of_lot|hric`: names now give up width first, and wrap after `_` or `+`."""
+def _report_at_80(tmp_path, grid: str):
+    """Sweep a toy experiment with ``grid`` and report it at 80 columns: (the cells, the printed report)."""
     from dsim.cli import reporting
 
-    grid = 'party = ["warrior+assassin+herald", "knight"]\nplace = ["high_wall_of_lothric", "the_forgotten"]\n'
-    path = write_experiment(tmp_path, grid=grid + "p = [0.3, 0.7]")
-    run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor())
-    cells = results.load(tmp_path / "out")
+    run_sweep(load_experiment(write_experiment(tmp_path, grid=grid)), tmp_path / "out", LocalExecutor())
     before = reporting.out_console.width
     try:
         reporting.out_console.width = 80
         shown = CliRunner().invoke(app, ["report", str(tmp_path / "out")]).stdout
     finally:
         reporting.out_console.width = before
+    return results.load(tmp_path / "out"), shown
+
+
+def test_a_narrow_report_keeps_every_figure_and_breaks_names_between_words(tmp_path):
+    """At 80 columns the DS:TBG report cut its last column (`mean round`, `3.` for 3.98) and split
+    `high_wall_of_lot|hric`: names now give up width first, and wrap after `_` or `+`."""
+    grid = 'party = ["warrior+assassin+herald", "knight"]\nplace = ["high_wall_of_lothric", "the_forgotten"]\n'
+    cells, shown = _report_at_80(tmp_path, grid + "p = [0.3, 0.7]")
     rows = [line.split("│")[1:-1] for line in shown.splitlines() if line.startswith("│")]
     assert rows and all(len(line) <= 80 and line[-1] == line[0] for line in shown.splitlines() if line[:1] in "┃│")
     cell_rows: list[list[list[str]]] = []
@@ -289,20 +293,10 @@ def test_a_narrow_report_keeps_every_figure_and_breaks_names_between_words(tmp_p
 def test_a_narrow_report_of_many_varying_settings_lists_each_cell_line_by_line(tmp_path):
     """Seven varying settings at 80 columns: as columns each would be cut to a few letters (`ene|my_|hea|lth`);
     each cell is listed instead as one line per setting (name and value whole) then one per figure."""
-    from dsim.cli import reporting
-
     look = '{ banner_colour = "crimson", shield_pattern = "checkered", helmet_plume = "tall", cloak_length = "long" }'
     grid = f'party = ["warrior+assassin+herald", "knight"]\nplace = ["high_wall_of_lothric", "the_forgotten"]\n' \
            f'look = [{{}}, {look}]\np = [0.3, 0.7]'
-    path = write_experiment(tmp_path, grid=grid)
-    run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor())
-    cells = results.load(tmp_path / "out")
-    before = reporting.out_console.width
-    try:
-        reporting.out_console.width = 80
-        shown = CliRunner().invoke(app, ["report", str(tmp_path / "out")]).stdout
-    finally:
-        reporting.out_console.width = before
+    cells, shown = _report_at_80(tmp_path, grid)
     lines = shown.splitlines()
     assert all(len(line) <= 80 for line in lines) and len(cells) == 16
     pairs = [[part.strip() for part in line.split("│")[1:-1]] for line in lines if line.startswith("│")]
