@@ -147,23 +147,33 @@ def boss_arc_features(t, b, n: int) -> None:
 
 
 @kernel
-def step_cost(t, b, c: int, dest: int, kind: int, free_steps: int) -> int:
-    """Stamina for one node: walk free once, run 1, +1 frostbite, +1 barrel (R-10.4, R-9.10, R-7.5);
-    a shift costs nothing and never enters a barrel by default (R-4.10, A-24). −1 = not allowed."""
+def move_cost(t, b, c: int, kind: int, free_steps: int) -> int:
+    """Stamina for the next node before its terrain: a shift costs nothing (R-4.10); the free walk only
+    frostbite's +1, a run 1 more (R-10.4, R-9.10). −1 = the character cannot run (Smough's Armour). The same
+    for every node of one step, so it is worked out once per step."""
+    if kind == STEP_SHIFT:
+        return 0
+    frost = 1 if b.st[ci(c, L.C_COND)] & L.COND_FROSTBITE else 0
+    if free_steps > 0:
+        return frost
+    if armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN:
+        return -1
+    return 1 + frost
+
+
+@kernel
+def step_cost(t, b, base: int, dest: int, kind: int) -> int:
+    """Stamina for one node: ``base`` (:func:`move_cost`), +1 for a barrel (R-7.5); never a gravestone or a chest,
+    and a shift never enters a barrel by default (A-24). −1 = not allowed."""
+    if base < 0:
+        return -1
     terr = b.st[ni(dest, L.N_TERRAIN)]
     if terr == L.TERRAIN_GRAVESTONE or terr == L.TERRAIN_CHEST:
         return -1
     barrel = 1 if terr == L.TERRAIN_BARREL else 0
-    if kind == STEP_SHIFT:
-        if barrel and t.variants[L.V_SHIFT_INTO_BARREL] == 0:
-            return -1
-        return barrel
-    frost = 1 if b.st[ci(c, L.C_COND)] & L.COND_FROSTBITE else 0
-    if free_steps > 0:
-        return frost + barrel
-    if armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN:
-        return -1  # Smough's Armour: cannot run
-    return 1 + frost + barrel
+    if kind == STEP_SHIFT and barrel and t.variants[L.V_SHIFT_INTO_BARREL] == 0:
+        return -1
+    return base + barrel
 
 
 @kernel
@@ -184,13 +194,14 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
         boss = boss_at(t, b, pos)
         arc = char_arc(t, b, c, boss) if boss >= 0 else 0
         facing = b.st[ei(boss, L.E_FACING)] if boss >= 0 else 0
+        base = move_cost(t, b, c, kind, free_steps)
         for d in range(8):
             dest = t.neighbour[pos, d]
             if dest < 0:
                 continue
             if boss >= 0 and (t.arcs[facing, pos, dest] & arc) == 0:
                 continue  # R-12.9/F-12.5: a character leaving a boss's node stays in its arc
-            cost = step_cost(t, b, c, dest, kind, free_steps)
+            cost = step_cost(t, b, base, dest, kind)
             if cost < 0 or not can_pay(t, b, c, cost):
                 continue
             trap = 1 if b.st[ni(dest, L.N_TRAP)] >= 0 and b.st[ni(dest, L.N_TRAP_UP)] == 0 else 0
@@ -200,7 +211,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
         rounds_from = n  # R-12.10 (A-43 allowed): then the two moves round the boss into a next arc
         side = b.st[ci(c, L.C_ARC)] - 1 if boss >= 0 and b.st[ci(c, L.C_ARC)] > 0 else facing
         if boss >= 0 and kind == STEP_WALK and t.variants[L.V_BOSS_ARC_SHIFT] == 0:
-            cost = step_cost(t, b, c, pos, kind, free_steps)
+            cost = step_cost(t, b, base, pos, kind)
             if cost >= 0 and can_pay(t, b, c, cost):
                 for i in range(2):
                     set_opt(b, n, pos, cost, 0, 0, 0, 0, 0, 0)
