@@ -673,10 +673,21 @@ def _traps(t) -> list[int]:
     return [int(t.bt.st[BL.N_BASE + n * BL.N_FIELDS + BL.N_TRAP]) for n in range(G.TRAP_NODES)]
 
 
+def _sprung(t) -> list[bool]:
+    """Whether the trap on each node of the last encounter battle's board was sprung (turned face up)."""
+    return [bool(t.bt.st[BL.N_BASE + n * BL.N_FIELDS + BL.N_TRAP_UP]) for n in range(G.TRAP_NODES)]
+
+
+def _shown(t, k: int) -> list[int]:
+    """Tile ``k``'s traps as strategies see them (``TL_TRAP0``…)."""
+    return [int(x) for x in tile(t, k)[G.TL_TRAP0:G.TL_TRAP0 + G.TRAP_NODES]]
+
+
 def test_R_7_7_traps_stay_on_their_nodes_when_a_tile_is_fought_again():
     """Tile 0 holds Ash Gardens (traps). Its first battle shuffles the tokens onto the nodes; the tile keeps that
     layout, and fought again (a rest turned its card face down) the battle finds every token where it was, face
-    down, instead of a fresh shuffle (which the same seed gives on a tile fought for the first time)."""
+    down, instead of a fresh shuffle (which the same seed gives on a tile fought for the first time). Strategies
+    see where the tokens lie and the value of those sprung, never a face-down token's value."""
     def fresh():
         t = table()
         tile(t, 0)[G.TL_CARD] = t.cg.encounter_ids.index("ash_gardens")
@@ -684,13 +695,22 @@ def test_R_7_7_traps_stay_on_their_nodes_when_a_tile_is_fought_again():
 
     t = fresh()
     t.step(K.STEP_EXPLORE, 0, 3)
-    first = _traps(t)
+    first, sprung = _traps(t), _sprung(t)
     assert tile(t, 0)[G.TL_TRAPS_SET] == 1
-    assert [int(x) for x in tile(t, 0)[G.TL_TRAP0:G.TL_TRAP0 + G.TRAP_NODES]] == first
+    assert [int(x) for x in t.s.traps[0]] == first
     assert sorted(n for n, tok in enumerate(first) if tok >= 0) == [6, 8, 9]
+    seen = [-1 if tok < 0 else tok if up else G.TRAP_HIDDEN for tok, up in zip(first, sprung)]
+    assert _shown(t, 0) == seen
+    assert G.TRAP_HIDDEN in seen  # a token no one sprang keeps its value to itself
+    hidden = seen.index(G.TRAP_HIDDEN)
+    tile(t, 0)[G.TL_TRAP0 + hidden], sprung[hidden] = first[hidden], True  # as if that one had been sprung too
     tile(t, 0)[G.TL_CLEARED] = 0
     t.step(K.STEP_EXPLORE, 0, 11)
     assert _traps(t) == first
+    again = _sprung(t)
+    assert not again[hidden]
+    assert _shown(t, 0) == [-1 if tok < 0 else tok if up or up2 else G.TRAP_HIDDEN
+                            for tok, up, up2 in zip(first, sprung, again)]  # the players remember what they saw
     control = fresh()
     control.step(K.STEP_EXPLORE, 0, 11)
     assert _traps(control) != first  # a first battle with that seed deals them differently

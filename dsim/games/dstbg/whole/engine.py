@@ -70,6 +70,7 @@ def _state(n_cards: int, n_encounters: int, max_events: int) -> K.GameState:
         np.zeros((G.ROWS, G.WIDTH), np.int32), np.zeros((n_cards, G.W_FIELDS), np.int32),
         np.zeros(n_cards, np.int32), np.zeros(n_encounters, np.int32), np.zeros(2, np.uint64),
         np.zeros((max_events, G.EV_FIELDS + G.SNAP_LEN), np.int32), _cursor(), np.zeros(G.N_OUT, np.int32),
+        np.zeros((G.MAX_TILES, G.TRAP_NODES), np.int32),
     )
 
 

@@ -46,6 +46,7 @@ class GameState(NamedTuple):
     log: np.ndarray  # int32 (max_events, EV_FIELDS [+ SNAP_LEN in replays]), (0, EV_FIELDS) when off
     cursor: np.ndarray  # int32 (4,): events logged, battles fought, stop after this battle (-1 never), deck size
     out: np.ndarray  # int32 (N_OUT,): the game's outcome row, filled as it goes
+    traps: np.ndarray  # int32 (MAX_TILES, TRAP_NODES): each tile's trap tokens as they lie; strategies see only pub
 
 
 C_EVENTS = 0
@@ -545,15 +546,24 @@ def explore(g, s, strategy, params, te, b, policy, seed: int, stream: int, tile:
     for x in range(n):
         for y in range(n):
             te.dwalk0[x, y] = g.enc_dwalk[card, x, y]
-    if t[G.TL_TRAPS_SET] == 1:  # the traps lie where the tile's last battle left them, turned face down
+    known = t[G.TL_TRAPS_SET] == 1
+    if known:  # the traps lie where the tile's last battle left them, turned face down
         te.scen[X.SC_TRAPS_GIVEN] = 1
         for node in range(min(n, G.TRAP_NODES)):
-            te.scen[X.SC_TRAP_LAYOUT + node] = t[G.TL_TRAP0 + node]
+            te.scen[X.SC_TRAP_LAYOUT + node] = s.traps[tile, node]
     result = fight(g, s, te, b, policy, seed, stream)
     if te.scen[X.SC_TRAPS] == 1:
         t[G.TL_TRAPS_SET] = 1
         for node in range(min(n, G.TRAP_NODES)):
-            t[G.TL_TRAP0 + node] = b.st[ni(node, BL.N_TRAP)]
+            token = b.st[ni(node, BL.N_TRAP)]
+            s.traps[tile, node] = token
+            # what the players know: where the tokens lie, and the value of each one sprung face up so far
+            if token < 0:
+                t[G.TL_TRAP0 + node] = -1
+            elif b.st[ni(node, BL.N_TRAP_UP)] == 1:
+                t[G.TL_TRAP0 + node] = token
+            elif not known:
+                t[G.TL_TRAP0 + node] = G.TRAP_HIDDEN
     glog(s, G.EV_BATTLE, tile, result, s.cursor[C_BATTLES] - 1, b.st[BL.G_ROUND])
     if result == BL.OUT_RETREAT:  # no souls, the card face down, to be fought (or fled) again
         s.out[G.OUT_RETREATS] += 1
@@ -1069,6 +1079,7 @@ def game_buffers(n_cards: int, n_encounters: int, max_events: int):
         np.zeros((max_events, G.EV_FIELDS), np.int32),
         np.full(4, -1, np.int32),
         np.zeros(G.N_OUT, np.int32),
+        np.zeros((G.MAX_TILES, G.TRAP_NODES), np.int32),
     )
 
 

@@ -102,7 +102,10 @@ TL_DIST = 5  # door crossings from the bonfire (A-5)
 TL_FOG = 6  # 1 = the fog gate is on this tile
 TL_SOULS = 7  # souls dropped on this tile
 TL_TRAPS_SET = 8  # 1 = a battle placed its traps: they stay on their nodes, face down, for the next
-TL_TRAP0 = 9  # TRAP_NODES fields: the trap token on each node of the tile (−1 none)
+TL_TRAP0 = 9  # TRAP_NODES fields: each node's trap token as the players know it: −1 none, TRAP_HIDDEN face down and
+# never sprung, else the token it showed when sprung, damage × 8 + dodge difficulty (it is turned face
+# down again, but they saw it)
+TRAP_HIDDEN = -2
 TRAP_NODES = 13  # nodes of an exploration tile
 TL_FIELDS = TL_TRAP0 + TRAP_NODES
 

@@ -68,10 +68,18 @@ def _state(snapshot: Any, cg: CompiledGame) -> dict[str, Any]:
     for tile in range(game["n_tiles"]):
         row = pub[G.R_TILES + tile]
         card = int(row[G.TL_CARD])
-        traps = [int(x) for x in row[G.TL_TRAP0:G.TL_TRAP0 + G.TRAP_NODES]] if row[G.TL_TRAPS_SET] else None
+        traps = [_trap(int(x)) for x in row[G.TL_TRAP0:G.TL_TRAP0 + G.TRAP_NODES]] if row[G.TL_TRAPS_SET] else None
         tiles.append({"encounter": cg.encounter_ids[card] if 0 <= card < len(cg.encounter_ids) else None,
                       **{name: int(row[col]) for name, col in _TILE.items()}, "traps": traps})
     return {"game": game, "party": party, "tiles": tiles}
+
+
+def _trap(token: int) -> dict[str, int] | str | None:
+    """A node's trap token as the players know it: ``None`` (no token), ``"?"`` (face down, never sprung) or the
+    damage and dodge difficulty it showed when sprung."""
+    if token < 0:
+        return "?" if token == G.TRAP_HIDDEN else None
+    return {"damage": token // 8, "dodge": token % 8}
 
 
 def _card(cg: CompiledGame, card: int) -> str:
