@@ -10,7 +10,9 @@ peak memory (``resource.getrusage`` in that process) belong to it alone:
 * *no JIT* — ``NUMBA_DISABLE_JIT=1``: the same code as plain Python on a few dozen battles;
 * *scaling* — in the cached process, the same battles on one thread, and a trivial parallel probe
   loop on all threads and on one: every record carries its machine's own ceiling;
-* *start* — the wall time of a fresh process that loads the cached kernel and plays one battle.
+* *start* — the wall time of a fresh process that loads the cached kernel and plays one battle;
+* *instructions* (``--instructions``) — instructions per battle counted by valgrind's callgrind on one thread
+  (:mod:`dsim.instructions`): exact from run to run, where the rates move by 10–20% on a shared machine.
 
 The subprocess entry is ``python -m dsim.bench '<json>'``; it prints one JSON object.
 """
@@ -22,6 +24,7 @@ import json
 import os
 import platform
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -193,6 +196,7 @@ class BenchOptions:
     threads: int | None = None
     nojit_battles: int = 100
     cold: bool = True
+    instructions: bool = False
 
     def env(self) -> dict[str, str]:
         """Environment of every measuring subprocess (``NUMBA_NUM_THREADS`` when threads are set)."""
@@ -200,7 +204,7 @@ class BenchOptions:
 
 
 def _result(workload: Workload, jit: Mapping[str, Any], nojit: Mapping[str, Any],
-            cold_s: float | None, start_s: float) -> dict[str, Any]:
+            cold_s: float | None, start_s: float, instructions: float | None) -> dict[str, Any]:
     """One workload's JSON object; per-thread rates divide by the Numba threads of the JIT run,
     the JIT speed-up compares that per-thread rate with the (single-threaded) no-JIT rate, and the
     thread speed-ups (all threads over one) of the game and of the probe loop sit side by side."""
@@ -224,7 +228,7 @@ def _result(workload: Workload, jit: Mapping[str, Any], nojit: Mapping[str, Any]
         "nojit_battles": nojit["battles"], "nojit_battles_per_s": nojit_rate,
         "jit_speedup": rate / jit["threads"] / nojit_rate,
         "compile_s_cold": cold_s, "compile_s_cached": jit["compile_s"], "start_s": start_s,
-        "peak_rss_mb": jit["peak_rss_mb"], **scaling,
+        "peak_rss_mb": jit["peak_rss_mb"], "instructions_per_battle": instructions, **scaling,
     }
 
 
@@ -240,6 +244,8 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
             playable.append(workload)
     if not playable:
         return []
+    if options.instructions and not shutil.which("valgrind"):
+        raise BenchError("--instructions needs valgrind (Debian: apt-get install valgrind)")
     env = options.env()
     out = []
     for workload in playable:
@@ -257,7 +263,16 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
         on_step(f"{workload.name}: {options.nojit_battles:,} battles with NUMBA_DISABLE_JIT=1")
         nojit = _measure_in_subprocess(workload, options.nojit_battles, options.batch,
                                        env | {"NUMBA_DISABLE_JIT": "1"}, ("-W", "ignore::RuntimeWarning"))
-        out.append(_result(workload, jit, nojit, cold_s, start_s))
+        instructions = None
+        if options.instructions:
+            from dsim.instructions import BATTLES, InstructionsError, count
+
+            on_step(f"{workload.name}: {BATTLES:,} battles counted under valgrind (half a minute or more)")
+            try:
+                instructions = count(workload).per_battle
+            except InstructionsError as exc:
+                raise BenchError(str(exc)) from None
+        out.append(_result(workload, jit, nojit, cold_s, start_s, instructions))
     return out
 
 
@@ -296,7 +311,8 @@ def record(results: Sequence[Mapping[str, Any]], options: BenchOptions, folder: 
     """Append one run (date, machine, options, results) to ``results.jsonl`` and rewrite ``README.md``."""
     entry = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "machine": machine_info(),
              "options": {"battles": options.battles, "batch": options.batch, "threads": options.threads,
-                         "nojit_battles": options.nojit_battles, "cold": options.cold},
+                         "nojit_battles": options.nojit_battles, "cold": options.cold,
+                         "instructions": options.instructions},
              "results": list(results)}
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -310,7 +326,7 @@ def record(results: Sequence[Mapping[str, Any]], options: BenchOptions, folder: 
 
 
 COLUMNS = ("workload", "battles", "threads", "battles/s", "/thread", "rounds/s", "× threads", "probe × threads",
-           "probe/battle", "JIT ×", "cold s", "cached s", "start s", "peak MiB")
+           "probe/battle", "instr/battle", "JIT ×", "cold s", "cached s", "start s", "peak MiB")
 
 
 def _fmt(value: float | None, spec: str) -> str:
@@ -324,6 +340,7 @@ def table_row(result: Mapping[str, Any]) -> list[str]:
     return [r["workload"], f"{r['battles']:,}", str(r["threads"]), f"{r['battles_per_s']:,.0f}",
             f"{r['battles_per_s_per_thread']:,.0f}", f"{r['rounds_per_s']:,.0f}", _fmt(r.get("thread_speedup"), ".2f"),
             _fmt(r.get("probe_thread_speedup"), ".2f"), _fmt(r.get("probe_items_per_battle"), ",.0f"),
+            _fmt(r.get("instructions_per_battle"), ",.0f"),
             _fmt(r["jit_speedup"], ",.0f"), _fmt(r["compile_s_cold"], ".1f"), _fmt(r["compile_s_cached"], ".2f"),
             _fmt(r.get("start_s"), ".2f"), _fmt(r["peak_rss_mb"], ",.0f")]
 
@@ -342,7 +359,10 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
         "one battle. *× threads* is the rate on all threads over the rate on one; the *probe* is a trivial",
         f"parallel Numba loop ({PROBE_DRAWS} hashes per item) measured in the same process, so *probe × threads*",
         "is the machine's ceiling for that speed-up and *probe/battle* is a battle's cost in probe items",
-        "(a ratio that holds across hosts).",
+        "(a ratio that holds across hosts). *instr/battle* (`--instructions`, from 2026-12-06) is the",
+        "instructions per battle counted by valgrind on one thread: exact from run to run, and far less tied",
+        "to the host than a rate (the compiled code follows the CPU's features), so it is the measure of a",
+        "kernel change (`python -m dsim.instructions WORKLOAD` shows where they go, function by function).",
         "*peak MiB* is the peak RSS of the measuring process. *load* is the machine's 1-minute load average",
         "when the run was recorded (other work on the machine slows every number down). Hosts differ: the",
         "same kernel ran l1-2p at 163k battles/s on the host of 2026-12-02 and at about 340k/s on the",

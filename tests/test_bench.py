@@ -15,7 +15,8 @@ from dsim.cli import app
 
 KEYS = {"workload", "battles", "threads", "batch", "battles_per_s", "battles_per_s_per_thread", "rounds_per_s",
         "rounds_per_s_per_thread", "jit_speedup", "compile_s_cold", "compile_s_cached", "peak_rss_mb", "start_s",
-        "thread_speedup", "probe_items_per_s", "probe_thread_speedup", "probe_items_per_battle"}
+        "thread_speedup", "probe_items_per_s", "probe_thread_speedup", "probe_items_per_battle",
+        "instructions_per_battle"}
 
 
 @pytest.fixture(scope="module")
@@ -56,10 +57,10 @@ def test_a_one_thread_bench_reports_no_thread_speed_up():
     jit = {"battles": 100, "batch": 100, "threads": 1, "seconds": 1.0, "seconds_1_thread": 1.3, "rounds": 400,
            "wins": 50, "compile_s": 0.1, "peak_rss_mb": 100.0, "probe_items_per_s": 1e9,
            "probe_items_per_s_1_thread": 0.8e9}
-    result = _result(all_workloads()[0], jit, {"battles": 2, "seconds": 1.0}, None, 1.0)
+    result = _result(all_workloads()[0], jit, {"battles": 2, "seconds": 1.0}, None, 1.0, None)
     assert result["thread_speedup"] is None and result["probe_thread_speedup"] is None
     assert result["probe_items_per_battle"] == pytest.approx(1e7)
-    two = _result(all_workloads()[0], {**jit, "threads": 2}, {"battles": 2, "seconds": 1.0}, None, 1.0)
+    two = _result(all_workloads()[0], {**jit, "threads": 2}, {"battles": 2, "seconds": 1.0}, None, 1.0, None)
     assert two["thread_speedup"] == pytest.approx(1.3) and two["probe_thread_speedup"] == pytest.approx(1.25)
 
 
@@ -139,17 +140,17 @@ def test_run_memory_does_not_grow_with_battles():
 
 
 def test_bench_table_turns_round_to_fit_an_80_column_terminal():
-    """At 80 columns the 14 measures do not fit side by side: the table becomes a row per measure, and every
+    """At 80 columns the 15 measures do not fit side by side: the table becomes a row per measure, and every
     figure is still printed whole; a wide terminal keeps a row per workload."""
     from rich.console import Console
 
     from dsim.bench import COLUMNS
     from dsim.cli.bench import results_table
 
-    rows = [["bb-4p-random", "1,000,000", "2", "119,166", "59,583", "2,284,454", "1.94", "2.00", "111", "244",
+    rows = [["bb-4p-random", "1,000,000", "2", "119,166", "59,583", "2,284,454", "1.94", "2.00", "111", "—", "244",
              "15.0", "0.03", "0.71", "234"],
-            ["l1-2p", "1,000,000", "2", "594,058", "297,029", "2,383,694", "1.94", "2.00", "22", "386", "15.3",
-             "0.06", "0.87", "208"]]
+            ["l1-2p", "1,000,000", "2", "594,058", "297,029", "2,383,694", "1.94", "2.00", "22", "51,515", "386",
+             "15.3", "0.06", "0.87", "208"]]
     for width in (80, 250):
         console = Console(width=width, record=True)
         console.print(results_table(rows, width))

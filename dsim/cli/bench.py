@@ -34,6 +34,10 @@ def bench(
         "--nojit-battles", min=1, help="Battles for the NUMBA_DISABLE_JIT=1 run (plain Python is slow).",
     )] = BenchOptions.nojit_battles,
     quick: Annotated[bool, typer.Option("--quick", help="Skip the cold compile (it takes minutes).")] = False,
+    instructions: Annotated[bool, typer.Option(
+        "--instructions", help="Also count instructions per battle under valgrind (one thread, 2,000 battles, half "
+        "a minute a workload): exact from run to run, unlike the rates.",
+    )] = False,
     workloads: Annotated[str | None, typer.Option(
         "--workloads",
         help="Comma-separated workload names or globs (default: every registered game's workloads, "
@@ -50,7 +54,8 @@ def bench(
 ) -> None:
     """Measure battles/s and rounds/s (per thread too), the JIT speed-up, cold and cached compile time
     and peak memory of every game's fixed workloads, each in a fresh subprocess."""
-    options = BenchOptions(battles=battles, batch=batch, threads=threads, nojit_battles=nojit_battles, cold=not quick)
+    options = BenchOptions(battles=battles, batch=batch, threads=threads, nojit_battles=nojit_battles, cold=not quick,
+                           instructions=instructions)
     try:
         chosen = select_workloads(None if workloads is None else split_list("--workloads", workloads))
         with err.status("benchmarking") as status:

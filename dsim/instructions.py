@@ -1,13 +1,13 @@
 """Instructions per battle of a ``dsim bench`` workload, by compiled function, counted by valgrind's callgrind.
 
-Wall-clock rates on a shared 2-core machine move by 10–20% from run to run; instruction counts do not
-(the same code, seed and battles give the same count). So this is the measure for a change to the kernel's
-speed: compare the totals before and after. It does not see cache misses or branch mispredictions, which
-``dsim bench`` does.
+Wall-clock rates on a shared 2-core machine move by 10–20% from run to run; instruction counts do not (the
+same code, seed and battles give the same count in the kernel). So they are the measure for a change to the
+kernel's speed: compare the counts before and after. They do not see cache misses or branch mispredictions,
+which the rates of ``dsim bench`` do.
 
-Run: ``python benchmarks/instructions.py l1-2p [--battles 2000]`` (about three minutes: Python runs under
-valgrind; only the battles themselves are counted, on one thread, with the kernel loaded from the Numba
-cache, which a native run fills first). Needs ``valgrind`` (Debian's package).
+``dsim bench --instructions`` records the count per battle beside the rates; ``python -m dsim.instructions
+l1-2p`` prints where the instructions go, function by function (half a minute: only the battles are counted,
+on one thread, with the kernel loaded from the Numba cache). Needs ``valgrind`` (Debian's package).
 """
 
 from __future__ import annotations
@@ -21,13 +21,36 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from dsim.bench import Workload
 
-_MANGLED_PART = re.compile(r"(\d+)")
+BATTLES = 2000  # enough that the Python call around the battles is under 2% of the count
+
+_DIGITS = re.compile(r"\d+")
+
+
+class InstructionsError(Exception):
+    """The count could not be made (message is user-facing)."""
+
+
+@dataclass(frozen=True)
+class Instructions:
+    """One counted run: battles, their mean rounds, all instructions, and per function its own instructions and
+    the calls into it."""
+
+    battles: int
+    rounds: float
+    total: int
+    by_function: dict[str, int]
+    calls: dict[str, int]
+
+    @property
+    def per_battle(self) -> float:
+        return self.total / self.battles
 
 
 def demangle(symbol: str) -> str:
@@ -38,11 +61,11 @@ def demangle(symbol: str) -> str:
         prefix, symbol = "cfunc ", symbol[len("cfunc."):]
     if not symbol.startswith("_ZN"):
         return prefix + symbol
-    parts, i, text = [], 3, symbol
-    while i < len(text) and text[i].isdigit():
-        digits = _MANGLED_PART.match(text, i).group(1)
+    parts, i = [], 3
+    while i < len(symbol) and symbol[i].isdigit():
+        digits = _DIGITS.match(symbol, i).group()
         start = i + len(digits)
-        parts.append(text[start:start + int(digits)])
+        parts.append(symbol[start:start + int(digits)])
         i = start + int(digits)
     if parts and parts[0] == "cpython":
         prefix, parts = "cpython ", parts[1:]
@@ -72,36 +95,39 @@ def _compiled_symbols() -> dict[int, str]:
     return found
 
 
-def _warm(workload: Workload, battles: int) -> tuple[Any, int]:
-    """The workload's game and stream after ``battles`` battles, so its kernel is compiled (or loaded)."""
+def _play(workload: Workload, battles: int, between: Any = None) -> float:
+    """Load the workload's kernel (10 battles), call ``between()``, play ``battles`` battles on one thread;
+    their mean rounds."""
+    import numba
+
     from dsim.bench import SEED
     from dsim.games import load_game
     from dsim.rng import stream_key
 
+    numba.set_num_threads(1)
     game = load_game(workload.game, workload.game_module)
     stream = stream_key(json.dumps(workload.settings, sort_keys=True))  # as `dsim bench` and `dsim run`
-    game.play(workload.settings, SEED, stream, 0, battles)
-    return game, stream
+    game.play(workload.settings, SEED, stream, 0, 10)
+    if between is not None:
+        between()
+    return float(game.play(workload.settings, SEED, stream, 0, battles)[game.outcome.rounds].mean())
 
 
 def _child(workload: Workload, battles: int, symbols_file: str) -> None:
-    """Under callgrind: load the workload's kernel, write the symbol map, count ``battles`` battles only."""
-    import numba
-
-    from dsim.bench import SEED
-
-    numba.set_num_threads(1)
-    game, stream = _warm(workload, 10)
-    Path(symbols_file).write_text(json.dumps({str(a): n for a, n in _compiled_symbols().items()}))
+    """Under callgrind: write the symbol map, count the battles only, print their mean rounds."""
     control = ["callgrind_control", "-i"]
-    subprocess.run([*control, "on", str(os.getpid())], check=True, capture_output=True)
-    cols = game.play(workload.settings, SEED, stream, 0, battles)
+
+    def start() -> None:
+        Path(symbols_file).write_text(json.dumps({str(a): n for a, n in _compiled_symbols().items()}))
+        subprocess.run([*control, "on", str(os.getpid())], check=True, capture_output=True)
+
+    rounds = _play(workload, battles, start)
     subprocess.run([*control, "off", str(os.getpid())], check=True, capture_output=True)
-    print(json.dumps({"rounds": float(cols[game.outcome.rounds].mean())}))
+    print(json.dumps({"rounds": rounds}))
 
 
 def _self_costs(out_file: Path) -> dict[str, int]:
-    """Instructions spent in each function itself (``callgrind_annotate``'s table)."""
+    """Instructions spent in each function itself (``callgrind_annotate``'s table; ``PROGRAM TOTALS`` too)."""
     text = subprocess.run(["callgrind_annotate", "--threshold=100", str(out_file)], capture_output=True,
                           text=True, check=True).stdout
     costs: dict[str, int] = {}
@@ -137,35 +163,50 @@ def _name(label: str, symbols: dict[int, str]) -> str:
     return label.split(" [")[0].rsplit(":", 1)[-1]
 
 
-def count(workload: Workload, battles: int) -> tuple[float, dict[str, int], Counter[str], int]:
-    """Count ``battles`` battles under callgrind: (rounds per battle, instructions by function, calls by
-    function, total instructions)."""
-    _warm(workload, 1)  # compile natively if the cache is cold: under valgrind it would take an hour
-    with tempfile.TemporaryDirectory() as tmp:
+def _by_name(counts: dict[str, int], symbols: dict[int, str]) -> dict[str, int]:
+    named: Counter[str] = Counter()
+    for label, n in counts.items():
+        named[_name(label, symbols)] += n
+    return dict(named)
+
+
+def count(workload: Workload, battles: int = BATTLES) -> Instructions:
+    """Count ``battles`` battles of ``workload`` under callgrind, its kernel loaded from the Numba cache (warm it
+    first: compiling under valgrind takes the best part of an hour)."""
+    if not shutil.which("valgrind"):
+        raise InstructionsError("valgrind is not installed (Debian: apt-get install valgrind)")
+    with tempfile.TemporaryDirectory(prefix="dsim-callgrind-") as tmp:
         out, symbols_file = Path(tmp) / "callgrind.out", Path(tmp) / "symbols.json"
         run = subprocess.run(
             ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-             sys.executable, __file__, workload.name, "--battles", str(battles), "--child", str(symbols_file)],
+             sys.executable, "-m", "dsim.instructions", workload.name, "--battles", str(battles),
+             "--child", str(symbols_file)],
             capture_output=True, text=True)
-        if run.returncode != 0 or not out.exists():
-            raise RuntimeError(f"the counted run failed:\n{run.stderr[-2000:]}")
+        if run.returncode != 0 or not out.exists() or not symbols_file.exists():
+            raise InstructionsError(f"the counted run of {workload.name} failed:\n{run.stderr[-2000:]}")
         rounds = json.loads(run.stdout.strip().splitlines()[-1])["rounds"]
         symbols = {int(a): n for a, n in json.loads(symbols_file.read_text()).items()}
         costs, calls = _self_costs(out), _calls(out)
     total = costs.pop("PROGRAM TOTALS", sum(costs.values()))
-    named: Counter[str] = Counter()
-    for label, cost in costs.items():
-        named[_name(label, symbols)] += cost
-    named_calls: Counter[str] = Counter()
-    for label, n in calls.items():
-        named_calls[_name(label, symbols)] += n
-    return rounds, dict(named), named_calls, total
+    return Instructions(battles, rounds, total, _by_name(costs, symbols), _by_name(calls, symbols))
+
+
+def report(counted: Instructions, name: str, top: int) -> str:
+    """The count per battle and round, then the ``top`` functions by their own instructions."""
+    per_battle = counted.per_battle
+    lines = [f"{name}: {per_battle:,.0f} instructions per battle ({per_battle / counted.rounds:,.0f} per round; "
+             f"{counted.battles:,} battles, {counted.rounds:.2f} rounds each)",
+             f"{'instr/battle':>12} {'share':>6} {'calls/battle':>12}  function"]
+    for function, cost in Counter(counted.by_function).most_common(top):
+        lines.append(f"{cost / counted.battles:12,.0f} {100 * cost / counted.total:5.1f}% "
+                     f"{counted.calls.get(function, 0) / counted.battles:12.1f}  {function}")
+    return "\n".join(lines)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m dsim.instructions", description=__doc__.split("\n\n")[0])
     parser.add_argument("workload", help="a `dsim bench` workload, e.g. l1-2p")
-    parser.add_argument("--battles", type=int, default=2000, help="battles counted (default 2000)")
+    parser.add_argument("--battles", type=int, default=BATTLES, help=f"battles counted (default {BATTLES:,})")
     parser.add_argument("--top", type=int, default=30, help="functions listed (default 30)")
     parser.add_argument("--child", metavar="SYMBOLS_FILE", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -182,19 +223,14 @@ def main() -> int:
     if args.child:
         _child(matched[0], args.battles, args.child)
         return 0
-    if not shutil.which("valgrind"):
-        parser.error("valgrind is not installed (Debian: apt-get install valgrind)")
     try:
-        rounds, costs, calls, total = count(matched[0], args.battles)
-    except RuntimeError as err:
+        if not shutil.which("valgrind"):
+            raise InstructionsError("valgrind is not installed (Debian: apt-get install valgrind)")
+        _play(matched[0], 1)  # compile natively if the cache is cold
+        print(report(count(matched[0], args.battles), args.workload, args.top))
+    except InstructionsError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    per_battle = total / args.battles
-    print(f"{args.workload}: {per_battle:,.0f} instructions per battle ({per_battle / rounds:,.0f} per round; "
-          f"{args.battles:,} battles, {rounds:.2f} rounds each)")
-    print(f"{'instr/battle':>12} {'share':>6} {'calls/battle':>12}  function")
-    for name, cost in Counter(costs).most_common(args.top):
-        print(f"{cost / args.battles:12,.0f} {100 * cost / total:5.1f}% {calls[name] / args.battles:12.1f}  {name}")
     return 0
 
 

@@ -1,0 +1,79 @@
+"""`dsim.instructions` and `dsim bench --instructions`: Numba symbols read as module.function, callgrind's call
+counts, a counted run that names the kernel's functions and repeats its count, and clear errors."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from dsim import instructions as tool
+from dsim.bench import BenchOptions, BenchError, run_bench, select_workloads, table_row, COLUMNS
+from dsim.cli import app
+
+DECIDE = ("_ZN4dsim5games5dstbg6kernel4core6decideB3v90B62c8tJTIeFIjxB2IKSgI4CrvSCKg1MMfAwQ4s_2bqELMyIZLgH0J5mkCAA"
+          "_3d_3dE425Ref_28Battle_28array_28int32_2c_201d_2c_20C_29_29_29")
+
+
+def test_numba_symbols_read_as_module_and_function():
+    assert tool.demangle(DECIDE) == "core.decide"
+    assert tool.demangle("cfunc." + DECIDE) == "cfunc core.decide"
+    assert tool.demangle("_ZN7cpython4dsim5games6battle4playB3v11E") == "cpython battle.play"
+    assert tool.demangle("memset") == "memset"
+
+
+def test_calls_are_summed_per_callee(tmp_path):
+    out = tmp_path / "callgrind.out"
+    out.write_text("\n".join([
+        "events: Ir", "fn=(1) 0x0000000000001000", "0 5",
+        "cfn=(2) 0x0000000000002000", "calls=3 0", "0 30",
+        "cfn=(2)", "calls=4 0", "0 40",
+        "fn=(2)", "0 70",
+    ]))
+    calls = tool._calls(out)
+    assert calls["0x0000000000002000"] == 7
+    assert tool._by_name(calls, {0x2000: "core.decide"})["core.decide"] == 7
+    assert tool._name("???:0x0000000000003000 [???]", {}) == "0x0000000000003000"
+
+
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind is not installed")
+def test_a_counted_run_names_the_kernel_and_repeats_its_count():
+    workload = select_workloads(["l1-2p"])[0]
+    tool._play(workload, 1)  # the kernel in the Numba cache, as `dsim bench` leaves it
+    first = tool.count(workload, 20)
+    assert first.rounds > 1
+    assert first.by_function["core.decide"] > 0 and first.calls["core.decide"] >= 20  # a decision or more a battle
+    assert first.by_function["character.step_features"] > 0
+    assert sum(first.by_function.values()) <= first.total
+    again = tool.count(workload, 20)
+    for name in ("core.decide", "character.step_features", "character.move_phase", "battle.setup"):
+        assert again.by_function[name] == first.by_function[name]  # the kernel's counts, unlike seconds, repeat
+    assert abs(again.total - first.total) < 0.01 * first.total  # Python's own share varies a little (hash seeds)
+    assert "instructions per battle" in tool.report(first, "l1-2p", 5)
+
+
+def test_the_profile_refuses_an_unknown_workload_in_one_line():
+    done = subprocess.run([sys.executable, "-m", "dsim.instructions", "nope"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "no workload matches 'nope'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_bench_instructions_without_valgrind_is_one_clear_error_before_measuring(monkeypatch):
+    monkeypatch.setattr("dsim.bench.shutil.which", lambda name: None)
+    with pytest.raises(BenchError, match="needs valgrind"):
+        run_bench(select_workloads(["l1-2p"]), BenchOptions(instructions=True))
+    result = CliRunner().invoke(app, ["bench", "--quick", "--instructions", "--workloads", "l1-2p"])
+    assert result.exit_code == 1
+    assert "--instructions needs valgrind" in result.output and "Traceback" not in result.output
+
+
+def test_the_table_shows_instructions_and_a_dash_for_records_without_them():
+    base = {"workload": "l1-2p", "battles": 10, "threads": 2, "battles_per_s": 1.0, "battles_per_s_per_thread": 0.5,
+            "rounds_per_s": 4.0, "jit_speedup": 300.0, "compile_s_cold": None, "compile_s_cached": 0.1,
+            "peak_rss_mb": 200.0}
+    column = COLUMNS.index("instr/battle")
+    assert table_row(base)[column] == "—"  # a record from before 2026-12-06
+    assert table_row(base | {"instructions_per_battle": 51515.4})[column] == "51,515"
