@@ -12,7 +12,7 @@ peak memory (``resource.getrusage`` in that process) belong to it alone:
   loop on all threads and on one: every record carries its machine's own ceiling;
 * *start* — the wall time of a fresh process that loads the cached kernel and plays one battle;
 * *instructions* (``--instructions``) — instructions per battle counted by valgrind's callgrind on one thread
-  (:mod:`dsim.instructions`): exact from run to run, where the rates move by 10–20% on a shared machine.
+  (:mod:`dsim.instructions`): repeatable to 0.1%, where the rates move by 10–20% on a shared machine.
 
 The subprocess entry is ``python -m dsim.bench '<json>'``; it prints one JSON object.
 """
@@ -360,9 +360,9 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
         f"parallel Numba loop ({PROBE_DRAWS} hashes per item) measured in the same process, so *probe × threads*",
         "is the machine's ceiling for that speed-up and *probe/battle* is a battle's cost in probe items",
         "(a ratio that holds across hosts). *instr/battle* (`--instructions`, from 2026-12-06) is the",
-        "instructions per battle counted by valgrind on one thread: exact from run to run, and far less tied",
-        "to the host than a rate (the compiled code follows the CPU's features), so it is the measure of a",
-        "kernel change (`python -m dsim.instructions WORKLOAD` shows where they go, function by function).",
+        "instructions per battle counted by valgrind on one thread: repeatable to 0.1% (the kernel's own share",
+        "exactly) and far less tied to the host than a rate (the compiled code follows the CPU's features), so",
+        "it is the measure of a kernel change (`python -m dsim.instructions WORKLOAD` shows where they go).",
         "*peak MiB* is the peak RSS of the measuring process. *load* is the machine's 1-minute load average",
         "when the run was recorded (other work on the machine slows every number down). Hosts differ: the",
         "same kernel ran l1-2p at 163k battles/s on the host of 2026-12-02 and at about 340k/s on the",

@@ -1,8 +1,9 @@
 """Instructions per battle of a ``dsim bench`` workload, by compiled function, counted by valgrind's callgrind.
 
-Wall-clock rates on a shared 2-core machine move by 10–20% from run to run; instruction counts do not (the
-same code, seed and battles give the same count in the kernel). So they are the measure for a change to the
-kernel's speed: compare the counts before and after. They do not see cache misses or branch mispredictions,
+Wall-clock rates on a shared 2-core machine move by 10–20% from run to run; instruction counts do not: the
+kernel's own functions count the same for the same code, seed and battles, and the total (Python's call around
+the battles included) repeats to within 0.1%. So they are the measure for a change to the kernel's speed:
+compare the counts before and after. They do not see cache misses or branch mispredictions,
 which the rates of ``dsim bench`` do.
 
 ``dsim bench --instructions`` records the count per battle beside the rates; ``python -m dsim.instructions
@@ -21,14 +22,16 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from dsim.bench import Workload
 
 BATTLES = 2000  # enough that the Python call around the battles is under 2% of the count
+TIMEOUT_S = 1800  # a counted run takes half a minute; one that compiles the kernel under valgrind takes an hour
 
 _DIGITS = re.compile(r"\d+")
 
@@ -50,6 +53,7 @@ class Instructions:
 
     @property
     def per_battle(self) -> float:
+        """All instructions counted, per battle."""
         return self.total / self.battles
 
 
@@ -95,7 +99,7 @@ def _compiled_symbols() -> dict[int, str]:
     return found
 
 
-def _play(workload: Workload, battles: int, between: Any = None) -> float:
+def _play(workload: Workload, battles: int, between: Callable[[], None] | None = None) -> float:
     """Load the workload's kernel (10 battles), call ``between()``, play ``battles`` battles on one thread;
     their mean rounds."""
     import numba
@@ -128,11 +132,11 @@ def _child(workload: Workload, battles: int, symbols_file: str) -> None:
 
 def _self_costs(out_file: Path) -> dict[str, int]:
     """Instructions spent in each function itself (``callgrind_annotate``'s table; ``PROGRAM TOTALS`` too)."""
-    text = subprocess.run(["callgrind_annotate", "--threshold=100", str(out_file)], capture_output=True,
+    text = subprocess.run(["callgrind_annotate", "--threshold=100", "--auto=no", str(out_file)], capture_output=True,
                           text=True, check=True).stdout
     costs: dict[str, int] = {}
     for line in text.splitlines():
-        m = re.match(r"\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)", line)
+        m = re.match(r"\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(\S.*)", line)
         if m:
             costs[m.group(2).strip()] = int(m.group(1).replace(",", ""))
     return costs
@@ -164,6 +168,7 @@ def _name(label: str, symbols: dict[int, str]) -> str:
 
 
 def _by_name(counts: dict[str, int], symbols: dict[int, str]) -> dict[str, int]:
+    """``counts`` keyed by readable function names (JIT labels of one function summed)."""
     named: Counter[str] = Counter()
     for label, n in counts.items():
         named[_name(label, symbols)] += n
@@ -177,17 +182,23 @@ def count(workload: Workload, battles: int = BATTLES) -> Instructions:
         raise InstructionsError("valgrind is not installed (Debian: apt-get install valgrind)")
     with tempfile.TemporaryDirectory(prefix="dsim-callgrind-") as tmp:
         out, symbols_file = Path(tmp) / "callgrind.out", Path(tmp) / "symbols.json"
-        run = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-             sys.executable, "-m", "dsim.instructions", workload.name, "--battles", str(battles),
-             "--child", str(symbols_file)],
-            capture_output=True, text=True)
+        try:
+            run = subprocess.run(
+                ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
+                 sys.executable, "-m", "dsim.instructions", workload.name, "--battles", str(battles),
+                 "--child", str(symbols_file)],
+                capture_output=True, text=True, timeout=TIMEOUT_S, env=os.environ | {"PYTHONHASHSEED": "0"})
+        except subprocess.TimeoutExpired:
+            raise InstructionsError(f"the counted run of {workload.name} took over {TIMEOUT_S // 60} minutes: is its "
+                                    "kernel in the Numba cache? (`dsim bench --quick` fills it)") from None
         if run.returncode != 0 or not out.exists() or not symbols_file.exists():
             raise InstructionsError(f"the counted run of {workload.name} failed:\n{run.stderr[-2000:]}")
         rounds = json.loads(run.stdout.strip().splitlines()[-1])["rounds"]
         symbols = {int(a): n for a, n in json.loads(symbols_file.read_text()).items()}
         costs, calls = _self_costs(out), _calls(out)
-    total = costs.pop("PROGRAM TOTALS", sum(costs.values()))
+    if "PROGRAM TOTALS" not in costs:
+        raise InstructionsError("callgrind_annotate printed no PROGRAM TOTALS line (an unknown valgrind version?)")
+    total = costs.pop("PROGRAM TOTALS")
     return Instructions(battles, rounds, total, _by_name(costs, symbols), _by_name(calls, symbols))
 
 
@@ -204,6 +215,7 @@ def report(counted: Instructions, name: str, top: int) -> str:
 
 
 def main() -> int:
+    """``python -m dsim.instructions WORKLOAD``: the by-function count (or, with ``--child``, the counted run)."""
     parser = argparse.ArgumentParser(prog="python -m dsim.instructions", description=__doc__.split("\n\n")[0])
     parser.add_argument("workload", help="a `dsim bench` workload, e.g. l1-2p")
     parser.add_argument("--battles", type=int, default=BATTLES, help=f"battles counted (default {BATTLES:,})")
@@ -223,9 +235,9 @@ def main() -> int:
     if args.child:
         _child(matched[0], args.battles, args.child)
         return 0
+    if not shutil.which("valgrind"):
+        parser.error("valgrind is not installed (Debian: apt-get install valgrind)")
     try:
-        if not shutil.which("valgrind"):
-            raise InstructionsError("valgrind is not installed (Debian: apt-get install valgrind)")
         _play(matched[0], 1)  # compile natively if the cache is cold
         print(report(count(matched[0], args.battles), args.workload, args.top))
     except InstructionsError as err:

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dsim import instructions as tool
-from dsim.bench import BenchOptions, BenchError, run_bench, select_workloads, table_row, COLUMNS
+from dsim.bench import COLUMNS, BenchError, BenchOptions, run_bench, select_workloads, table_row
 from dsim.cli import app
 
 DECIDE = ("_ZN4dsim5games5dstbg6kernel4core6decideB3v90B62c8tJTIeFIjxB2IKSgI4CrvSCKg1MMfAwQ4s_2bqELMyIZLgH0J5mkCAA"
@@ -62,7 +62,11 @@ def test_the_profile_refuses_an_unknown_workload_in_one_line():
 
 
 def test_bench_instructions_without_valgrind_is_one_clear_error_before_measuring(monkeypatch):
+    def measured(*args, **kwargs):
+        raise AssertionError("measured before checking for valgrind")
+
     monkeypatch.setattr("dsim.bench.shutil.which", lambda name: None)
+    monkeypatch.setattr("dsim.bench._measure_in_subprocess", measured)
     with pytest.raises(BenchError, match="needs valgrind"):
         run_bench(select_workloads(["l1-2p"]), BenchOptions(instructions=True))
     result = CliRunner().invoke(app, ["bench", "--quick", "--instructions", "--workloads", "l1-2p"])

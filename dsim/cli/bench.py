@@ -36,7 +36,7 @@ def bench(
     quick: Annotated[bool, typer.Option("--quick", help="Skip the cold compile (it takes minutes).")] = False,
     instructions: Annotated[bool, typer.Option(
         "--instructions", help="Also count instructions per battle under valgrind (one thread, 2,000 battles, half "
-        "a minute a workload): exact from run to run, unlike the rates.",
+        "a minute a workload): repeatable to 0.1%, unlike the rates.",
     )] = False,
     workloads: Annotated[str | None, typer.Option(
         "--workloads",
