@@ -683,6 +683,14 @@ def _shown(t, k: int) -> list[int]:
     return [int(x) for x in tile(t, k)[G.TL_TRAP0:G.TL_TRAP0 + G.TRAP_NODES]]
 
 
+def test_R_7_7_the_trace_shows_a_tiles_traps_as_the_players_know_them():
+    from dsim.games.dstbg.whole.trace import _trap
+
+    assert _trap(-1) is None
+    assert _trap(G.TRAP_HIDDEN) == "?"
+    assert _trap(3 * 8 + 2) == {"damage": 3, "dodge": 2}  # a token sprung: damage × 8 + dodge difficulty
+
+
 def test_R_7_7_traps_stay_on_their_nodes_when_a_tile_is_fought_again():
     """Tile 0 holds Ash Gardens (traps). Its first battle shuffles the tokens onto the nodes; the tile keeps that
     layout, and fought again (a rest turned its card face down) the battle finds every token where it was, face
@@ -702,6 +710,7 @@ def test_R_7_7_traps_stay_on_their_nodes_when_a_tile_is_fought_again():
     seen = [-1 if tok < 0 else tok if up else G.TRAP_HIDDEN for tok, up in zip(first, sprung)]
     assert _shown(t, 0) == seen
     assert G.TRAP_HIDDEN in seen  # a token no one sprang keeps its value to itself
+    assert any(sprung) and any(tok >= 0 for tok in seen)  # … and one sprung shows what it was
     hidden = seen.index(G.TRAP_HIDDEN)
     tile(t, 0)[G.TL_TRAP0 + hidden], sprung[hidden] = first[hidden], True  # as if that one had been sprung too
     tile(t, 0)[G.TL_CLEARED] = 0

@@ -17,7 +17,7 @@ SIMULATED_EFFECTS: frozenset[str] = frozenset(
     {
         "immune_condition",  # combat.char_conditions / enemy_conditions
         "ignore_attack_push",  # movement.push_char_away
-        "cannot_dodge_or_run",  # character.step_cost, enemy.defend
+        "cannot_dodge_or_run",  # character.move_cost, enemy.defend
         "free_attack_after_dodge",  # character.backstab
         "free_move",  # character.offer_heroic_start (Berserk Charge)
         "next_attack_free_node",  # character.attack_cost / attack_options (Berserk Charge)

@@ -46,7 +46,8 @@ class GameState(NamedTuple):
     log: np.ndarray  # int32 (max_events, EV_FIELDS [+ SNAP_LEN in replays]), (0, EV_FIELDS) when off
     cursor: np.ndarray  # int32 (4,): events logged, battles fought, stop after this battle (-1 never), deck size
     out: np.ndarray  # int32 (N_OUT,): the game's outcome row, filled as it goes
-    traps: np.ndarray  # int32 (MAX_TILES, TRAP_NODES): each tile's trap tokens as they lie; strategies see only pub
+    traps: np.ndarray  # int32 (MAX_TILES, TRAP_NODES): each tile's trap tokens as they lie, read only once the tile's
+    # TL_TRAPS_SET says its battle wrote them (so setup and deal need not clear it); strategies see only pub
 
 
 C_EVENTS = 0
