@@ -24,7 +24,6 @@ import json
 import os
 import platform
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -244,8 +243,13 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
             playable.append(workload)
     if not playable:
         return []
-    if options.instructions and not shutil.which("valgrind"):
-        raise BenchError("--instructions needs valgrind (Debian: apt-get install valgrind)")
+    if options.instructions:
+        from dsim.instructions import InstructionsError, require_valgrind
+
+        try:
+            require_valgrind()
+        except InstructionsError as exc:
+            raise BenchError(f"--instructions: {exc}") from None
     env = options.env()
     out = []
     for workload in playable:

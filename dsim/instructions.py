@@ -175,11 +175,16 @@ def _by_name(counts: dict[str, int], symbols: dict[int, str]) -> dict[str, int]:
     return dict(named)
 
 
+def require_valgrind() -> None:
+    """Raise :class:`InstructionsError` unless valgrind is on the PATH (checked before any long work)."""
+    if not shutil.which("valgrind"):
+        raise InstructionsError("counting instructions needs valgrind (Debian: apt-get install valgrind)")
+
+
 def count(workload: Workload, battles: int = BATTLES) -> Instructions:
     """Count ``battles`` battles of ``workload`` under callgrind, its kernel loaded from the Numba cache (warm it
     first: compiling under valgrind takes the best part of an hour)."""
-    if not shutil.which("valgrind"):
-        raise InstructionsError("valgrind is not installed (Debian: apt-get install valgrind)")
+    require_valgrind()
     with tempfile.TemporaryDirectory(prefix="dsim-callgrind-") as tmp:
         out, symbols_file = Path(tmp) / "callgrind.out", Path(tmp) / "symbols.json"
         try:
@@ -235,9 +240,8 @@ def main() -> int:
     if args.child:
         _child(matched[0], args.battles, args.child)
         return 0
-    if not shutil.which("valgrind"):
-        parser.error("valgrind is not installed (Debian: apt-get install valgrind)")
     try:
+        require_valgrind()
         _play(matched[0], 1)  # compile natively if the cache is cold
         print(report(count(matched[0], args.battles), args.workload, args.top))
     except InstructionsError as err:
