@@ -273,9 +273,13 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
 
             on_step(f"{workload.name}: {BATTLES:,} battles counted under valgrind (half a minute or more)")
             try:
-                instructions = count(workload).per_battle
+                counted = count(workload)
             except InstructionsError as exc:
                 raise BenchError(str(exc)) from None
+            if counted.compiled:
+                raise BenchError(f"--instructions ({workload.name}): {counted.compiled_warning()}; is "
+                                 "NUMBA_CACHE_DIR writable?")
+            instructions = counted.per_battle
         out.append(_result(workload, jit, nojit, cold_s, start_s, instructions))
     return out
 

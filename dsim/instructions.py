@@ -8,7 +8,8 @@ which the rates of ``dsim bench`` do.
 
 ``dsim bench --instructions`` records the count per battle beside the rates; ``python -m dsim.instructions
 l1-2p`` prints where the instructions go, function by function (half a minute: only the battles are counted,
-on one thread, with the kernel loaded from the Numba cache). Needs ``valgrind`` (Debian's package).
+on one thread, running the machine code ``dsim bench`` times, loaded from the Numba cache). Needs ``valgrind``
+(Debian's package).
 """
 
 from __future__ import annotations
@@ -42,19 +43,29 @@ class InstructionsError(Exception):
 
 @dataclass(frozen=True)
 class Instructions:
-    """One counted run: battles, their mean rounds, all instructions, and per function its own instructions and
-    the calls into it."""
+    """One counted run: battles, their mean rounds, all instructions, per function its own instructions and the
+    calls into it, and the functions the run compiled instead of loading them from the Numba cache (none when
+    it counted the machine code ``dsim bench`` times)."""
 
     battles: int
     rounds: float
     total: int
     by_function: dict[str, int]
     calls: dict[str, int]
+    compiled: tuple[str, ...]
 
     @property
     def per_battle(self) -> float:
         """All instructions counted, per battle."""
         return self.total / self.battles
+
+    def compiled_warning(self) -> str:
+        """One line naming what the run compiled (the first three), or ``""``."""
+        if not self.compiled:
+            return ""
+        more = f" and {len(self.compiled) - 3} more" if len(self.compiled) > 3 else ""
+        return (f"the counted run compiled {', '.join(self.compiled[:3])}{more} instead of loading the timed machine "
+                "code from the Numba cache")
 
 
 def demangle(symbol: str) -> str:
@@ -76,15 +87,20 @@ def demangle(symbol: str) -> str:
     return prefix + ".".join(parts[-2:]) if parts else symbol
 
 
-def _compiled_symbols() -> dict[int, str]:
-    """Entry address → demangled name of every function of every compiled Numba function in this process
-    (loaded from the cache or compiled now)."""
+def _dispatchers() -> list:
+    """Every Numba dispatcher in this process."""
     import gc
 
     from numba.core.dispatcher import Dispatcher
 
+    return [o for o in gc.get_objects() if isinstance(o, Dispatcher)]
+
+
+def _compiled_symbols() -> dict[int, str]:
+    """Entry address → demangled name of every function of every compiled Numba function in this process
+    (loaded from the cache or compiled now)."""
     found: dict[int, str] = {}
-    for dispatcher in [o for o in gc.get_objects() if isinstance(o, Dispatcher)]:
+    for dispatcher in _dispatchers():
         for result in dispatcher.overloads.values():
             library = result.library
             module = getattr(library, "_shared_module", None) or getattr(library, "_final_module", None)
@@ -118,7 +134,8 @@ def _play(workload: Workload, battles: int, between: Callable[[], None] | None =
 
 
 def _child(workload: Workload, battles: int, symbols_file: str) -> None:
-    """Under callgrind: write the symbol map, count the battles only, print their mean rounds."""
+    """Under callgrind: write the symbol map, count the battles only, print their mean rounds and the functions
+    that missed the Numba cache."""
     control = ["callgrind_control", "-i"]
 
     def start() -> None:
@@ -127,7 +144,8 @@ def _child(workload: Workload, battles: int, symbols_file: str) -> None:
 
     rounds = _play(workload, battles, start)
     subprocess.run([*control, "off", str(os.getpid())], check=True, capture_output=True)
-    print(json.dumps({"rounds": rounds}))
+    compiled = sorted({d.py_func.__qualname__ for d in _dispatchers() if sum(d.stats.cache_misses.values())})
+    print(json.dumps({"rounds": rounds, "compiled": compiled}))
 
 
 def _self_costs(out_file: Path) -> dict[str, int]:
@@ -181,9 +199,19 @@ def require_valgrind() -> None:
         raise InstructionsError("counting instructions needs valgrind (Debian: apt-get install valgrind)")
 
 
+def _host_target() -> dict[str, str]:
+    """This process's Numba CPU name and features as environment variables: valgrind shows its guest a plainer
+    CPU (``haswell`` on a ``znver3`` host), so without them the counted run misses the Numba cache, compiles its
+    kernel under valgrind for minutes and counts other machine code than ``dsim bench`` times."""
+    from numba.core.registry import cpu_target
+
+    codegen = cpu_target.target_context.codegen()
+    return {"NUMBA_CPU_NAME": codegen._get_host_cpu_name(), "NUMBA_CPU_FEATURES": codegen._tm_features}
+
+
 def count(workload: Workload, battles: int = BATTLES) -> Instructions:
-    """Count ``battles`` battles of ``workload`` under callgrind, its kernel loaded from the Numba cache (warm it
-    first: compiling under valgrind takes the best part of an hour)."""
+    """Count ``battles`` battles of ``workload`` under callgrind, running the machine code this process would run,
+    loaded from the Numba cache (warm it first: compiling under valgrind takes many minutes)."""
     require_valgrind()
     with tempfile.TemporaryDirectory(prefix="dsim-callgrind-") as tmp:
         out, symbols_file = Path(tmp) / "callgrind.out", Path(tmp) / "symbols.json"
@@ -192,19 +220,21 @@ def count(workload: Workload, battles: int = BATTLES) -> Instructions:
                 ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
                  sys.executable, "-m", "dsim.instructions", workload.name, "--battles", str(battles),
                  "--child", str(symbols_file)],
-                capture_output=True, text=True, timeout=TIMEOUT_S, env=os.environ | {"PYTHONHASHSEED": "0"})
+                capture_output=True, text=True, timeout=TIMEOUT_S,
+                env=os.environ | _host_target() | {"PYTHONHASHSEED": "0"})
         except subprocess.TimeoutExpired:
             raise InstructionsError(f"the counted run of {workload.name} took over {TIMEOUT_S // 60} minutes: is its "
                                     "kernel in the Numba cache? (`dsim bench --quick` fills it)") from None
         if run.returncode != 0 or not out.exists() or not symbols_file.exists():
             raise InstructionsError(f"the counted run of {workload.name} failed:\n{run.stderr[-2000:]}")
-        rounds = json.loads(run.stdout.strip().splitlines()[-1])["rounds"]
+        told = json.loads(run.stdout.strip().splitlines()[-1])
         symbols = {int(a): n for a, n in json.loads(symbols_file.read_text()).items()}
         costs, calls = _self_costs(out), _calls(out)
     if "PROGRAM TOTALS" not in costs:
         raise InstructionsError("callgrind_annotate printed no PROGRAM TOTALS line (an unknown valgrind version?)")
     total = costs.pop("PROGRAM TOTALS")
-    return Instructions(battles, rounds, total, _by_name(costs, symbols), _by_name(calls, symbols))
+    return Instructions(battles, told["rounds"], total, _by_name(costs, symbols), _by_name(calls, symbols),
+                        tuple(told["compiled"]))
 
 
 def report(counted: Instructions, name: str, top: int) -> str:
@@ -213,6 +243,8 @@ def report(counted: Instructions, name: str, top: int) -> str:
     lines = [f"{name}: {per_battle:,.0f} instructions per battle ({per_battle / counted.rounds:,.0f} per round; "
              f"{counted.battles:,} battles, {counted.rounds:.2f} rounds each)",
              f"{'instr/battle':>12} {'share':>6} {'calls/battle':>12}  function"]
+    if counted.compiled:
+        lines.insert(1, f"warning: {counted.compiled_warning()}")
     for function, cost in Counter(counted.by_function).most_common(top):
         lines.append(f"{cost / counted.battles:12,.0f} {100 * cost / counted.total:5.1f}% "
                      f"{counted.calls.get(function, 0) / counted.battles:12.1f}  {function}")

@@ -44,6 +44,7 @@ def test_a_counted_run_names_the_kernel_and_repeats_its_count():
     workload = select_workloads(["l1-2p"])[0]
     tool._play(workload, 1)  # the kernel in the Numba cache, as `dsim bench` leaves it
     first = tool.count(workload, 20)
+    assert first.compiled == ()  # valgrind's plainer CPU once missed the cache: minutes compiling, other code counted
     assert first.rounds > 1
     assert first.by_function["core.decide"] > 0 and first.calls["core.decide"] >= 20  # a decision or more a battle
     assert first.by_function["character.step_features"] > 0
@@ -72,6 +73,16 @@ def test_bench_instructions_without_valgrind_is_one_clear_error_before_measuring
     result = CliRunner().invoke(app, ["bench", "--quick", "--instructions", "--workloads", "l1-2p"])
     assert result.exit_code == 1
     assert "needs valgrind" in result.output and "Traceback" not in result.output
+
+
+def test_bench_refuses_a_count_of_other_machine_code_than_it_timed(monkeypatch):
+    counted = tool.Instructions(20, 3.7, 10**6, {}, {}, compiled=("play_range", "setup", "decide", "move_phase"))
+    monkeypatch.setattr("dsim.instructions.shutil.which", lambda name: "/usr/bin/valgrind")
+    monkeypatch.setattr("dsim.instructions.count", lambda workload: counted)
+    monkeypatch.setattr("dsim.bench._measure_in_subprocess", lambda *args, **kwargs: {"process_s": 1.0})
+    with pytest.raises(BenchError, match=r"\(l1-2p\): the counted run compiled play_range, setup, decide and 1 more instead of loading"):
+        run_bench(select_workloads(["l1-2p"]), BenchOptions(instructions=True, cold=False))
+    assert "warning: the counted run compiled play_range, setup, decide and 1 more" in tool.report(counted, "l1-2p", 5)
 
 
 def test_the_table_shows_instructions_and_a_dash_for_records_without_them():
