@@ -12,7 +12,8 @@ peak memory (``resource.getrusage`` in that process) belong to it alone:
   loop on all threads and on one: every record carries its machine's own ceiling;
 * *start* — the wall time of a fresh process that loads the cached kernel and plays one battle;
 * *instructions* (``--instructions``) — instructions per battle counted by valgrind's callgrind on one thread
-  (:mod:`dsim.instructions`): repeatable to 0.1%, where the rates move by 10–20% on a shared machine.
+  (:mod:`dsim.instructions`) in one fixed CPU target: repeatable to 0.1%, where the rates move by 10–20% on
+  a shared machine.
 
 The subprocess entry is ``python -m dsim.bench '<json>'``; it prints one JSON object.
 """
@@ -271,7 +272,8 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
         if options.instructions:
             from dsim.instructions import BATTLES, InstructionsError, count
 
-            on_step(f"{workload.name}: {BATTLES:,} battles counted under valgrind (half a minute or more)")
+            on_step(f"{workload.name}: {BATTLES:,} battles counted under valgrind (half a minute; a minute more "
+                    "the first time, to compile for the counting target)")
             try:
                 counted = count(workload)
             except InstructionsError as exc:
@@ -369,8 +371,9 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
         "is the machine's ceiling for that speed-up and *probe/battle* is a battle's cost in probe items",
         "(a ratio that holds across hosts). *instr/battle* (`--instructions`, from 2026-12-06) is the",
         "instructions per battle counted by valgrind on one thread: repeatable to 0.1% (the kernel's own share",
-        "exactly) and far less tied to the host than a rate (the compiled code follows the CPU's features), so",
-        "it is the measure of a kernel change (`python -m dsim.instructions WORKLOAD` shows where they go).",
+        "exactly) and, counted in one fixed CPU target (x86-64-v3) from the 2026-12-06 evening on, the same on",
+        "every host (the records before counted each host's own code), so it is the measure of a kernel change",
+        "(`python -m dsim.instructions WORKLOAD` shows where they go).",
         "*peak MiB* is the peak RSS of the measuring process. *load* is the machine's 1-minute load average",
         "when the run was recorded (other work on the machine slows every number down). Hosts differ: the",
         "same kernel ran l1-2p at 163k battles/s on the host of 2026-12-02 and at about 340k/s on the",

@@ -8,8 +8,8 @@ which the rates of ``dsim bench`` do.
 
 ``dsim bench --instructions`` records the count per battle beside the rates; ``python -m dsim.instructions
 l1-2p`` prints where the instructions go, function by function (half a minute: only the battles are counted,
-on one thread, running the machine code ``dsim bench`` times, loaded from the Numba cache). Needs ``valgrind``
-(Debian's package).
+on one thread). Counts are made in one fixed CPU target, ``x86-64-v3`` (:func:`count_target`), compiled
+natively and loaded from the Numba cache, so they compare across hosts. Needs ``valgrind`` (Debian's package).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from dsim.bench import Workload
 
 BATTLES = 2000  # enough that the Python call around the battles is under 2% of the count
-TIMEOUT_S = 1800  # a counted run takes half a minute; one that compiles the kernel under valgrind takes an hour
+TIMEOUT_S = 1800  # a counted run takes half a minute; one that compiled its kernel under valgrind would take an hour
 
 _DIGITS = re.compile(r"\d+")
 
@@ -44,8 +45,8 @@ class InstructionsError(Exception):
 @dataclass(frozen=True)
 class Instructions:
     """One counted run: battles, their mean rounds, all instructions, per function its own instructions and the
-    calls into it, and the functions the run compiled instead of loading them from the Numba cache (none when
-    it counted the machine code ``dsim bench`` times)."""
+    calls into it, and the functions the run compiled under valgrind instead of loading them from the Numba cache
+    (none when the count is sound)."""
 
     battles: int
     rounds: float
@@ -64,8 +65,8 @@ class Instructions:
         if not self.compiled:
             return ""
         more = f" and {len(self.compiled) - 3} more" if len(self.compiled) > 3 else ""
-        return (f"the counted run compiled {', '.join(self.compiled[:3])}{more} instead of loading the timed machine "
-                "code from the Numba cache")
+        return (f"the counted run compiled {', '.join(self.compiled[:3])}{more} under valgrind instead of loading "
+                "them from the Numba cache")
 
 
 def demangle(symbol: str) -> str:
@@ -199,32 +200,41 @@ def require_valgrind() -> None:
         raise InstructionsError("counting instructions needs valgrind (Debian: apt-get install valgrind)")
 
 
-def _host_target() -> dict[str, str]:
-    """This process's Numba CPU name and features as environment variables: valgrind shows its guest a plainer
-    CPU (``haswell`` on a ``znver3`` host), so without them the counted run misses the Numba cache, compiles its
-    kernel under valgrind for minutes and counts other machine code than ``dsim bench`` times."""
+def count_target() -> dict[str, str]:
+    """The Numba CPU target counts are made in, as environment variables: ``x86-64-v3`` (AVX2, 2013 on) on any
+    x86-64 host that runs it, else the host's own. Valgrind executes no AVX-512 and shows its guest a plainer
+    CPU than the host, so the host's own machine code may not run under it and would not be what the guest
+    compiles; one fixed target runs everywhere and makes counts from different hosts comparable."""
     from numba.core.registry import cpu_target
 
     codegen = cpu_target.target_context.codegen()
-    return {"NUMBA_CPU_NAME": codegen._get_host_cpu_name(), "NUMBA_CPU_FEATURES": codegen._tm_features}
+    host = {"NUMBA_CPU_NAME": codegen._get_host_cpu_name(), "NUMBA_CPU_FEATURES": codegen._tm_features}
+    if platform.machine() in ("x86_64", "AMD64") and "+avx2" in host["NUMBA_CPU_FEATURES"].split(","):
+        return {"NUMBA_CPU_NAME": "x86-64-v3", "NUMBA_CPU_FEATURES": ""}
+    return host
 
 
 def count(workload: Workload, battles: int = BATTLES) -> Instructions:
-    """Count ``battles`` battles of ``workload`` under callgrind, running the machine code this process would run,
-    loaded from the Numba cache (warm it first: compiling under valgrind takes many minutes)."""
+    """Count ``battles`` battles of ``workload`` under callgrind, in :func:`count_target`'s machine code,
+    compiled natively first (half a minute when that target's kernel is not yet in the Numba cache: compiling
+    under valgrind would take the better part of an hour)."""
     require_valgrind()
+    env = os.environ | count_target() | {"PYTHONHASHSEED": "0"}
+    command = [sys.executable, "-m", "dsim.instructions", workload.name]
+    warm = subprocess.run([*command, "--battles", "1", "--warm"], capture_output=True, text=True, env=env)
+    if warm.returncode != 0:
+        raise InstructionsError(f"compiling {workload.name} for {env['NUMBA_CPU_NAME']} failed:\n"
+                                f"{warm.stderr[-2000:]}")
     with tempfile.TemporaryDirectory(prefix="dsim-callgrind-") as tmp:
         out, symbols_file = Path(tmp) / "callgrind.out", Path(tmp) / "symbols.json"
         try:
             run = subprocess.run(
                 ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-                 sys.executable, "-m", "dsim.instructions", workload.name, "--battles", str(battles),
-                 "--child", str(symbols_file)],
-                capture_output=True, text=True, timeout=TIMEOUT_S,
-                env=os.environ | _host_target() | {"PYTHONHASHSEED": "0"})
+                 *command, "--battles", str(battles), "--child", str(symbols_file)],
+                capture_output=True, text=True, timeout=TIMEOUT_S, env=env)
         except subprocess.TimeoutExpired:
-            raise InstructionsError(f"the counted run of {workload.name} took over {TIMEOUT_S // 60} minutes: is its "
-                                    "kernel in the Numba cache? (`dsim bench --quick` fills it)") from None
+            raise InstructionsError(f"the counted run of {workload.name} took over {TIMEOUT_S // 60} minutes: is "
+                                    "NUMBA_CACHE_DIR writable?") from None
         if run.returncode != 0 or not out.exists() or not symbols_file.exists():
             raise InstructionsError(f"the counted run of {workload.name} failed:\n{run.stderr[-2000:]}")
         told = json.loads(run.stdout.strip().splitlines()[-1])
@@ -258,6 +268,7 @@ def main() -> int:
     parser.add_argument("--battles", type=int, default=BATTLES, help=f"battles counted (default {BATTLES:,})")
     parser.add_argument("--top", type=int, default=30, help="functions listed (default 30)")
     parser.add_argument("--child", metavar="SYMBOLS_FILE", help=argparse.SUPPRESS)
+    parser.add_argument("--warm", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     from dsim.bench import BenchError, select_workloads
 
@@ -272,9 +283,11 @@ def main() -> int:
     if args.child:
         _child(matched[0], args.battles, args.child)
         return 0
+    if args.warm:
+        _play(matched[0], args.battles)
+        return 0
     try:
         require_valgrind()
-        _play(matched[0], 1)  # compile natively if the cache is cold
         print(report(count(matched[0], args.battles), args.workload, args.top))
     except InstructionsError as err:
         print(f"error: {err}", file=sys.stderr)
