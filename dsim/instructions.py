@@ -4,7 +4,8 @@ Wall-clock rates on a shared 2-core machine move by 10–20% from run to run; in
 kernel's own functions count the same for the same code, seed and battles, and the total (Python's call around
 the battles included) repeats to within 0.1%. So they are the measure for a change to the kernel's speed:
 compare the counts before and after. They do not see cache misses or branch mispredictions,
-which the rates of ``dsim bench`` do.
+which the rates of ``dsim bench`` do, and valgrind counts a ``rep``-prefixed string instruction once per
+element (glibc's ``memset`` of 2 KB counts about 2,300), so a count can overstate a cheap bulk copy or fill.
 
 ``dsim bench --instructions`` records the count per battle beside the rates; ``python -m dsim.instructions
 l1-2p`` prints where the instructions go, function by function (half a minute: only the battles are counted,

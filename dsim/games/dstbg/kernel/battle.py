@@ -243,8 +243,7 @@ def run_battle(t, b, policy, seed: int, stream: int, index: int) -> None:
     preset = b.cursor[PRESET] == 1
     b.rng[0] = battle_key(seed, stream, index)
     b.rng[1] = 0
-    b.cursor[:] = 0
-    b.opts[:, :] = 0
+    b.cursor[:] = 0  # b.opts needs no reset: every decision fills the rows it offers (set_opt) before asking
     b.dice[:] = 0
     b.dcol[:] = 0
     if preset:
