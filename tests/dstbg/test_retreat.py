@@ -16,7 +16,6 @@ from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.compile import compile_game, standard_areas
 from tests.dstbg.scripted_strategy import SCRIPTED, script
 from tests.kit import play, scene
-from tests.kit import script as battle_script
 
 AREAS = standard_areas(game_data(None), "gargoyle", "ornstein_and_smough")  # mini boss, then main boss
 
