@@ -26,9 +26,9 @@ _DATA: dict[str, Any] = {}
 
 
 @njit(POLICY_SIG, cache=True)
-def scripted(hook, st, opts, n, params, dist):
+def scripted(hook, n, battle):
     """Option ``params[hook]`` when the script sets it (clipped to the options offered), else 0."""
-    choice = params[hook]
+    choice = battle.params[hook]
     if choice < 0:
         return 0
     return min(int(choice), n - 1)

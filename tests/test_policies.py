@@ -1,6 +1,6 @@
 """Policies answer every hook legally on random states, and each shows its defining behaviour (issue 5).
 
-These call ``decide`` directly (no battle kernel), with random states and option rows whose
+These put questions to ``decide`` with ``ask`` (no battle kernel), with random states and option rows whose
 columns respect the per-hook ranges documented in ``policies/dstbg/README.md``.
 """
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.policy import all_policies, get_policy
+from dsim.games.dstbg.policy import all_policies, ask, get_policy
 from policies.dstbg.common import free_slots
 
 HOOKS = (
@@ -159,7 +159,7 @@ def test_D_every_hook_answered_with_a_legal_row(policy):
     for hook in HOOKS:
         for st, opts, n, dist in cases(1, hook):
             before = st.copy(), opts.copy()
-            k = pol.decide(hook, st, opts, n, params, dist)
+            k = ask(pol.decide, hook, st, opts, n, params, dist)
             assert 0 <= k < n, (policy, hook, k, n)
             assert np.array_equal(before[0], st) and np.array_equal(before[1], opts)  # policies only read
 
@@ -178,7 +178,7 @@ def test_D_26_naive_always_blocks_and_never_uses_luck_or_heroics():
     params = pol.vector()
     for hook in (L.H_DEFENCE, L.H_TRAP, L.H_LUCK, L.H_HEROIC):
         for st, opts, n, dist in cases(2, hook):
-            assert pol.decide(hook, st, opts, n, params, dist) == 0
+            assert ask(pol.decide, hook, st, opts, n, params, dist) == 0
 
 
 def test_D_20_naive_attacks_the_closest_target_with_the_cheapest_option():
@@ -186,7 +186,7 @@ def test_D_20_naive_attacks_the_closest_target_with_the_cheapest_option():
     params = pol.vector()
     checked = 0
     for st, opts, n, dist in cases(3, L.H_ATTACK):
-        k = pol.decide(L.H_ATTACK, st, opts, n, params, dist)
+        k = ask(pol.decide, L.H_ATTACK, st, opts, n, params, dist)
         if k == 0:
             continue
         c = st[L.G_ACTIVE]
@@ -207,7 +207,7 @@ def test_R_3_3_careful_never_spends_its_reserve(reserve):
     spent = 0
     for hook, col in cost_col.items():
         for st, opts, n, dist in cases(4, hook):
-            k = pol.decide(hook, st, opts, n, params, dist)
+            k = ask(pol.decide, hook, st, opts, n, params, dist)
             cost = opts[k, col] if k > 0 else 0
             assert cost == 0 or free_slots(st, st[L.G_ACTIVE]) - cost >= reserve, (hook, k)
             spent += cost > 0
@@ -220,7 +220,7 @@ def test_D_26_careful_dodges_exactly_when_the_expectation_favours_it():
     for st, opts, n, dist in cases(5, L.H_DEFENCE):
         for c in range(st[L.G_N_CHARS]):
             st[_ci(c, L.C_STAMINA)], st[_ci(c, L.C_DAMAGE)] = 0, 0  # every dodge affordable
-        k = pol.decide(L.H_DEFENCE, st, opts, n, params, dist)
+        k = ask(pol.decide, L.H_DEFENCE, st, opts, n, params, dist)
         assert k == (1 if opts[1, 1] < opts[0, 1] else 0)
 
 
@@ -235,8 +235,8 @@ def test_D_19_tactician_focuses_fire_on_the_likeliest_kill():
     opts[0, :8] = [-1, -1, -1, -1, 0, 0, 0, -1]
     opts[1, :8] = [0, 1, 0, 0, 1, 300, 100, 0]  # more expected damage on a healthy enemy
     opts[2, :8] = [0, 1, 0, 0, 1, 250, 700, 0]  # a little less, but likely to finish a wounded one
-    assert pol.decide(L.H_ATTACK, st, opts, 3, params, dist) == 2
-    assert get_policy("aggressive").decide(L.H_ATTACK, st, opts, 3, get_policy("aggressive").vector({"kill_weight": 0.0}), dist) == 1
+    assert ask(pol.decide, L.H_ATTACK, st, opts, 3, params, dist) == 2
+    assert ask(get_policy("aggressive").decide, L.H_ATTACK, st, opts, 3, get_policy("aggressive").vector({"kill_weight": 0.0}), dist) == 1
 
 
 def test_D_15_tactician_and_careful_give_aggro_to_the_highest_taunt():
@@ -245,14 +245,14 @@ def test_D_15_tactician_and_careful_give_aggro_to_the_highest_taunt():
     st, dist = random_state(np.random.default_rng(7), L.H_AGGRO)
     for name in ("tactician", "careful"):
         pol = get_policy(name)
-        assert pol.decide(L.H_AGGRO, st, opts, 3, pol.vector(), dist) == 1
+        assert ask(pol.decide, L.H_AGGRO, st, opts, 3, pol.vector(), dist) == 1
 
 
 def test_D_16_aggressive_uses_berserk_charge_at_once():
     pol = get_policy("aggressive")
     for st, opts, n, dist in cases(8, L.H_HEROIC):
         if opts[0, 1] == L.HEROIC_BERSERK and opts[0, 0] == 0:
-            assert pol.decide(L.H_HEROIC, st, opts, n, pol.vector(), dist) == 1
+            assert ask(pol.decide, L.H_HEROIC, st, opts, n, pol.vector(), dist) == 1
 
 
 def test_R_12_12_tactician_attacks_from_a_weak_arc_when_it_can():
@@ -270,16 +270,16 @@ def test_R_12_12_tactician_attacks_from_a_weak_arc_when_it_can():
     opts[0] = [here, 0, 0, 0, 0, 1, 0, 1, L.ARC_BACK]
     opts[1] = [(here + 1) % st[L.G_N_NODES], 0, 0, 0, 1, 0, 1, 1, L.ARC_FRONT]  # farther, still in reach: kite bait
     opts[2] = [(here + 2) % st[L.G_N_NODES], 1, 0, 0, 1, 0, 1, 1, L.ARC_LEFT]  # weak arc, costs a run
-    assert pol.decide(L.H_STEP, st, opts, 3, pol.vector(), dist) == 0  # holds the back arc
+    assert ask(pol.decide, L.H_STEP, st, opts, 3, pol.vector(), dist) == 0  # holds the back arc
     opts[0, 8] = L.ARC_FRONT
-    assert pol.decide(L.H_STEP, st, opts, 3, pol.vector(), dist) == 2  # runs to the left arc
+    assert ask(pol.decide, L.H_STEP, st, opts, 3, pol.vector(), dist) == 2  # runs to the left arc
     opts[2, 7] = 0  # ... unless no target is in reach from there
-    assert pol.decide(L.H_STEP, st, opts, 3, pol.vector(), dist) == 1
+    assert ask(pol.decide, L.H_STEP, st, opts, 3, pol.vector(), dist) == 1
     st[_ci(c, L.C_USED0)] = 1  # after attacking, weak arcs no longer steer the move
     opts[2, 7] = 1
     base = get_policy("tactician").vector()
     base[list(p.name for p in pol.params).index("weak_arc_hold")] = 0.0
-    assert pol.decide(L.H_STEP, st, opts, 3, pol.vector(), dist) == pol.decide(L.H_STEP, st, opts, 3, base, dist)
+    assert ask(pol.decide, L.H_STEP, st, opts, 3, pol.vector(), dist) == ask(pol.decide, L.H_STEP, st, opts, 3, base, dist)
 
 
 def _pair_scene() -> tuple[np.ndarray, np.ndarray]:
@@ -307,18 +307,18 @@ def test_R_12_1_tactician_focuses_the_most_wounded_of_ornstein_and_smough():
     opts[0, :8] = [-1, -1, -1, -1, 0, 0, 0, -1]
     opts[1, :8] = [0, 1, 0, 1, 0, 400, 0, 0]  # the unwounded Ornstein: more expected damage
     opts[2, :8] = [0, 2, 1, 3, 0, 300, 0, 0]  # the wounded Smough
-    assert pol.decide(L.H_ATTACK, st, opts, 3, params, dist) == 2
-    assert pol.decide(L.H_ATTACK, st, opts, 3, off, dist) == 1
-    assert pol.decide(L.H_ATTACK, st, opts, 2, params, dist) == 1  # Smough out of reach: hit Ornstein
+    assert ask(pol.decide, L.H_ATTACK, st, opts, 3, params, dist) == 2
+    assert ask(pol.decide, L.H_ATTACK, st, opts, 3, off, dist) == 1
+    assert ask(pol.decide, L.H_ATTACK, st, opts, 2, params, dist) == 1  # Smough out of reach: hit Ornstein
     st[_ei(1, L.E_ALIVE)] = 0  # a lone figure: plain focus fire
-    assert pol.decide(L.H_ATTACK, st, opts, 2, params, dist) == 1
+    assert ask(pol.decide, L.H_ATTACK, st, opts, 2, params, dist) == 1
     st, dist = _pair_scene()
     steps = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
     for i, node in enumerate((0, 2)):  # stay (Ornstein in reach only) or walk on toward Smough
         steps[i, :8] = [node, 0, 0, 0, abs(node - 1), 0, abs(node - 1), 1 if node == 0 else 0]
     steps[1, 7] = 1  # from node 2 both figures are one node away
-    assert pol.decide(L.H_STEP, st, steps, 2, params, dist) == 1
-    assert pol.decide(L.H_STEP, st, steps, 2, off, dist) == 0
+    assert ask(pol.decide, L.H_STEP, st, steps, 2, params, dist) == 1
+    assert ask(pol.decide, L.H_STEP, st, steps, 2, off, dist) == 0
 
 
 def test_R_12_12_tactician_weak_arc_of_the_figure_it_stands_beside():
@@ -331,7 +331,7 @@ def test_R_12_12_tactician_weak_arc_of_the_figure_it_stands_beside():
     steps = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
     steps[0] = [0, 0, 0, 0, 1, 0, 1, 1, L.ARC_LEFT]  # Ornstein's left arc: not weak on his last half
     steps[1] = [2, 0, 0, 0, 1, 0, 1, 1, L.ARC_BACK]  # Ornstein's back arc: weak
-    assert pol.decide(L.H_STEP, st, steps, 2, pol.vector(), dist) == 1
+    assert ask(pol.decide, L.H_STEP, st, steps, 2, pol.vector(), dist) == 1
 
 
 def test_A_41_enemy_choices_flip_when_adversarial():
@@ -340,9 +340,9 @@ def test_A_41_enemy_choices_flip_when_adversarial():
     opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
     opts[:2, :4] = [[0, 1, 0, 0], [1, 3, 0, 0]]  # row 1 leaves the enemy farther from its target
     st[L.G_ADVERSARIAL] = 0
-    assert pol.decide(L.H_ENEMY_STEP, st, opts, 2, pol.vector(), dist) == 1
+    assert ask(pol.decide, L.H_ENEMY_STEP, st, opts, 2, pol.vector(), dist) == 1
     st[L.G_ADVERSARIAL] = 1
-    assert pol.decide(L.H_ENEMY_STEP, st, opts, 2, pol.vector(), dist) == 0
+    assert ask(pol.decide, L.H_ENEMY_STEP, st, opts, 2, pol.vector(), dist) == 0
 
 
 def test_random_legal_is_deterministic_and_roughly_uniform():
@@ -354,13 +354,13 @@ def test_random_legal_is_deterministic_and_roughly_uniform():
         st, dist = random_state(rng, L.H_STEP)
         st[L.G_ADVERSARIAL] = 0
         opts, _ = random_options(rng, L.H_STEP, st)
-        k = pol.decide(L.H_STEP, st, opts, 4, params, dist)
-        assert k == pol.decide(L.H_STEP, st.copy(), opts.copy(), 4, params, dist)
+        k = ask(pol.decide, L.H_STEP, st, opts, 4, params, dist)
+        assert k == ask(pol.decide, L.H_STEP, st.copy(), opts.copy(), 4, params, dist)
         counts[k] += 1
     # each of 4 rows has probability 1/4: 2000 draws put every count within ±5 sd of 500
     assert np.all(np.abs(counts - 500) < 5 * np.sqrt(2000 * 0.25 * 0.75))
     passive = pol.vector({"passive_bias": 1.0})
-    assert pol.decide(L.H_STEP, st, opts, 4, passive, dist) == 0
+    assert ask(pol.decide, L.H_STEP, st, opts, 4, passive, dist) == 0
 
 
 def test_policy_caches_are_hashed_over_the_layout_they_compile_in():

@@ -57,7 +57,7 @@ def test_policies_show_loads_a_module_from_outside_the_package(tmp_path):
         from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
 
         @njit(POLICY_SIG, cache=False)
-        def decide(hook, st, opts, n, params, dist):
+        def decide(hook, n, battle):
             return n - 1
 
         register(Policy("last_row", "Always the last option.", decide, (Param("x", 1.0, 0.0, 2.0, "unused"),)))

@@ -37,10 +37,11 @@ ROUTE_SLOTS = 10
 
 
 @njit(POLICY_SIG, cache=False)  # reads the layout's offsets: a cached build could hold old ones
-def routed(hook, st, opts, n, params, dist):
+def routed(hook, n, battle):
     """The kit's scripted policy, except that walks follow a given route: before the active
     character has attacked, the route at ``params[ROUTE]``; after, the one at ``params[ROUTE + 11]``
     (each: length, then node ids). At a node not on the route (or its last node) the walk stops."""
+    st, opts, params = battle.st, battle.opts, battle.params
     if hook == L.H_STEP:
         c = st[L.G_ACTIVE]
         attacked = 0

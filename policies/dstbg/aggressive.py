@@ -26,8 +26,9 @@ P_KNIGHT_GAIN = 5
 
 
 @policy_function
-def decide(hook, st, opts, n, params, dist):
+def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
+    st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
     if hook == L.H_STEP:
         return approach(st, opts, n, params[P_RUN_KEEP], 0.0, 0.0, 0.0)
     if hook == L.H_SHIFT:

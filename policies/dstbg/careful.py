@@ -31,8 +31,9 @@ P_HEAL = 6
 
 
 @policy_function
-def decide(hook, st, opts, n, params, dist):
+def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
+    st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
     reserve = params[P_RESERVE]
     value = params[P_STAMINA_VALUE] * 100.0  # one stamina cube in E[damage] x100 units
     if hook == L.H_STEP or hook == L.H_SHIFT:

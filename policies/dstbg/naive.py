@@ -12,8 +12,9 @@ P_FLOOR = 1
 
 
 @policy_function
-def decide(hook, st, opts, n, params, dist):
+def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
+    st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
     if hook == L.H_STEP or hook == L.H_SHIFT:
         return approach(st, opts, n, params[P_FLOOR], 0.0, 0.0, 0.0)
     if hook == L.H_ATTACK:

@@ -74,8 +74,9 @@ def _party_distance(st, node, dist):
 
 
 @policy_function(refcount=True)  # focus_steps builds a new option array
-def decide(hook, st, opts, n, params, dist):
+def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
+    st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
     reserve = params[P_RESERVE]
     value = params[P_STAMINA_VALUE] * 100.0
     focus = pair_focus(st) if params[P_PAIR_FOCUS] > 0 else -1

@@ -17,7 +17,7 @@ from dsim.games.dstbg.kernel import battle as K
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.core import kernel_cache
-from dsim.games.dstbg.policy import PolicyFunctionType
+from dsim.games.dstbg.policy import BATTLE_TYPE, PolicyFunctionType
 from dsim.policy import compiled
 
 DEFAULT_CHUNK = 1 << 16
@@ -57,10 +57,9 @@ def _one_entry(tables_type: numba.types.Type):
     """Compile (or load from cache) the single-battle entry (replays, rule tests) for one Tables type:
     a run of many battles never needs it, so it compiles only when a replay asks."""
     i64 = numba.types.int64
-    battle_type = numba.typeof(X.new_battle(2, np.zeros(1)))
     with kernel_cache():
         return numba.njit(
-            numba.types.void(tables_type, battle_type, PolicyFunctionType, i64, i64, i64),
+            numba.types.void(tables_type, BATTLE_TYPE, PolicyFunctionType, i64, i64, i64),
             cache=True,
         )(K.run_one_impl)
 

@@ -327,7 +327,7 @@ def decide(b, policy, hook: int, n: int) -> int:
     """Ask the policy to pick one of the ``n`` option rows in ``b.opts`` (0 if only one)."""
     if n <= 1:
         return 0
-    choice = np.int64(policy(hook, b.st, b.opts, n, b.params, b.dwalk))
+    choice = np.int64(policy(hook, n, b))  # the battle by reference: one pointer (dsim.games.dstbg.policy)
     if choice < 0 or choice >= n:
         choice = 0
     if b.trace.shape[0] > 0:
