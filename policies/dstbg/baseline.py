@@ -14,7 +14,7 @@ P_DODGE_EDGE = 2  # dodge when its expected damage is lower by at least this (x1
 @policy_function
 def decide(hook, n, battle):
     """Answer one hook; see ``policies/dstbg/README.md`` for the option columns."""
-    st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
+    st, opts, params = battle.st, battle.opts, battle.params
     best = 0
     if hook == L.H_STEP or hook == L.H_SHIFT:
         c = st[L.G_ACTIVE]
