@@ -188,3 +188,18 @@ def test_cold_compile_is_measured_for_each_workload_in_its_own_fresh_cache(monke
     for name in cold:  # warmed (cached, JIT) before its own cold compile
         mine = [c for c in calls if c[0] == name]
         assert mine[0][1] is None and mine[0][2] is None and mine[1][1] is not None
+
+
+def test_a_quick_timed_run_keeps_the_fastest_of_three_and_a_long_one_runs_once(monkeypatch):
+    from dsim import bench
+
+    def clock(*readings):
+        ticks = iter(readings)
+        monkeypatch.setattr(bench.time, "perf_counter", lambda: next(ticks))
+
+    calls = []
+    clock(0.0, 2.0, 2.0, 3.0, 3.0, 6.0)  # runs of 2 s, 1 s and 3 s: other work only ever slows a run
+    assert bench._fastest(lambda: calls.append(1)) == 1.0 and len(calls) == 3
+    calls.clear()
+    clock(0.0, bench.REPEAT_UNDER_S)  # a long run is not repeated (a slow workload would take minutes)
+    assert bench._fastest(lambda: calls.append(1)) == bench.REPEAT_UNDER_S and len(calls) == 1
