@@ -136,7 +136,7 @@ REPEAT_UNDER_S = 10.0  # a timed run shorter than this is run twice more and the
 
 def _fastest(play: Callable[[], Any]) -> float:
     """Seconds of the fastest of three calls, or of one call that takes ``REPEAT_UNDER_S`` or more: other
-    work on a shared machine only ever slows a run down, and one run of a level-1 workload moved by 15%."""
+    work on a shared machine only ever slows a run down, and one run of a level-1 workload read a quarter low."""
     first = _timed(play)
     return first if first >= REPEAT_UNDER_S else min(first, _timed(play), _timed(play))
 

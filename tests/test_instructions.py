@@ -85,7 +85,7 @@ def test_bench_instructions_without_valgrind_is_one_clear_error_before_measuring
     assert "needs valgrind" in result.output and "Traceback" not in result.output
 
 
-def test_bench_refuses_a_count_of_other_machine_code_than_it_timed(monkeypatch):
+def test_bench_refuses_a_count_that_compiled_under_valgrind(monkeypatch):
     counted = tool.Instructions(20, 3.7, 10**6, {}, {}, compiled=("play_range", "setup", "decide", "move_phase"))
     monkeypatch.setattr("dsim.instructions.shutil.which", lambda name: "/usr/bin/valgrind")
     monkeypatch.setattr("dsim.instructions.count", lambda workload: counted)

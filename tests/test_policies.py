@@ -381,3 +381,12 @@ def test_policy_caches_are_hashed_over_the_layout_they_compile_in():
     # its shared helpers compile the same offsets in: their cache folder is hashed over the layout too
     assert common.char_field._cache._cache_path.startswith(common._FOLDER)
     assert "dstbg-policy-common-" in common._FOLDER
+
+
+def test_ask_hands_the_policy_the_caller_s_own_arrays_and_refuses_others():
+    st, dist = random_state(np.random.default_rng(10), L.H_AGGRO)
+    opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
+    with pytest.raises(ValueError, match="ask: st must be a C-ordered int32 array, got int64"):
+        ask(get_policy("naive").decide, L.H_AGGRO, st.astype(np.int64), opts, 3, get_policy("naive").vector(), dist)
+    with pytest.raises(ValueError, match="ask: dist must be a C-ordered int32 array"):
+        ask(get_policy("naive").decide, L.H_AGGRO, st, opts, 3, get_policy("naive").vector(), dist.T)

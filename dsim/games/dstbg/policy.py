@@ -60,8 +60,10 @@ def _asker():
 
 def ask(decide, hook: int, st: np.ndarray, opts: np.ndarray, n: int, params: np.ndarray, dist: np.ndarray) -> int:
     """The row a policy's ``decide`` picks for one question put from Python (tests, notebooks): the state,
-    option rows, parameters and walk distances are handed over as the kernel hands them."""
-    battle = X.new_battle(dist.shape[0], params)._replace(
-        st=np.ascontiguousarray(st, np.int32), opts=np.ascontiguousarray(opts, np.int32),
-        dwalk=np.ascontiguousarray(dist, np.int32))
+    option rows and walk distances are handed over as they are (int32, C order; never copied, so a test sees
+    whatever the policy wrote into them), as the kernel hands them."""
+    for name, array in (("st", st), ("opts", opts), ("dist", dist)):
+        if array.dtype != np.int32 or not array.flags.c_contiguous:
+            raise ValueError(f"ask: {name} must be a C-ordered int32 array, got {array.dtype}")
+    battle = X.new_battle(dist.shape[0], params)._replace(st=st, opts=opts, dwalk=dist)
     return int(_asker()(compiled(decide), hook, n, battle))
