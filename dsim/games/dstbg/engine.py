@@ -16,7 +16,7 @@ import numpy as np
 from dsim.games.dstbg.kernel import battle as K
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.kernel.core import kernel_cache
+from dsim.games.dstbg.kernel.core import EntryPipeline, kernel_cache
 from dsim.games.dstbg.policy import BATTLE_TYPE, PolicyFunctionType
 from dsim.policy import compiled
 
@@ -39,6 +39,7 @@ def _batch_entry(tables_type: numba.types.Type):
             numba.types.void(tables_type, PolicyFunctionType, f64, i64, i64, i64, out2d),
             cache=True,
             nogil=True,
+            pipeline_class=EntryPipeline,
         )(K.play_batch_impl)
 
 
@@ -61,6 +62,7 @@ def _one_entry(tables_type: numba.types.Type):
         return numba.njit(
             numba.types.void(tables_type, BATTLE_TYPE, PolicyFunctionType, i64, i64, i64),
             cache=True,
+            pipeline_class=EntryPipeline,
         )(K.run_one_impl)
 
 

@@ -11,6 +11,7 @@ from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.deck import check_heat_up, pair_survivor
 from dsim.games.dstbg.kernel.core import (
+    always_inline,
     K_BLUE,
     ci,
     decide,
@@ -51,6 +52,7 @@ def can_pay(t, b, c: int, cost: int) -> bool:
     return cost == free and t.variants[L.V_STAMINA_LAST_SLOT] == 0
 
 
+@always_inline
 @kernel
 def pay(t, b, c: int, cost: int) -> None:
     """Spend stamina: black cubes from the left (R-3.2); a full bar kills (R-3.3)."""

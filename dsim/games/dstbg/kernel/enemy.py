@@ -19,6 +19,7 @@ from dsim.games.dstbg.kernel.combat import (
     ROLL_DODGE,
 )
 from dsim.games.dstbg.kernel.core import (
+    always_inline,
     blocks_movement,
     ci,
     decide,
@@ -51,6 +52,7 @@ PUSH_BOSS = 3  # out of a boss's own node: same arc, else along the wall (R-12.2
 
 
 # --- targets ----------------------------------------------------------------------------------
+@always_inline
 @kernel
 def choose_target(t, b, policy, e: int, target: int, for_move: bool) -> int:
     """R-11.4: the aggro holder, or the nearest character; ties → aggro if tied, else highest taunt
