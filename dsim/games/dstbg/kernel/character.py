@@ -15,6 +15,7 @@ from dsim.games.dstbg.kernel.combat import (
     pay,
 )
 from dsim.games.dstbg.kernel.core import (
+    always_inline,
     K_BLACK,
     char_arc,
     ci,
@@ -530,6 +531,7 @@ def backstab(t, b, policy, c: int, e: int) -> None:
 
 
 # --- activation ------------------------------------------------------------------------------------
+@always_inline
 @kernel
 def offer_estus(t, b, policy, c: int) -> None:
     """D-23: drink the estus in the character's own activation (or, under A-15 also_enemy_turn, before

@@ -87,6 +87,7 @@ def armour_flags(t, b, c: int) -> int:
     return f
 
 
+@always_inline
 @kernel
 def char_suffer(t, b, c: int, amount: int, src: int, printed: int) -> None:
     """Suffer damage: ember (R-3.8, A-10..A-12), red cubes from the right, bleed +2 (R-9.10), death.
@@ -120,6 +121,7 @@ def char_suffer(t, b, c: int, amount: int, src: int, printed: int) -> None:
         src = L.SRC_BLEED
 
 
+@always_inline
 @kernel
 def char_conditions(t, b, c: int, mask: int) -> None:
     """Put condition tokens on a character hit, one of each at most, minus immunities (R-9.10)."""
@@ -191,6 +193,7 @@ def enemy_conditions(t, b, e: int, mask: int) -> None:
         log(b, L.ACTOR_ENEMY, e, L.EV_CONDITION, new, 0, 0, 0, -1)
 
 
+@always_inline
 @kernel
 def enemy_end_of_activation(t, b, e: int) -> None:
     """Poison deals 1 (an enemy can die of it and end the battle, R-11.14), then tokens are removed."""
@@ -212,6 +215,7 @@ ROLL_DODGE = 2
 ROLL_TRAP_DODGE = 3
 
 
+@always_inline
 @kernel
 def offer_luck(t, b, policy, c: int, n: int, kind: int, need: int) -> None:
     """D-24: after a roll its owner may flip luck to reroll one die (R-3.6, F-3.1, A-14)."""

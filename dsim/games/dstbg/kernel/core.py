@@ -172,16 +172,27 @@ class _KernelDispatcher(CPUDispatcher):
         return super().get_call_template(tuple(_widen(a) for a in args), kws)
 
 
-_ALWAYS_INLINE: set[str] = set()  # symbol heads of the kernel functions marked by always_inline
+_ENTRY_ATTRIBUTES: dict[str, tuple[str, ...]] = {}  # symbol head of a kernel function: its LLVM attributes in an entry
+
+
+def _mark(func, *attributes: str):
+    """Give kernel function ``func`` these LLVM function attributes where an entry links it."""
+    py = getattr(func, "py_func", func)
+    _ENTRY_ATTRIBUTES["_Z" + mangle_identifier(f"{py.__module__}.{py.__qualname__}")[:-1]] = attributes
+    return func
 
 
 def always_inline(func):
     """Decorator over :data:`kernel`: LLVM inlines the function at every call site when it optimises an entry,
     for a small function called often from many places, whose call (register saves, restores, status checks)
     costs more than its body; unlike :func:`inline` it costs no compile time per call site."""
-    name = getattr(func, "py_func", func)
-    _ALWAYS_INLINE.add("_Z" + mangle_identifier(f"{name.__module__}.{name.__qualname__}")[:-1])
-    return func
+    return _mark(func, "alwaysinline")
+
+
+def cold(func):
+    """Decorator over :data:`kernel`: a function off the hot path (the trace recorder), never inlined, so its
+    code is generated once instead of at each of its call sites."""
+    return _mark(func, "noinline", "cold")
 
 
 class _EntryLibrary(JITCodeLibrary):
@@ -197,8 +208,10 @@ class _EntryLibrary(JITCodeLibrary):
         for func in self._final_module.functions:
             if not func.is_declaration and func.linkage == ll.Linkage.linkonce_odr:
                 func.linkage = ll.Linkage.internal
-                if any(func.name.startswith(head) and func.name[len(head)] in "BE" for head in _ALWAYS_INLINE):
-                    func.add_function_attribute("alwaysinline")
+                for head, attributes in _ENTRY_ATTRIBUTES.items():
+                    if func.name.startswith(head) and func.name[len(head)] in "BE":
+                        for attribute in attributes:
+                            func.add_function_attribute(attribute)
         passes, builder = self._codegen._module_pass_manager()
         passes.run(self._final_module, builder)
 
@@ -309,6 +322,7 @@ def running(b) -> bool:
 
 
 # --- trace ---------------------------------------------------------------------------------
+@cold
 @kernel
 def record_event(b, kind: int, actor: int, ev: int, a: int, c: int, d: int, e: int, dice0: int) -> None:
     """Append one event and a snapshot of the state to the trace (when it has room)."""
