@@ -129,11 +129,15 @@ def boss_arc_features(t, b, n: int) -> None:
     if c < 0:
         return
     here = st[ci(c, L.C_POS)]
+    bosses = 0  # the living boss slots, found once for all rows
+    for e in range(st[L.G_N_ENEMIES]):
+        if st[ei(e, L.E_ALIVE)] == 1 and t.etypes[st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1:
+            bosses |= 1 << e
     for i in range(n):
         node = b.opts[i, 0]
         best = L.UNREACHABLE
         for e in range(st[L.G_N_ENEMIES]):
-            if st[ei(e, L.E_ALIVE)] == 0 or t.etypes[st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 0:
+            if not bosses & (1 << e):
                 continue
             epos = st[ei(e, L.E_POS)]
             if t.steps[node, epos] >= best:
