@@ -512,7 +512,10 @@ def recompute_walk(t, b) -> None:
     blocked = np.zeros(n, np.bool_)
     for x in range(n):
         blocked[x] = blocks_movement(b, x)
-    b.dwalk[:, :] = walk_distances_nb(t.neighbour, blocked)
+    dist = walk_distances_nb(t.neighbour, blocked)
+    for x in range(n):  # element by element: a slice assignment compiles a shape-error message, string code
+        for y in range(n):
+            b.dwalk[x, y] = dist[x, y]
     b.st[L.G_BARRELS_CHANGED] = 0
 
 
