@@ -76,3 +76,17 @@ def test_an_entry_inlines_single_callers_and_marked_functions_and_keeps_cold_one
     assert not _defined(ir, "6_often")
     assert _defined(ir, "5_rare")
     assert len(re.findall(r"call [^\n]*5_rare", ir)) == 2
+
+
+
+def test_the_kernel_caches_cover_the_files_that_set_the_entries_compile_options():
+    """Numba's cache key ignores the pipeline an entry is compiled with: the folders' hashes must cover it."""
+    from pathlib import Path
+
+    from dsim.games.dstbg import engine
+    from dsim.games.dstbg.kernel import core
+    from dsim.games.dstbg.whole import engine as whole_engine
+    from dsim.games.dstbg.whole import kernel as whole_kernel
+
+    assert {Path(engine.__file__).resolve(), Path(core.__file__).resolve()} <= set(core.kernel_sources())
+    assert {Path(whole_engine.__file__).resolve(), Path(engine.__file__).resolve()} <= set(whole_kernel.GAME_SOURCES)

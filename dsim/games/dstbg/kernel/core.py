@@ -245,11 +245,12 @@ class EntryPipeline(Compiler):
 
 
 def kernel_sources() -> list[Path]:
-    """Every source file whose code is compiled into the kernel (its callees included)."""
+    """Every source file whose code is compiled into the kernel (its callees included), and ``engine.py``, whose
+    entries' compile options (signature, pipeline) Numba's cache key does not cover."""
     here = Path(__file__).resolve().parent
     dsim = here.parents[2]
     return sorted(here.glob("*.py")) + [here.parent / "board.py", here.parent / "policy.py", here.parent / "variants.py",
-                                        dsim / "variants.py", dsim / "rng.py",
+                                        here.parent / "engine.py", dsim / "variants.py", dsim / "rng.py",
                                         dsim / "numba_ref.py", dsim / "numba_cache.py"]
 
 

@@ -25,10 +25,9 @@ from dsim.numba_cache import cache_folder
 from dsim.rng import battle_key, draw_at, randint
 
 HERE = Path(__file__).resolve().parent
-GAME_CACHE_DIR = cache_folder(
-    "dstbg-whole", kernel_sources() + [HERE / "kernel.py", HERE / "layout.py", HERE / "strategy.py"],
-    HERE / "__pycache__",
-)
+# the battle kernel's sources, this game's, and engine.py, whose entries' compile options Numba's cache key ignores
+GAME_SOURCES = kernel_sources() + [HERE / "kernel.py", HERE / "layout.py", HERE / "strategy.py", HERE / "engine.py"]
+GAME_CACHE_DIR = cache_folder("dstbg-whole", GAME_SOURCES, HERE / "__pycache__")
 gk = compiled_under(GAME_CACHE_DIR, nrt=False)
 allocating = compiled_under(GAME_CACHE_DIR, nrt=True)
 
