@@ -15,6 +15,7 @@ from dsim.games.dstbg.kernel.combat import (
     ROLL_TRAP_DODGE,
 )
 from dsim.games.dstbg.kernel.core import (
+    always_inline,
     blocks_movement,
     char_arc,
     ci,
@@ -117,6 +118,7 @@ def node_limit(t, b, policy, node: int, entrant_kind: int, entrant: int, came_fr
     return moved
 
 
+@always_inline
 @kernel
 def relocate_char(t, b, policy, c: int, dest: int, how: int) -> int:
     """Put a character on ``dest`` and apply the node limit; returns the characters that moved
@@ -131,6 +133,7 @@ def relocate_char(t, b, policy, c: int, dest: int, how: int) -> int:
     return pushed | (1 << c)
 
 
+@always_inline
 @kernel
 def boss_at(t, b, n: int) -> int:
     """The living boss slot on node ``n``, or −1."""
@@ -140,6 +143,7 @@ def boss_at(t, b, n: int) -> int:
     return -1
 
 
+@always_inline
 @kernel
 def side_entering(t, b, policy, dest: int, src: int) -> int:
     """R-12.9: a character entering a boss's node stands at the side it came from (direction + 1);
@@ -173,12 +177,14 @@ def place_enemy(t, b, policy, e: int, dest: int) -> None:
         resolve_traps(t, b, policy, moved)
 
 
+@always_inline
 @kernel
 def place_char(t, b, policy, c: int, dest: int, how: int) -> None:
     """Move a character onto ``dest``: node limit first (F-2.1), then face-down traps (R-7.7)."""
     resolve_traps(t, b, policy, relocate_char(t, b, policy, c, dest, how))
 
 
+@always_inline
 @kernel
 def resolve_traps(t, b, policy, moved: int) -> None:
     """Spring the traps under every character in ``moved``, and under anyone a trap dodge moves."""
