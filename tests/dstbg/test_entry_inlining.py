@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from numba import config, njit, types
 
 from dsim.games.dstbg.kernel.core import EntryPipeline, always_inline, cold, inline, kernel
 
-pytestmark = pytest.mark.skipif(config.DISABLE_JIT, reason="inlining is a property of compiled code")
+compiled_only = pytest.mark.skipif(config.DISABLE_JIT, reason="inlining is a property of compiled code")
 
 
 @inline
@@ -63,10 +67,32 @@ def _entry(x: int) -> int:
     return _often(x) + _often(x + 1) + _often(x + 2) + _often(x + 3) + _often(x + 4) + _once(x) + _rare(x) + _rare(x + 2)
 
 
+@kernel
+def _twice_called(x: int) -> int:
+    """Called from two places in :func:`_collision_entry`: it stays a function there, an internal copy."""
+    return _churn(x, 5) + _churn(x + 1, 3)
+
+
+def _collision_entry(x: int) -> int:
+    return _twice_called(x) + _twice_called(x + 7)
+
+
+def _plain(x: int) -> int:
+    return _twice_called(x)
+
+
 def _defined(ir: str, name: str) -> bool:
     return re.search(rf"^define [^\n]*{name}", ir, re.MULTILINE) is not None
 
 
+def _body(ir: str, name: str) -> str:
+    """The text of the function defined with ``name`` in its symbol."""
+    match = re.search(rf"^define [^\n]*{name}.*?^}}", ir, re.MULTILINE | re.DOTALL)
+    assert match, name
+    return match.group(0)
+
+
+@compiled_only
 def test_an_entry_inlines_single_callers_and_marked_functions_and_keeps_cold_ones():
     entry = njit(types.int64(types.int64), pipeline_class=EntryPipeline)(_entry)
     expected = sum(_churn.py_func(x, 3) for x in range(3, 8)) + _churn.py_func(3, 7) + 4 + 6  # kernel functions: no Python wrapper
@@ -75,7 +101,30 @@ def test_an_entry_inlines_single_callers_and_marked_functions_and_keeps_cold_one
     assert not _defined(ir, "5_once")
     assert not _defined(ir, "6_often")
     assert _defined(ir, "5_rare")
-    assert len(re.findall(r"call [^\n]*5_rare", ir)) == 2
+    assert len(re.findall(r"call [^\n]*5_rare", _body(ir, "_ZN5tests5dstbg19test_entry_inlining6_entry"))) == 2
+
+
+_COLLISION = """
+from numba import njit, types
+from tests.dstbg import test_entry_inlining as T
+from dsim.games.dstbg.kernel.core import EntryPipeline
+entry = njit(types.int64(types.int64), pipeline_class=EntryPipeline)(T._collision_entry)
+print(entry(3), njit(types.int64(types.int64))(T._plain)(3))
+"""
+
+
+@compiled_only
+def test_code_compiled_after_an_entry_calls_its_own_copy_of_a_kernel_function(tmp_path):
+    """The JIT keeps one symbol table for the process: an entry's internal copy of a kernel function, whose calling
+    convention LLVM may have changed, kept its name and was what later code calling that function was bound to
+    (it hung or returned garbage). Fresh process and cache, so both are compiled here in this order."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(root)}
+    run = subprocess.run([sys.executable, "-c", _COLLISION], capture_output=True, text=True, env=env, cwd=root,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    one = _churn.py_func(3, 5) + _churn.py_func(4, 3)
+    assert run.stdout.split() == [str(one + _churn.py_func(10, 5) + _churn.py_func(11, 3)), str(one)]
 
 
 

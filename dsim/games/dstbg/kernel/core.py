@@ -29,6 +29,7 @@ Speed notes (run time and compile time):
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -201,21 +202,35 @@ class _EntryLibrary(JITCodeLibrary):
     its only caller (most rule steps have one) and drop its own copy, as for static functions in C. Linked
     kernel modules define them ``linkonce_odr`` (for linking into other callers), which the inliner treats
     as possibly used elsewhere: every rule step stayed a call with its register saves and status checks.
-    One optimisation pass: Numba's extra "cheap" pass before it gathers reference-count operations, which
-    kernel code has none of. No loop or SLP vectorisation: the kernel's loops run over two to eight figures,
-    directions or dice, where vector code only adds run-time checks and remainders (level-1 battles count
-    the same instructions without it, and the entry compiles 1.2 s faster)."""
+
+    The copies that stay functions are renamed for this entry: LLVM may change an internal function's calling
+    convention and arguments, and the JIT keeps one symbol table for the process, internal names included, so
+    under its own name such a copy would be what a later module's call to that function is bound to.
+
+    One optimisation pass: Numba's extra "cheap" pass before it only gathers reference-count operations
+    into fewer functions; the pass that runs ends with Numba's reference-count pruning as before (the entry
+    itself allocates the battle buffers). No loop or SLP vectorisation: the kernel's loops run over two to
+    eight figures, directions or dice, where vector code only adds run-time checks and remainders (level-1
+    battles count the same instructions without it, and the entry compiles 1.2 s faster)."""
 
     def _optimize_final_module(self):
-        for func in self._final_module.functions:
-            if not func.is_declaration and func.linkage == ll.Linkage.linkonce_odr:
-                func.linkage = ll.Linkage.internal
-                for head, attributes in _ENTRY_ATTRIBUTES.items():
-                    if func.name.startswith(head) and func.name[len(head)] in "BE":
-                        for attribute in attributes:
-                            func.add_function_attribute(attribute)
+        module = self._final_module
+        own = sorted(f.name for f in module.functions if not f.is_declaration and f.linkage == ll.Linkage.external)
+        suffix = ".entry." + hashlib.sha256(" ".join(own).encode()).hexdigest()[:12]
+        internal = set()
+        for func in module.functions:
+            if func.is_declaration or func.linkage != ll.Linkage.linkonce_odr or not func.name.startswith("_Z"):
+                continue
+            func.linkage = ll.Linkage.internal
+            internal.add(func.name)
+            for head, attributes in _ENTRY_ATTRIBUTES.items():
+                if func.name.startswith(head) and func.name[len(head)] in "BE":
+                    for attribute in attributes:
+                        func.add_function_attribute(attribute)
         passes, builder = self._codegen._module_pass_manager(loop_vectorize=False, slp_vectorize=False)
-        passes.run(self._final_module, builder)
+        passes.run(module, builder)
+        for func in [f for f in module.functions if f.name in internal]:
+            func.name += suffix
 
 
 @register_pass(mutates_CFG=False, analysis_only=False)
@@ -514,6 +529,8 @@ def recompute_walk(t, b) -> None:
     for x in range(n):
         blocked[x] = blocks_movement(b, x)
     dist = walk_distances_nb(t.neighbour, blocked)
+    if b.dwalk.shape[0] < n or b.dwalk.shape[1] < n:
+        raise ValueError("the battle's walk-distance buffer is smaller than the board")
     for x in range(n):  # element by element: a slice assignment compiles a shape-error message, string code
         for y in range(n):
             b.dwalk[x, y] = dist[x, y]
