@@ -15,8 +15,8 @@ from dsim.games.dstbg.kernel.combat import (
     pay,
 )
 from dsim.games.dstbg.kernel.core import (
-    always_inline,
     K_BLACK,
+    always_inline,
     char_arc,
     ci,
     decide,

@@ -11,8 +11,8 @@ from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.deck import check_heat_up, pair_survivor
 from dsim.games.dstbg.kernel.core import (
-    always_inline,
     K_BLUE,
+    always_inline,
     ci,
     decide,
     dice_mark,
