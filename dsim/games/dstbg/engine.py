@@ -1,24 +1,30 @@
 """Python entry points of the DS:TBG kernel: play batches of battles, replay one with a trace.
 
-The two Numba entries are compiled with explicit signatures whose policy argument is a
-first-class function type, so one cached kernel serves every policy (numba caches nothing
-for plain dispatcher arguments). Results depend only on (seed, stream, battle index).
+A policy made with ``@policy_function`` plays its batches through an entry of its own, which calls it directly
+and inlines it at every decision (a run compiles that entry once, then loads it from the cache). Any other
+policy, and every replay, goes through entries compiled with explicit signatures whose policy argument is a
+first-class function type, so one cached kernel serves them all (numba caches nothing for plain dispatcher
+arguments). The two give the same battles. Results depend only on (seed, stream, battle index).
 """
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
+from functools import lru_cache, partial
+from pathlib import Path
 
 import numba
 import numpy as np
+from numba.core import cgutils, config
+from numba.extending import intrinsic
 
 from dsim.games.dstbg.kernel import battle as K
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.kernel.core import EntryPipeline, kernel_cache
-from dsim.games.dstbg.policy import BATTLE_TYPE, PolicyFunctionType
-from dsim.policy import compiled
+from dsim.games.dstbg.kernel.core import EntryPipeline, kernel_cache, kernel_sources, policy_entry_pipeline
+from dsim.games.dstbg.policy import BATTLE_TYPE, POLICY_SIG, PolicyFunctionType
+from dsim.numba_cache import cache_folder, cache_under
+from dsim.policy import Deferred, compiled
 
 DEFAULT_CHUNK = 1 << 16
 
@@ -41,6 +47,49 @@ def _batch_entry(tables_type: numba.types.Type):
             nogil=True,
             pipeline_class=EntryPipeline,
         )(K.play_batch_impl)
+
+
+@intrinsic
+def _entry_policy(typingctx):
+    """The policy the entry being compiled plays (:func:`policy_entry_pipeline`), as a value of the policy
+    function type whose address is a constant: a direct call, which the entry inlines."""
+
+    def codegen(context, builder, signature, args):
+        policy = context.active_code_library.policy
+        value = cgutils.create_struct_proxy(PolicyFunctionType)(context, builder)
+        value.c_addr = value.py_addr = cgutils.voidptr_t(None)
+        value.jit_addr = builder.bitcast(context.declare_function(builder.module, policy.fndesc), cgutils.voidptr_t)
+        return value._getvalue()
+
+    return PolicyFunctionType(), codegen
+
+
+def _play_batch_of_policy(t, params, seed, stream, start, out):
+    """``play_batch_impl`` for the one policy the entry is compiled for (:func:`_policy_batch_entry`)."""
+    K.play_block(t, _entry_policy(), params, seed, stream, start, 0, out.shape[0], out)
+
+
+def policy_entry_folder(policy: Deferred) -> str:
+    """The cache folder of ``policy``'s own entries: named by its function, hashed over the kernel's sources and
+    the policy's (Numba's cache key would not tell two policies' entries apart: same function, same signature)."""
+    py = compiled(policy).py_func
+    return cache_folder(f"dstbg-entry-{py.__module__}.{py.__qualname__}", [*kernel_sources(), *policy.sources],
+                        Path(K.__file__).resolve().parent / "__pycache__")
+
+
+@lru_cache(maxsize=None)
+def _policy_batch_entry(tables_type: numba.types.Type, policy: Deferred):
+    """Compile (or load from cache, :func:`policy_entry_folder`) the batch entry of one policy for one Tables type."""
+    dispatcher = compiled(policy)
+    f64 = numba.types.float64[::1]
+    i64 = numba.types.int64
+    with cache_under(policy_entry_folder(policy)):
+        return numba.njit(
+            numba.types.void(tables_type, f64, i64, i64, i64, numba.types.int32[:, ::1]),
+            cache=True,
+            nogil=True,
+            pipeline_class=policy_entry_pipeline(dispatcher.overloads[POLICY_SIG.args]),
+        )(_play_batch_of_policy)
 
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}
@@ -71,10 +120,12 @@ def play_batch(
     chunk: int = DEFAULT_CHUNK,
 ) -> np.ndarray:
     """Outcome rows (``count`` × ``N_OUT`` int32) of battles ``start .. start+count-1``."""
-    batch = _batch_entry(_tables_type(tables))
-    policy = compiled(policy)
-    out = np.zeros((count, K.N_OUT), np.int32)
     params = np.ascontiguousarray(params, np.float64)
+    if isinstance(policy, Deferred) and not config.DISABLE_JIT:
+        batch = partial(_policy_batch_entry(_tables_type(tables), policy), tables, params)
+    else:
+        batch = partial(_batch_entry(_tables_type(tables)), tables, compiled(policy), params)
+    out = np.zeros((count, K.N_OUT), np.int32)
     threads = numba.get_num_threads()  # NUMBA_NUM_THREADS / numba.set_num_threads, as a prange would use
     for lo in range(0, count, chunk):
         hi = min(count, lo + chunk)
@@ -82,9 +133,9 @@ def play_batch(
         cuts = [lo + (hi - lo) * k // threads for k in range(threads + 1)]
         parts = [(a, z) for a, z in zip(cuts, cuts[1:]) if z > a]
         if len(parts) == 1:
-            batch(tables, policy, params, seed, stream, start + lo, out[lo:hi])
+            batch(seed, stream, start + lo, out[lo:hi])
             continue
-        jobs = [_pool(threads).submit(batch, tables, policy, params, seed, stream, start + a, out[a:z]) for a, z in parts]
+        jobs = [_pool(threads).submit(batch, seed, stream, start + a, out[a:z]) for a, z in parts]
         for job in jobs:
             job.result()
     return out

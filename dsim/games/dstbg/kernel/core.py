@@ -226,11 +226,18 @@ class _EntryLibrary(JITCodeLibrary):
     into fewer functions; the pass that runs ends with Numba's reference-count pruning as before (the entry
     itself allocates the battle buffers). No loop or SLP vectorisation: the kernel's loops run over two to
     eight figures, directions or dice, where vector code only adds run-time checks and remainders (level-1
-    battles count the same instructions without it, and the entry compiles 1.2 s faster)."""
+    battles count the same instructions without it, and the entry compiles 1.2 s faster).
+
+    An entry compiled for one policy (:func:`policy_entry_pipeline`) calls it directly, and inlines it at every
+    decision: with the hook a constant there, only that hook's branch of the policy remains."""
+
+    policy = None  # the compile result of the policy this entry is compiled for, if any
 
     def _optimize_final_module(self):
         module = self._final_module
         own = sorted(f.name for f in module.functions if not f.is_declaration and f.linkage == ll.Linkage.external)
+        policy = self.policy.fndesc.mangled_name if self.policy is not None else ""
+        own.append(policy)  # entries of one function for two policies differ only in the policy
         suffix = ".entry." + hashlib.sha256(" ".join(own).encode()).hexdigest()[:12]
         internal = set()
         for func in module.functions:
@@ -238,6 +245,8 @@ class _EntryLibrary(JITCodeLibrary):
                 continue
             func.linkage = ll.Linkage.internal
             internal.add(func.name)
+            if func.name == policy:
+                func.add_function_attribute("alwaysinline")
             for head, attributes in _ENTRY_ATTRIBUTES.items():
                 if func.name.startswith(head) and func.name[len(head)] in "BE":
                     for attribute in attributes:
@@ -255,8 +264,29 @@ class _EntryLibraryPass(_LibraryPass):
     _name = "dstbg_entry_library"
     library_class = _EntryLibrary
 
+    def run_pass(self, state):
+        super().run_pass(state)
+        policy = state.get("entry_policy")
+        if policy is not None:
+            state.library.policy = policy
+            state.library.add_linking_library(policy.library)
+        return True
+
 
 EntryPipeline = _pipeline_into(_EntryLibraryPass)  # njit(pipeline_class=EntryPipeline) for an entry
+
+
+def policy_entry_pipeline(policy) -> type[Compiler]:
+    """An :data:`EntryPipeline` for an entry that plays one policy, the compile result ``policy``: the entry's
+    code finds it as ``context.active_code_library.policy`` and calls it directly, which lets LLVM inline it
+    (:class:`_EntryLibrary`)."""
+
+    class Pipeline(EntryPipeline):
+        def define_pipelines(self):
+            self.state.entry_policy = policy
+            return super().define_pipelines()
+
+    return Pipeline
 
 
 def kernel_sources() -> list[Path]:
