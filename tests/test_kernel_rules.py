@@ -127,3 +127,8 @@ def test_replay_matches_batch(data, baseline):
         b = engine.play_one(comp.tables, baseline.decide, baseline.vector(), 5, 2, index)
         assert b.st[L.G_OUTCOME] == rows[index, 0]
         assert min(b.st[L.G_ROUND], 60) == rows[index, 1]
+
+
+def test_the_layout_fits_the_move_step_features_packing_of_enemy_nodes():
+    """``character.step_features`` gathers the living enemies' nodes a byte each into one int64."""
+    assert L.MAX_NODES < 256 and L.MAX_ENEMIES * 8 <= 64

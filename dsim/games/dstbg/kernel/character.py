@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.combat import (
     ROLL_ATTACK,
@@ -94,21 +96,28 @@ def step_features(t, b, n: int, longest: int, at_zero: bool) -> None:
     opts = b.opts
     dmove = t.steps if t.variants[L.V_MOVE_METRIC] == 1 else b.dwalk  # as move_dist
     drange = b.dwalk if t.variants[L.V_RANGE_METRIC] == 1 else t.steps  # as range_dist
+    living = np.int64(0)  # the living enemies' nodes, a byte each (MAX_NODES < 256), gathered once for all rows
+    m = 0
+    for e in range(st[L.G_N_ENEMIES]):
+        if st[ei(e, L.E_ALIVE)] != 0:
+            living |= np.int64(st[ei(e, L.E_POS)]) << (8 * m)
+            m += 1
+    nearest = 0 if at_zero else 1  # distances are never negative: d > 0 or at_zero is d >= nearest
     for i in range(n):  # one row at a time, its features in registers until the row is written
         node = opts[i, 0]
         near_move = L.UNREACHABLE
         near_range = L.UNREACHABLE
         figures = 0
         targets = 0
-        for e in range(st[L.G_N_ENEMIES]):
-            if st[ei(e, L.E_ALIVE)] == 0:
-                continue
-            p = st[ei(e, L.E_POS)]
+        rest = living
+        for _ in range(m):
+            p = rest & 255
+            rest >>= 8
             d = drange[node, p]
             near_move = min(near_move, dmove[node, p])
             figures += 1 if p == node else 0
             near_range = min(near_range, d)
-            targets += 1 if d <= longest and (d > 0 or at_zero) else 0
+            targets += 1 if nearest <= d <= longest else 0
         for a in range(st[L.G_N_CHARS]):
             if st[ci(a, L.C_ALIVE)] == 1 and st[ci(a, L.C_POS)] == node:
                 figures += 1
