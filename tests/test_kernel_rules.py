@@ -132,3 +132,21 @@ def test_replay_matches_batch(data, baseline):
 def test_the_layout_fits_the_move_step_features_packing_of_enemy_nodes():
     """``character.step_features`` gathers the living enemies' nodes a byte each into one int64."""
     assert L.MAX_NODES < 256 and L.MAX_ENEMIES * 8 <= 64
+
+
+def test_walk_distances_are_copied_whole_or_the_board_corner_of_a_larger_buffer():
+    """``core.copy_distances``: one memcpy for equal n x n arrays; into a buffer sized for a larger board (a game
+    played whole) only the n x n corner, the rest left as it was."""
+    from numba import njit
+
+    from dsim.games.dstbg.kernel.core import copy_distances
+
+    copy = njit(lambda dst, src, n: copy_distances(dst, src, n))
+    src = np.arange(16, dtype=np.int32).reshape(4, 4)
+    same = np.full((4, 4), -1, np.int32)
+    copy(same, src, 4)
+    np.testing.assert_array_equal(same, src)
+    larger = np.full((6, 6), -1, np.int32)
+    copy(larger, src, 4)
+    np.testing.assert_array_equal(larger[:4, :4], src)
+    assert (larger[4:, :] == -1).all() and (larger[:, 4:] == -1).all()

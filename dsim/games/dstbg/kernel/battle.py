@@ -7,7 +7,7 @@ import numpy as np
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.character import activate_character
-from dsim.games.dstbg.kernel.core import allocating, ci, decide, decide_for_enemy, ei, figures_at, kernel, log, ni, recompute_walk, running, set_opt
+from dsim.games.dstbg.kernel.core import allocating, ci, copy_distances, decide, decide_for_enemy, ei, figures_at, kernel, log, ni, recompute_walk, running, set_opt
 from dsim.games.dstbg.kernel.boss import boss_activation, initial_facing
 from dsim.games.dstbg.kernel.combat import enemy_end_of_activation
 from dsim.games.dstbg.kernel.deck import build_deck
@@ -98,9 +98,7 @@ def setup(t, b, policy) -> None:
             st[ci(c, L.C_ESTUS)] = sc[X.SC_ESTUS]
             st[ci(c, L.C_LUCK)] = 1
             st[ci(c, L.C_HEROIC)] = 1
-    for x in range(n_nodes):  # walk distances of the setup's terrain, computed once per cell
-        for y in range(n_nodes):
-            b.dwalk[x, y] = t.dwalk0[x, y]
+    copy_distances(b.dwalk, t.dwalk0, n_nodes)  # walk distances of the setup's terrain, computed once per cell
     log(b, L.ACTOR_NONE, -1, L.EV_SETUP, sc[X.SC_N_ENEMIES], sc[X.SC_TRAPS], 0, 0, -1)
     for c in range(sc[X.SC_N_CHARS]):
         n = 0

@@ -43,6 +43,7 @@ from numba.core.compiler_machinery import LoweringPass, register_pass
 from numba.core.itanium_mangler import mangle_identifier
 from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import AnnotateTypes
+from numba.extending import intrinsic
 from numba.np import arrayobj
 
 from dsim.games.dstbg.kernel import layout as L
@@ -561,10 +562,41 @@ def recompute_walk(t, b) -> None:
     dist = walk_distances_nb(t.neighbour, blocked)
     if b.dwalk.shape[0] < n or b.dwalk.shape[1] < n:
         raise ValueError("the battle's walk-distance buffer is smaller than the board")
+    copy_distances(b.dwalk, dist.astype(np.int32), n)  # the board's distances are int16
+    b.st[L.G_BARRELS_CHANGED] = 0
+
+
+@intrinsic
+def _copy_all(typingctx, dst, src):
+    """``dst[...] = src`` as one ``memcpy``, for C-ordered arrays of one shape (the caller checks) and dtype: the
+    entries are built without loop vectorisation, so an element-by-element copy stays one element at a time."""
+    if not (isinstance(dst, types.Array) and dst == src and dst.layout == "C"):
+        return None
+
+    def codegen(context, builder, signature, args):
+        target, source = (context.make_array(dst)(context, builder, value) for value in args)
+        cgutils.raw_memcpy(builder, target.data, source.data, source.nitems, source.itemsize)
+
+    return types.void(dst, src), codegen
+
+
+def _copy_all_py(dst, src) -> None:
+    dst[...] = src
+
+
+copy_all = _copy_all_py if config.DISABLE_JIT else _copy_all
+
+
+@kernel
+def copy_distances(dst, src, n: int) -> None:
+    """``dst[:n, :n] = src[:n, :n]``: one ``memcpy`` when both are ``n`` × ``n``, as a battle's own buffers are;
+    element by element otherwise (a game played whole keeps buffers sized for its largest board)."""
+    if dst.shape[0] == n and dst.shape[1] == n and src.shape[0] == n and src.shape[1] == n:
+        copy_all(dst, src)
+        return
     for x in range(n):  # element by element: a slice assignment compiles a shape-error message, string code
         for y in range(n):
-            b.dwalk[x, y] = dist[x, y]
-    b.st[L.G_BARRELS_CHANGED] = 0
+            dst[x, y] = src[x, y]
 
 
 @kernel
