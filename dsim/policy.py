@@ -15,7 +15,7 @@ import importlib.util
 import pkgutil
 import sys
 from dataclasses import dataclass, field
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +27,11 @@ class Deferred:
     compiles nothing, so a run pays only for the policy it plays. Calling it calls the compiled
     function; :func:`compiled` gives the dispatcher itself (what a kernel takes)."""
 
-    def __init__(self, build: Callable[[], Any], name: str, sources: tuple[Path, ...] = ()) -> None:
+    def __init__(self, build: Callable[[], Any], name: str, sources: tuple[Path, ...] = (),
+                 reads: Mapping[str, tuple[int, ...]] | None = None) -> None:
         self._build, self._function, self.__name__ = build, None, name
         self.sources = sources  # the files its cache folder is hashed over
+        self.reads = dict(reads or {})  # per question kind, the only option columns it reads (see policy_decorator)
 
     @property
     def function(self) -> Any:
@@ -49,14 +51,20 @@ def policy_decorator(signature: Any, prefix: str, sources: list[Path]) -> Callab
     or another flag, recompiles (:mod:`dsim.numba_cache`; Numba's own cache key ignores flags). Policies
     compile without reference counting (calls cost a quarter, and threads stop contending for the
     reference count of the shared parameter array), which forbids making arrays: a policy that does (or
-    calls a helper that does) asks ``@policy_function(refcount=True)``."""
+    calls a helper that does) asks ``@policy_function(refcount=True)``.
+
+    ``reads`` declares, per kind of question a game names, the only option columns the policy reads, e.g.
+    ``@policy_function(reads={"step": (1, 2, 4, 7)})``: where the game's kernel plays a policy in an entry of its
+    own, it may then leave the other columns of those questions 0 instead of working them out (a game's policy
+    README says which kinds it honours)."""
     from numba import njit
 
     from dsim.numba_cache import cache_folder, cache_under
 
-    def policy_function(decide: Any = None, *, refcount: bool = False) -> Any:
+    def policy_function(decide: Any = None, *, refcount: bool = False,
+                        reads: Mapping[str, tuple[int, ...]] | None = None) -> Any:
         if decide is None:
-            return lambda function: policy_function(function, refcount=refcount)
+            return lambda function: policy_function(function, refcount=refcount, reads=reads)
         module = Path(inspect.getfile(decide)).resolve()
         files = [module, Path(__file__).resolve()] + [path for path in sources if path.exists() and path != module]
         name = f"{prefix}-{module.stem}-{'rc' if refcount else 'norc'}"
@@ -65,7 +73,7 @@ def policy_decorator(signature: Any, prefix: str, sources: list[Path]) -> Callab
             with cache_under(cache_folder(name, files, module.parent / "__pycache__")):
                 return njit(signature, cache=True, _nrt=refcount)(decide)
 
-        return Deferred(build, decide.__name__, tuple(files))
+        return Deferred(build, decide.__name__, tuple(files), reads)
 
     return policy_function
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import Param, Policy, policy_function, register
 from policies.dstbg.common import (
+    APPROACH_READS,
     approach,
     best_attack,
     char_field,
@@ -25,7 +26,7 @@ P_DODGE_EDGE = 4
 P_KNIGHT_GAIN = 5
 
 
-@policy_function
+@policy_function(reads={"step": APPROACH_READS})
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
     st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk

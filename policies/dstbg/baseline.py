@@ -11,7 +11,7 @@ P_RESERVE = 1  # free endurance slots kept after paying for an attack
 P_DODGE_EDGE = 2  # dodge when its expected damage is lower by at least this (x100)
 
 
-@policy_function
+@policy_function(reads={"step": (1, 2, 4, 7)})
 def decide(hook, n, battle):
     """Answer one hook; see ``policies/dstbg/README.md`` for the option columns."""
     st, opts, params = battle.st, battle.opts, battle.params

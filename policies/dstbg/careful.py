@@ -6,6 +6,7 @@ from __future__ import annotations
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import Param, Policy, policy_function, register
 from policies.dstbg.common import (
+    APPROACH_READS,
     affordable,
     approach,
     best_attack,
@@ -30,7 +31,7 @@ P_TRAP_PENALTY = 5
 P_HEAL = 6
 
 
-@policy_function
+@policy_function(reads={"step": APPROACH_READS})
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
     st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk

@@ -278,6 +278,11 @@ def _mix(z):
     return z ^ (z >> np.uint64(31))
 
 
+APPROACH_READS = (1, 2, 3, 4, 6, 7)
+"""The move-step option columns :func:`approach` reads: a policy that steps only through it declares
+``@policy_function(reads={"step": APPROACH_READS})``, and its own entry skips the others (figures, boss arcs)."""
+
+
 @helper
 def approach(st, opts, n, keep, kite, retreat, trap_penalty):
     """D-18/D-21: close in on the nearest enemy until some weapon reaches one, paying runs only

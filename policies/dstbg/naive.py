@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import Param, Policy, policy_function, register
-from policies.dstbg.common import approach, char_field, enemy_choice, free_slots
+from policies.dstbg.common import APPROACH_READS, approach, char_field, enemy_choice, free_slots
 
 P_ESTUS_FREE = 0
 P_FLOOR = 1
 
 
-@policy_function
+@policy_function(reads={"step": APPROACH_READS})
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
     st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk

@@ -9,10 +9,24 @@ from numba import config
 
 from dsim.games.dstbg import engine
 from dsim.games.dstbg.game import prepare
-from dsim.games.dstbg.policy import all_policies
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.policy import all_policies, policy_function
 from dsim.policy import Deferred, compiled
 
 pytestmark = pytest.mark.skipif(config.DISABLE_JIT, reason="without the JIT every policy plays through one function")
+
+
+
+@policy_function(reads={"step": (1, 4)})
+def _reads_an_undeclared_column(hook, n, battle):
+    """Steps onto the first node with figures on it (column 5, which it does not declare it reads), else closer."""
+    if hook == L.H_STEP or hook == L.H_SHIFT:
+        for i in range(1, n):
+            if battle.opts[i, 5] > 0:
+                return i
+        return 1 if n > 1 and battle.opts[1, 4] < battle.opts[0, 4] else 0
+    return 0
+
 
 CELLS = ({"party": ["knight", "warrior"], "encounter": "the_forgotten"},
          {"party": ["assassin", "herald", "knight", "warrior"], "boss": "gargoyle"})
@@ -47,3 +61,20 @@ def test_each_policy_has_its_own_entry_cache_hashed_over_its_sources(tmp_path):
     source.write_text("A = 2\n")
     assert engine.policy_entry_folder(edited) != before
     assert "policies.dstbg.baseline.decide" in before
+
+
+def test_a_policy_s_own_entry_works_out_only_the_move_step_columns_it_declares():
+    """Figures (column 5) are left 0 for a policy that declares it does not read them: one that reads them all
+    the same plays other battles in its own entry than in the shared one, which works out every column."""
+    assert engine.step_reads(_reads_an_undeclared_column) == (1 << 1) | (1 << 4)
+    tables = prepare({**CELLS[0], "policy": "baseline"}).compiled.tables
+    params = np.zeros(1)
+    own = engine.play_batch(tables, _reads_an_undeclared_column, params, 5, 3, 0, 1500)
+    shared = engine.play_batch(tables, compiled(_reads_an_undeclared_column), params, 5, 3, 0, 1500)
+    assert not np.array_equal(own, shared)
+
+
+def test_a_declared_column_out_of_range_is_one_clear_error():
+    bad = Deferred(lambda: None, "decide", (), {"step": (4, 9)})
+    with pytest.raises(ValueError, match=r"reads\['step'\] names columns 0 to 8, got \[9\]"):
+        engine.step_reads(bad)

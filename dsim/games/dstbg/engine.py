@@ -77,6 +77,18 @@ def policy_entry_folder(policy: Deferred) -> str:
                         Path(K.__file__).resolve().parent / "__pycache__")
 
 
+def step_reads(policy: Deferred) -> int:
+    """The option columns of a move step (``H_STEP``, ``H_SHIFT``) ``policy`` declares it reads
+    (``@policy_function(reads={"step": …})``), a bit each; -1, all of them, when it declares none."""
+    columns = policy.reads.get("step")
+    if columns is None:
+        return -1
+    bad = [c for c in columns if not isinstance(c, int) or not 0 <= c < L.OPT_FIELDS]
+    if bad:
+        raise ValueError(f"policy {policy.__name__!r}: reads['step'] names columns 0 to {L.OPT_FIELDS - 1}, got {bad}")
+    return sum(1 << c for c in set(columns))
+
+
 @lru_cache(maxsize=None)
 def _policy_batch_entry(tables_type: numba.types.Type, policy: Deferred):
     """Compile (or load from cache, :func:`policy_entry_folder`) the batch entry of one policy for one Tables type."""
@@ -88,7 +100,7 @@ def _policy_batch_entry(tables_type: numba.types.Type, policy: Deferred):
             numba.types.void(tables_type, f64, i64, i64, i64, numba.types.int32[:, ::1]),
             cache=True,
             nogil=True,
-            pipeline_class=policy_entry_pipeline(dispatcher.overloads[POLICY_SIG.args]),
+            pipeline_class=policy_entry_pipeline(dispatcher.overloads[POLICY_SIG.args], step_reads(policy)),
         )(_play_batch_of_policy)
 
 

@@ -35,6 +35,7 @@ from dsim.games.dstbg.kernel.core import (
     round_side,
     running,
     set_opt,
+    step_reads,
 )
 from dsim.games.dstbg.kernel.movement import boss_at, break_barrel, is_boss, place_char, push_enemy_away, MOVE_VOLUNTARY
 
@@ -91,9 +92,15 @@ def reach_profile(t, b, c: int):
 def step_features(t, b, n: int, longest: int, at_zero: bool) -> None:
     """Fill the features of the ``n`` move-step option rows (node in column 0) in one pass: move and
     range distance to the nearest living enemy (A-18, A-17 metrics), figures on the node, and how
-    many enemies a hand-weapon line could target from there (``reach_profile``)."""
+    many enemies a hand-weapon line could target from there (``reach_profile``). Only the columns the
+    policy reads (``step_reads``: a constant in its own entry, so the rest is compiled out); others stay 0."""
     st = b.st
     opts = b.opts
+    reads = step_reads()
+    want_move = (reads >> 4) & 1
+    want_figures = (reads >> 5) & 1
+    want_range = (reads >> 6) & 1
+    want_targets = (reads >> 7) & 1
     dmove = t.steps if t.variants[L.V_MOVE_METRIC] == 1 else b.dwalk  # as move_dist
     drange = b.dwalk if t.variants[L.V_RANGE_METRIC] == 1 else t.steps  # as range_dist
     living = np.int64(0)  # the living enemies' nodes, a byte each (MAX_NODES < 256), gathered once for all rows
@@ -113,19 +120,23 @@ def step_features(t, b, n: int, longest: int, at_zero: bool) -> None:
         for _ in range(m):
             p = rest & 255
             rest >>= 8
-            d = drange[node, p]
-            near_move = min(near_move, dmove[node, p])
-            figures += 1 if p == node else 0
-            near_range = min(near_range, d)
-            targets += 1 if nearest <= d <= longest else 0
-        for a in range(st[L.G_N_CHARS]):
-            if st[ci(a, L.C_ALIVE)] == 1 and st[ci(a, L.C_POS)] == node:
-                figures += 1
-        opts[i, 4] = near_move
+            if want_move:
+                near_move = min(near_move, dmove[node, p])
+            if want_figures:
+                figures += 1 if p == node else 0
+            if want_range or want_targets:
+                d = drange[node, p]
+                near_range = min(near_range, d)
+                targets += 1 if nearest <= d <= longest else 0
+        if want_figures:
+            for a in range(st[L.G_N_CHARS]):
+                if st[ci(a, L.C_ALIVE)] == 1 and st[ci(a, L.C_POS)] == node:
+                    figures += 1
+        opts[i, 4] = near_move if want_move else 0
         opts[i, 5] = figures
-        opts[i, 6] = near_range
-        opts[i, 7] = targets
-    if st[L.G_IS_BOSS] == 1:
+        opts[i, 6] = near_range if want_range else 0
+        opts[i, 7] = targets if want_targets else 0
+    if st[L.G_IS_BOSS] == 1 and (reads >> 8) & 1:
         boss_arc_features(t, b, n)
 
 

@@ -29,6 +29,7 @@ Speed notes (run time and compile time):
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 from pathlib import Path
 
@@ -233,9 +234,22 @@ class _EntryLibrary(JITCodeLibrary):
     decision: with the hook a constant there, only that hook's branch of the policy remains."""
 
     policy = None  # the compile result of the policy this entry is compiled for, if any
+    step_reads = -1  # the option columns of a move step that policy reads (STEP_READS)
+
+    def _define_step_reads(self, module) -> None:
+        """Define :data:`STEP_READS` in the entry's module, internal and constant, if its code reads it."""
+        if not any(variable.name == STEP_READS for variable in module.global_variables):
+            return
+        definition = self._codegen._create_empty_module(self.name)
+        variable = llvmir.GlobalVariable(definition, llvmir.IntType(64), STEP_READS)
+        variable.initializer = llvmir.Constant(llvmir.IntType(64), self.step_reads)
+        variable.global_constant = True
+        module.link_in(ll.parse_assembly(str(definition)))
+        module.get_global_variable(STEP_READS).linkage = ll.Linkage.internal
 
     def _optimize_final_module(self):
         module = self._final_module
+        self._define_step_reads(module)
         own = sorted(f.name for f in module.functions if not f.is_declaration and f.linkage == ll.Linkage.external)
         policy = self.policy.fndesc.mangled_name if self.policy is not None else ""
         own.append(policy)  # entries of one function for two policies differ only in the policy
@@ -256,6 +270,9 @@ class _EntryLibrary(JITCodeLibrary):
         passes.run(module, builder)
         for func in [f for f in module.functions if f.name in internal]:
             func.name += suffix
+        for variable in module.global_variables:
+            if variable.name == STEP_READS:  # folded into the code, unless the optimiser kept it
+                variable.name += suffix
 
 
 @register_pass(mutates_CFG=False, analysis_only=False)
@@ -269,22 +286,22 @@ class _EntryLibraryPass(_LibraryPass):
         super().run_pass(state)
         policy = state.get("entry_policy")
         if policy is not None:
-            state.library.policy = policy
-            state.library.add_linking_library(policy.library)
+            state.library.policy, state.library.step_reads = policy
+            state.library.add_linking_library(state.library.policy.library)
         return True
 
 
 EntryPipeline = _pipeline_into(_EntryLibraryPass)  # njit(pipeline_class=EntryPipeline) for an entry
 
 
-def policy_entry_pipeline(policy) -> type[Compiler]:
+def policy_entry_pipeline(policy, step_reads: int = -1) -> type[Compiler]:
     """An :data:`EntryPipeline` for an entry that plays one policy, the compile result ``policy``: the entry's
-    code finds it as ``context.active_code_library.policy`` and calls it directly, which lets LLVM inline it
-    (:class:`_EntryLibrary`)."""
+    code finds it as ``context.active_code_library.policy`` and calls it directly, which lets LLVM inline it;
+    ``step_reads``: the option columns of a move step it reads (:data:`STEP_READS`; :class:`_EntryLibrary`)."""
 
     class Pipeline(EntryPipeline):
         def define_pipelines(self):
-            self.state.entry_policy = policy
+            self.state.entry_policy = (policy, step_reads)
             return super().define_pipelines()
 
     return Pipeline
@@ -585,6 +602,29 @@ def _copy_all_py(dst, src) -> None:
 
 
 copy_all = _copy_all_py if config.DISABLE_JIT else _copy_all
+
+
+STEP_READS = "dsim_dstbg_step_reads"
+"""A constant each entry defines (:class:`_EntryLibrary`): the option columns of a move step its policy reads, a bit
+each (``@policy_function(reads={"step": …})``), -1 for all; ``step_features`` works out only those."""
+_STEP_READS_ALL = ctypes.c_int64(-1)  # the value for other compiled code that links step_features (tests)
+ll.add_symbol(STEP_READS, ctypes.addressof(_STEP_READS_ALL))
+
+
+@intrinsic
+def _step_reads(typingctx):
+    """The value of :data:`STEP_READS` where the calling code is linked: a constant in an entry, which LLVM folds."""
+
+    def codegen(context, builder, signature, args):
+        variable = builder.module.globals.get(STEP_READS)
+        if variable is None:
+            variable = llvmir.GlobalVariable(builder.module, llvmir.IntType(64), STEP_READS)
+        return builder.load(variable)
+
+    return types.int64(), codegen
+
+
+step_reads = (lambda: -1) if config.DISABLE_JIT else _step_reads
 
 
 @kernel
