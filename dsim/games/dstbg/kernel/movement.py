@@ -56,10 +56,20 @@ def break_barrel(t, b, n: int) -> None:
     log(b, L.ACTOR_NONE, -1, L.EV_BARREL, n, 0, 0, 0, -1)
 
 
+@always_inline
 @kernel
 def node_limit(t, b, policy, node: int, entrant_kind: int, entrant: int, came_from: int) -> int:
     """R-2.6/F-2.1: a figure entering a node with three others pushes one out at once (D-33);
-    a push into a full node pushes again (A-20 chain_push). Returns the characters moved (bitmask)."""
+    a push into a full node pushes again (A-20 chain_push). Returns the characters moved (bitmask).
+    The count is made where the figure enters (a node is seldom over the limit), the pushes in a call."""
+    if figures_at(b, node) <= 3 or not running(b):
+        return 0
+    return node_limit_pushes(t, b, policy, node, entrant_kind, entrant, came_from)
+
+
+@kernel
+def node_limit_pushes(t, b, policy, node: int, entrant_kind: int, entrant: int, came_from: int) -> int:
+    """:func:`node_limit` once the node holds four figures: the players push one out, and on along a chain."""
     moved = 0
     st = b.st
     for _ in range(8):
