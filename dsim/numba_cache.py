@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,15 +27,20 @@ def cache_folder(name: str, sources: Iterable[Path], default_base: Path) -> str:
     return os.path.join(base, f"{name}-{digest.hexdigest()[:16]}")
 
 
+_CACHE_DIR_LOCK = threading.RLock()
+
+
 @contextmanager
 def cache_under(folder: str) -> Iterator[None]:
-    """Functions decorated (or compiled with an explicit signature) inside cache under ``folder``."""
-    previous = config.CACHE_DIR
-    config.CACHE_DIR = folder
-    try:
-        yield
-    finally:
-        config.CACHE_DIR = previous
+    """Functions decorated (or compiled with an explicit signature) inside cache under ``folder``. Numba's cache
+    folder is one setting for the process, so one thread at a time (Numba compiles one at a time anyway)."""
+    with _CACHE_DIR_LOCK:
+        previous = config.CACHE_DIR
+        config.CACHE_DIR = folder
+        try:
+            yield
+        finally:
+            config.CACHE_DIR = previous
 
 
 class KernelCompiler:

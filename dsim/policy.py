@@ -1,7 +1,7 @@
 """Player policies shared by every game: bounded parameters, a registry per game, discovery by package.
 
-A game's policy is a Numba function compiled against that game's own signature (the kernel is
-compiled once for the function type, so adding a policy never edits the kernel). What is common
+A game's policy is a Numba function compiled against that game's own signature, so adding a policy never
+edits the kernel (a game may also compile an entry of its own for each policy, as DS:TBG does). What is common
 is the bookkeeping: named, bounded parameters (:class:`Param`) that become the float vector the
 kernel passes to the policy, and a registry (:class:`PolicyRegistry`) that finds every module of
 ``policies/<game>/`` and loads ``path/to/module.py:name`` files from outside the package.

@@ -129,11 +129,6 @@ def test_replay_matches_batch(data, baseline):
         assert min(b.st[L.G_ROUND], 60) == rows[index, 1]
 
 
-def test_the_layout_fits_the_move_step_features_packing_of_enemy_nodes():
-    """``character.step_features`` gathers the living enemies' nodes a byte each into one int64."""
-    assert L.MAX_NODES < 256 and L.MAX_ENEMIES * 8 <= 64
-
-
 def test_walk_distances_are_copied_whole_or_the_board_corner_of_a_larger_buffer():
     """``core.copy_distances``: one memcpy for equal n x n arrays; into a buffer sized for a larger board (a game
     played whole) only the n x n corner, the rest left as it was."""

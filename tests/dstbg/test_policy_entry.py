@@ -16,7 +16,6 @@ from dsim.policy import Deferred, compiled
 pytestmark = pytest.mark.skipif(config.DISABLE_JIT, reason="without the JIT every policy plays through one function")
 
 
-
 @policy_function(reads={"step": (1, 4)})
 def _reads_an_undeclared_column(hook, n, battle):
     """Steps onto the first node with figures on it (column 5, which it does not declare it reads), else closer."""
@@ -52,6 +51,9 @@ def test_each_policy_has_its_own_entry_cache_hashed_over_its_sources(tmp_path):
     and an edit to a policy's sources must recompile its entry, not load the one of the old code."""
     policies = list(all_policies())
     assert len({engine.policy_entry_folder(policy.decide) for policy in policies}) == len(policies)
+    tables_type = engine._tables_type(prepare({**CELLS[0], "policy": "baseline"}).compiled.tables)
+    names = {engine._policy_batch_entry(tables_type, policy.decide).py_func.__qualname__ for policy in policies}
+    assert len(names) == len(policies)  # and a function each: their symbols, one JIT table for the process, differ
     baseline = next(policy.decide for policy in policies if policy.name == "baseline")
     assert {"baseline.py", "common.py", "layout.py"} <= {path.name for path in baseline.sources}
     source = tmp_path / "helper.py"
@@ -61,12 +63,16 @@ def test_each_policy_has_its_own_entry_cache_hashed_over_its_sources(tmp_path):
     source.write_text("A = 2\n")
     assert engine.policy_entry_folder(edited) != before
     assert "policies.dstbg.baseline.decide" in before
+    source.write_text("A = 1\n")
+    assert engine.policy_entry_folder(edited) == before
+    declared = Deferred(lambda: compiled(baseline), "decide", (source,), {"step": (1, 4)})
+    assert engine.policy_entry_folder(declared) != before  # the reads mask is compiled in: another entry
 
 
 def test_a_policy_s_own_entry_works_out_only_the_move_step_columns_it_declares():
     """Figures (column 5) are left 0 for a policy that declares it does not read them: one that reads them all
     the same plays other battles in its own entry than in the shared one, which works out every column."""
-    assert engine.step_reads(_reads_an_undeclared_column) == (1 << 1) | (1 << 4)
+    assert engine.step_read_mask(_reads_an_undeclared_column) == (1 << 1) | (1 << 4)
     tables = prepare({**CELLS[0], "policy": "baseline"}).compiled.tables
     params = np.zeros(1)
     own = engine.play_batch(tables, _reads_an_undeclared_column, params, 5, 3, 0, 1500)
@@ -74,7 +80,12 @@ def test_a_policy_s_own_entry_works_out_only_the_move_step_columns_it_declares()
     assert not np.array_equal(own, shared)
 
 
-def test_a_declared_column_out_of_range_is_one_clear_error():
-    bad = Deferred(lambda: None, "decide", (), {"step": (4, 9)})
-    with pytest.raises(ValueError, match=r"reads\['step'\] names columns 0 to 8, got \[9\]"):
-        engine.step_reads(bad)
+@pytest.mark.parametrize("reads, message", [
+    ({"step": (4, 9)}, r"reads\['step'\] names columns 0 to 8, got \[9\]"),
+    ({"step": (True,)}, r"reads\['step'\] names columns 0 to 8, got \[True\]"),
+    ({"steps": (4,)}, r"reads names \['steps'\]; DS:TBG knows \['step'\]"),
+])
+def test_a_bad_reads_declaration_is_one_clear_error(reads, message):
+    with pytest.raises(ValueError, match=message):
+        engine.step_read_mask(Deferred(lambda: None, "decide", (), reads))
+    assert engine.step_read_mask(Deferred(lambda: None, "decide", (), {"step": (np.int64(4),)})) == 1 << 4

@@ -4,14 +4,17 @@ A policy made with ``@policy_function`` plays its batches through an entry of it
 and inlines it at every decision (a run compiles that entry once, then loads it from the cache). Any other
 policy, and every replay, goes through entries compiled with explicit signatures whose policy argument is a
 first-class function type, so one cached kernel serves them all (numba caches nothing for plain dispatcher
-arguments). The two give the same battles. Results depend only on (seed, stream, battle index).
+arguments). The two give the same battles, provided a policy reads only the move-step columns it declares
+(``@policy_function(reads=…)``). Results depend only on (seed, stream, battle index).
 """
 
 from __future__ import annotations
 
+import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
 from pathlib import Path
+from types import FunctionType
 
 import numba
 import numpy as np
@@ -70,29 +73,49 @@ def _play_batch_of_policy(t, params, seed, stream, start, out):
 
 
 def policy_entry_folder(policy: Deferred) -> str:
-    """The cache folder of ``policy``'s own entries: named by its function, hashed over the kernel's sources and
-    the policy's (Numba's cache key would not tell two policies' entries apart: same function, same signature)."""
+    """The cache folder of ``policy``'s own entries: named by its function and its move-step read mask, hashed
+    over the kernel's sources and the policy's."""
+    return cache_folder(f"dstbg-entry-{_policy_name(policy)}-r{step_read_mask(policy) & 0x1FF:x}",
+                        [*kernel_sources(), *policy.sources], Path(K.__file__).resolve().parent / "__pycache__")
+
+
+def _policy_name(policy: Deferred) -> str:
     py = compiled(policy).py_func
-    return cache_folder(f"dstbg-entry-{py.__module__}.{py.__qualname__}", [*kernel_sources(), *policy.sources],
-                        Path(K.__file__).resolve().parent / "__pycache__")
+    return f"{py.__module__}.{py.__qualname__}"
 
 
-def step_reads(policy: Deferred) -> int:
+READ_KINDS = ("step",)  # the kinds of question whose columns a policy may declare it reads
+
+
+def step_read_mask(policy: Deferred) -> int:
     """The option columns of a move step (``H_STEP``, ``H_SHIFT``) ``policy`` declares it reads
     (``@policy_function(reads={"step": …})``), a bit each; -1, all of them, when it declares none."""
+    unknown = sorted(set(policy.reads) - set(READ_KINDS))
+    if unknown:
+        raise ValueError(f"policy {policy.__name__!r}: reads names {unknown}; DS:TBG knows {list(READ_KINDS)}")
     columns = policy.reads.get("step")
     if columns is None:
         return -1
-    bad = [c for c in columns if not isinstance(c, int) or not 0 <= c < L.OPT_FIELDS]
+    bad = [c for c in columns if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or
+           not 0 <= c < L.OPT_FIELDS]
     if bad:
         raise ValueError(f"policy {policy.__name__!r}: reads['step'] names columns 0 to {L.OPT_FIELDS - 1}, got {bad}")
-    return sum(1 << c for c in set(columns))
+    return sum(1 << int(c) for c in set(columns))
 
 
 @lru_cache(maxsize=None)
 def _policy_batch_entry(tables_type: numba.types.Type, policy: Deferred):
-    """Compile (or load from cache, :func:`policy_entry_folder`) the batch entry of one policy for one Tables type."""
+    """Compile (or load from cache, :func:`policy_entry_folder`) the batch entry of one policy for one Tables type.
+
+    Each policy's entry is a copy of :func:`_play_batch_of_policy` named for it, so that its symbols in the JIT
+    (one table for the process) and its entries in Numba's cache index are its own: same function, same
+    signature, Numba would tell two policies' entries apart by nothing else."""
     dispatcher = compiled(policy)
+    mask = step_read_mask(policy)
+    key = hashlib.sha256(f"{_policy_name(policy)}:{mask}".encode()).hexdigest()[:12]
+    entry = FunctionType(_play_batch_of_policy.__code__, _play_batch_of_policy.__globals__,
+                         f"_play_batch_of_policy_{key}")
+    entry.__qualname__ = entry.__name__
     f64 = numba.types.float64[::1]
     i64 = numba.types.int64
     with cache_under(policy_entry_folder(policy)):
@@ -100,8 +123,8 @@ def _policy_batch_entry(tables_type: numba.types.Type, policy: Deferred):
             numba.types.void(tables_type, f64, i64, i64, i64, numba.types.int32[:, ::1]),
             cache=True,
             nogil=True,
-            pipeline_class=policy_entry_pipeline(dispatcher.overloads[POLICY_SIG.args], step_reads(policy)),
-        )(_play_batch_of_policy)
+            pipeline_class=policy_entry_pipeline(dispatcher.overloads[POLICY_SIG.args], mask),
+        )(entry)
 
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}

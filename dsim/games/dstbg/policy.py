@@ -6,8 +6,9 @@ kernel enumerated, columns documented per hook in ``policies/dstbg/README.md``),
 parameter vector) and ``battle.dwalk`` (the walk distance matrix), and returns the index of the chosen
 row. ``battle`` is the kernel's own buffers, passed by reference (:mod:`dsim.numba_ref`): one pointer
 instead of four array descriptors, which made a call 2.5 times cheaper. It is compiled against
-:data:`POLICY_SIG`, so the kernel is compiled once and any policy plugs in without editing it;
-:func:`ask` puts one question to a policy from Python.
+:data:`POLICY_SIG`, so any policy plugs in without editing the kernel: the shared entries take it as an
+argument of that function type, and a policy's own entry (``engine``) inlines it; :func:`ask` puts one
+question to a policy from Python.
 """
 
 from __future__ import annotations

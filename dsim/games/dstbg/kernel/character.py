@@ -70,6 +70,11 @@ def attacked(b, c: int) -> bool:
 
 
 # --- moving -----------------------------------------------------------------------------------
+# the feature columns of a move step's option rows (policies/dstbg/README.md), a bit each in ``step_reads``
+STEP_MOVE, STEP_FIGURES, STEP_RANGE, STEP_TARGETS, STEP_ARCS = 4, 5, 6, 7, 8
+assert L.MAX_NODES < 256 and L.MAX_ENEMIES * 8 <= 64  # step_features packs the enemies' nodes a byte each
+
+
 @kernel
 def reach_profile(t, b, c: int):
     """(Longest range of a hand-weapon dice line, −1 if none; whether one of them can hit at range 0,
@@ -97,10 +102,10 @@ def step_features(t, b, n: int, longest: int, at_zero: bool) -> None:
     st = b.st
     opts = b.opts
     reads = step_reads()
-    want_move = (reads >> 4) & 1
-    want_figures = (reads >> 5) & 1
-    want_range = (reads >> 6) & 1
-    want_targets = (reads >> 7) & 1
+    want_move = (reads >> STEP_MOVE) & 1
+    want_figures = (reads >> STEP_FIGURES) & 1
+    want_range = (reads >> STEP_RANGE) & 1
+    want_targets = (reads >> STEP_TARGETS) & 1
     dmove = t.steps if t.variants[L.V_MOVE_METRIC] == 1 else b.dwalk  # as move_dist
     drange = b.dwalk if t.variants[L.V_RANGE_METRIC] == 1 else t.steps  # as range_dist
     living = np.int64(0)  # the living enemies' nodes, a byte each (MAX_NODES < 256), gathered once for all rows
@@ -132,11 +137,11 @@ def step_features(t, b, n: int, longest: int, at_zero: bool) -> None:
             for a in range(st[L.G_N_CHARS]):
                 if st[ci(a, L.C_ALIVE)] == 1 and st[ci(a, L.C_POS)] == node:
                     figures += 1
-        opts[i, 4] = near_move if want_move else 0
-        opts[i, 5] = figures
-        opts[i, 6] = near_range if want_range else 0
-        opts[i, 7] = targets if want_targets else 0
-    if st[L.G_IS_BOSS] == 1 and (reads >> 8) & 1:
+        opts[i, STEP_MOVE] = near_move if want_move else 0
+        opts[i, STEP_FIGURES] = figures
+        opts[i, STEP_RANGE] = near_range if want_range else 0
+        opts[i, STEP_TARGETS] = targets if want_targets else 0
+    if st[L.G_IS_BOSS] == 1 and (reads >> STEP_ARCS) & 1:
         boss_arc_features(t, b, n)
 
 
@@ -164,11 +169,11 @@ def boss_arc_features(t, b, n: int) -> None:
                 continue
             best = t.steps[node, epos]
             if node != epos:
-                b.opts[i, 8] = t.arcs[st[ei(e, L.E_FACING)], epos, node]
+                b.opts[i, STEP_ARCS] = t.arcs[st[ei(e, L.E_FACING)], epos, node]
             elif here == epos:
-                b.opts[i, 8] = char_arc(t, b, c, e)
+                b.opts[i, STEP_ARCS] = char_arc(t, b, c, e)
             else:
-                b.opts[i, 8] = t.arcs[st[ei(e, L.E_FACING)], epos, here]
+                b.opts[i, STEP_ARCS] = t.arcs[st[ei(e, L.E_FACING)], epos, here]
 
 
 @kernel
@@ -245,7 +250,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
             break  # no step open: stopping is the only option (decide asks no policy for one row)
         step_features(t, b, n, longest, at_zero)
         for i in range(rounds_from, n):
-            b.opts[i, 8] = relative_arc(facing, round_side(facing, side, i - rounds_from))
+            b.opts[i, STEP_ARCS] = relative_arc(facing, round_side(facing, side, i - rounds_from))
         k = decide(b, policy, L.H_SHIFT if kind == STEP_SHIFT else L.H_STEP, n)
         if k == 0:
             break

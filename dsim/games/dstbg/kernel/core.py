@@ -584,7 +584,7 @@ def recompute_walk(t, b) -> None:
 
 
 @intrinsic
-def _copy_all(typingctx, dst, src):
+def _memcpy_same(typingctx, dst, src):
     """``dst[...] = src`` as one ``memcpy``, for C-ordered arrays of one shape (the caller checks) and dtype: the
     entries are built without loop vectorisation, so an element-by-element copy stays one element at a time."""
     if not (isinstance(dst, types.Array) and dst == src and dst.layout == "C"):
@@ -597,11 +597,11 @@ def _copy_all(typingctx, dst, src):
     return types.void(dst, src), codegen
 
 
-def _copy_all_py(dst, src) -> None:
+def _copy_same_py(dst, src) -> None:
     dst[...] = src
 
 
-copy_all = _copy_all_py if config.DISABLE_JIT else _copy_all
+_copy_same = _copy_same_py if config.DISABLE_JIT else _memcpy_same
 
 
 STEP_READS = "dsim_dstbg_step_reads"
@@ -632,7 +632,7 @@ def copy_distances(dst, src, n: int) -> None:
     """``dst[:n, :n] = src[:n, :n]``: one ``memcpy`` when both are ``n`` × ``n``, as a battle's own buffers are;
     element by element otherwise (a game played whole keeps buffers sized for its largest board)."""
     if dst.shape[0] == n and dst.shape[1] == n and src.shape[0] == n and src.shape[1] == n:
-        copy_all(dst, src)
+        _copy_same(dst, src)
         return
     for x in range(n):  # element by element: a slice assignment compiles a shape-error message, string code
         for y in range(n):
