@@ -5,6 +5,7 @@ from __future__ import annotations
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import Param, Policy, policy_function, register
 from policies.dstbg.common import (
+    APPROACH_READS,
     affordable,
     approach,
     best_attack,
@@ -73,7 +74,7 @@ def _party_distance(st, node, dist):
     return best
 
 
-@policy_function(refcount=True)  # focus_steps builds a new option array
+@policy_function(refcount=True, reads={"step": (*APPROACH_READS, 8)})  # focus_steps builds a new option array
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
     st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
