@@ -80,6 +80,7 @@ def policy_entry_folder(policy: Deferred) -> str:
 
 
 def _policy_name(policy: Deferred) -> str:
+    """``module.qualname`` of the policy's function: what names its entry and cache folder."""
     py = compiled(policy).py_func
     return f"{py.__module__}.{py.__qualname__}"
 
