@@ -73,8 +73,6 @@ def node_limit_pushes(t, b, policy, node: int, entrant_kind: int, entrant: int, 
     moved = 0
     st = b.st
     for _ in range(8):
-        if figures_at(b, node) <= 3 or not running(b):
-            return moved
         entrant_boss = entrant_kind == KIND_ENEMY and is_boss(t, b, entrant)
         boss = -1 if entrant_boss else boss_at(t, b, node)  # a boss entering sets the sides afterwards
         facing = st[ei(boss, L.E_FACING)] if boss >= 0 else 0
@@ -125,6 +123,8 @@ def node_limit_pushes(t, b, policy, node: int, entrant_kind: int, entrant: int, 
         entrant = who
         came_from = node
         node = dest
+        if figures_at(b, node) <= 3 or not running(b):
+            return moved  # the chain ends (A-20 chain_push)
     return moved
 
 
