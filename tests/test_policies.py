@@ -14,11 +14,11 @@ from dsim.games.dstbg.policy import all_policies, ask, get_policy
 from policies.dstbg.common import free_slots
 
 HOOKS = (
-    L.H_FIRST_CHAR, L.H_PLACE, L.H_AGGRO, L.H_HEROIC, L.H_SWAP, L.H_STEP, L.H_ATTACK, L.H_SHIFT, L.H_ESTUS,
+    L.H_FIRST_CHAR, L.H_PLACE, L.H_AGGRO, L.H_HEROIC, L.H_SWAP, L.H_MOVE_ON, L.H_STEP, L.H_ATTACK, L.H_SHIFT, L.H_ESTUS,
     L.H_LUCK, L.H_LINE_ARC, L.H_DEFENCE_ORDER, L.H_DEFENCE, L.H_DODGE_MOVE, L.H_TRAP, L.H_ATTACK_PUSH, L.H_ENEMY_ORDER, L.H_ENEMY_STEP,
     L.H_MOVE_PUSH, L.H_NODE_LIMIT, L.H_TAUNT_TIE,
 )
-ACTIVATION_HOOKS = (L.H_SWAP, L.H_STEP, L.H_ATTACK, L.H_SHIFT, L.H_ESTUS)
+ACTIVATION_HOOKS = (L.H_SWAP, L.H_MOVE_ON, L.H_STEP, L.H_ATTACK, L.H_SHIFT, L.H_ESTUS)
 CASES = 300
 
 
@@ -94,6 +94,11 @@ def random_options(rng: np.random.Generator, hook: int, st: np.ndarray) -> tuple
         for i in range(2):
             opts[i, :4] = [(d + 7 + 2 * i) % 8 + 1, 1 << int(rng.integers(0, 4)), enemy(), node()]
         return opts, 2
+    if hook == L.H_MOVE_ON:  # this node's step row twice: look on, stop
+        opts, _ = random_options(rng, L.H_STEP, st)
+        opts[0, 1:4] = 0  # no cost, trap or barrel to stay
+        opts[1] = opts[0]
+        return opts, 2
     n = int(rng.integers(2, 12))
     for i in range(n):
         row = opts[i]
@@ -162,6 +167,23 @@ def test_D_every_hook_answered_with_a_legal_row(policy):
             k = ask(pol.decide, hook, st, opts, n, params, dist)
             assert 0 <= k < n, (policy, hook, k, n)
             assert np.array_equal(before[0], st) and np.array_equal(before[1], opts)  # policies only read
+
+
+@pytest.mark.parametrize("policy", [p.name for p in all_policies()])
+def test_D_18_stopping_on_move_on_is_what_the_step_question_would_answer(policy):
+    """``H_MOVE_ON`` may stop a walk only where ``H_STEP``, asked with the steps listed, picks row 0 (stop):
+    the early question saves work but never changes a walk. Checked on random states and step rows."""
+    pol = get_policy(policy)
+    for default, params in ((True, pol.vector()), (False, pol.vector({p.name: p.high for p in pol.params}))):
+        stops = 0
+        for st, opts, n, dist in cases(11, L.H_STEP):
+            opts[0, 1:4] = 0
+            here = opts.copy()
+            here[1] = here[0]
+            if ask(pol.decide, L.H_MOVE_ON, st, here, 2, params, dist) == 1:
+                assert ask(pol.decide, L.H_STEP, st, opts, n, params, dist) == 0, (policy, st, opts[:n])
+                stops += 1
+        assert stops > CASES // 10 or not default or policy == "random_legal", stops  # it does decide early, often
 
 
 @pytest.mark.parametrize("policy", ["naive", "aggressive", "careful", "tactician", "random_legal"])

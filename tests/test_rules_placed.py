@@ -596,6 +596,25 @@ def test_R_10_4_walk_is_free_once_then_each_run_costs_one():
     assert [ch(m, "knight")["stamina"] for m in all_of(evs, "move", actor="knight")] == [0, 1, 2]
 
 
+@pytest.mark.parametrize("stop", [0, 1])
+def test_D_18_a_walk_asks_move_on_before_listing_its_steps(stop):
+    """D-18 in two questions: ``H_MOVE_ON`` offers this node twice (row 0 look on, row 1 stop). Stop ends
+    the walk with no step listed; look on asks ``H_STEP`` among the steps, as a walk did before."""
+    pos = empty(["knight"])
+    pos.char("knight", 6)
+    b, evs = play(pos, H_MOVE_ON=stop, H_STEP=1)
+    asked = [ev for ev in evs if ev["event"] == "decision"]
+    move_on = [ev for ev in asked if ev["hook"] == "move_on"]
+    assert move_on and all(ev["values"][2] == 2 and ev["values"][3] == 6 for ev in move_on[:1])  # 2 rows, node 6
+    if stop:
+        assert not all_of(evs, "move", actor="knight") and not [ev for ev in asked if ev["hook"] == "step"]
+    else:
+        moves = all_of(evs, "move", actor="knight")
+        assert moves and ch(moves[0], "knight")["node"] != 6
+        hooks = [ev["hook"] for ev in asked if ev["hook"] in ("move_on", "step")]
+        assert hooks[:4] == ["move_on", "step", "move_on", "step"]  # asked again at every node
+
+
 def test_R_9_10_frostbite_makes_each_walk_and_run_cost_one_more():
     """R-9.10: frostbitten, the free walk costs 1 and a run 2 (1, 3 black cubes)."""
     pos = empty(["knight"])

@@ -8,6 +8,7 @@ from dsim.games.dstbg.policy import Param, Policy, policy_function, register
 from policies.dstbg.common import (
     APPROACH_READS,
     approach,
+    approach_stops,
     best_attack,
     char_field,
     enemy_choice,
@@ -30,6 +31,8 @@ P_KNIGHT_GAIN = 5
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
     st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
+    if hook == L.H_MOVE_ON:
+        return approach_stops(st, opts, 0.0, 0.0)
     if hook == L.H_STEP:
         return approach(st, opts, n, params[P_RUN_KEEP], 0.0, 0.0, 0.0)
     if hook == L.H_SHIFT:

@@ -16,11 +16,14 @@ def decide(hook, n, battle):
     """Answer one hook; see ``policies/dstbg/README.md`` for the option columns."""
     st, opts, params = battle.st, battle.opts, battle.params
     best = 0
-    if hook == L.H_STEP or hook == L.H_SHIFT:
+    if hook == L.H_STEP or hook == L.H_SHIFT or hook == L.H_MOVE_ON:
         c = st[L.G_ACTIVE]
         attacked = st[L.C_BASE + c * L.C_FIELDS + L.C_USED0] + st[L.C_BASE + c * L.C_FIELDS + L.C_USED1]
-        if opts[0, 7] > 0 or attacked > 0:
-            return 0  # can attack from here, or already attacked: stay
+        stay = opts[0, 7] > 0 or attacked > 0  # can attack from here, or already attacked
+        if hook == L.H_MOVE_ON:
+            return 1 if stay else 0
+        if stay:
+            return 0
         score = 1 << 30
         for i in range(1, n):
             s = -opts[i, 7] * 1000 + opts[i, 4] * 10 + opts[i, 1] * 3 + opts[i, 2] * 5

@@ -9,6 +9,7 @@ from policies.dstbg.common import (
     APPROACH_READS,
     affordable,
     approach,
+    approach_stops,
     best_attack,
     char_field,
     defender,
@@ -37,6 +38,8 @@ def decide(hook, n, battle):
     st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
     reserve = params[P_RESERVE]
     value = params[P_STAMINA_VALUE] * 100.0  # one stamina cube in E[damage] x100 units
+    if hook == L.H_MOVE_ON:
+        return approach_stops(st, opts, 0.0, params[P_RETREAT])
     if hook == L.H_STEP or hook == L.H_SHIFT:
         return approach(st, opts, n, reserve, 0.0, params[P_RETREAT], params[P_TRAP_PENALTY])
     if hook == L.H_ATTACK:

@@ -318,6 +318,18 @@ def approach(st, opts, n, keep, kite, retreat, trap_penalty):
 
 
 @helper
+def approach_stops(st, opts, kite, retreat):
+    """``H_MOVE_ON`` for :func:`approach`: 1 (stop here) exactly when approach would pick row 0 whatever
+    the other rows hold, which this node's row 0 alone tells; else 0 (list the steps)."""
+    c = st[L.G_ACTIVE]
+    if c < 0:
+        return 1
+    if has_attacked(st, c):
+        return 1 if retreat <= 0 else 0
+    return 1 if opts[0, 7] > 0 and kite <= 0 else 0
+
+
+@helper
 def attack_score(st, opts, i, kill_weight, stamina_weight, heal_weight):
     """D-19/D-20 value of attack row ``i`` (×100 damage units): E[damage] plus ``kill_weight``
     damage per expected kill, or the cubes a support line removes, minus the stamina it costs."""

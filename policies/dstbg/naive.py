@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import Param, Policy, policy_function, register
-from policies.dstbg.common import APPROACH_READS, approach, char_field, enemy_choice, free_slots
+from policies.dstbg.common import APPROACH_READS, approach, approach_stops, char_field, enemy_choice, free_slots
 
 P_ESTUS_FREE = 0
 P_FLOOR = 1
@@ -15,6 +15,8 @@ P_FLOOR = 1
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
     st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
+    if hook == L.H_MOVE_ON:
+        return approach_stops(st, opts, 0.0, 0.0)
     if hook == L.H_STEP or hook == L.H_SHIFT:
         return approach(st, opts, n, params[P_FLOOR], 0.0, 0.0, 0.0)
     if hook == L.H_ATTACK:

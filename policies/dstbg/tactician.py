@@ -8,6 +8,7 @@ from policies.dstbg.common import (
     APPROACH_READS,
     affordable,
     approach,
+    approach_stops,
     best_attack,
     char_field,
     defender,
@@ -81,13 +82,17 @@ def decide(hook, n, battle):
     reserve = params[P_RESERVE]
     value = params[P_STAMINA_VALUE] * 100.0
     focus = pair_focus(st) if params[P_PAIR_FOCUS] > 0 else -1
-    if hook == L.H_STEP or hook == L.H_SHIFT:
+    if hook == L.H_STEP or hook == L.H_SHIFT or hook == L.H_MOVE_ON:
         c = st[L.G_ACTIVE]
         rows = focus_steps(st, opts, n, dist, focus) if focus >= 0 else opts
         if params[P_WEAK_ARC] > 0 and st[L.G_IS_BOSS] == 1 and c >= 0 and not has_attacked(st, c):
+            if hook == L.H_MOVE_ON:
+                return 0  # the weak arc is judged from the steps
             k = weak_arc_step(st, rows, n, reserve, dist, focus)  # D-25: attack from a weak arc for the extra black die
             if k >= 0:
                 return k
+        if hook == L.H_MOVE_ON:
+            return approach_stops(st, rows, params[P_KITE], params[P_RETREAT])
         return approach(st, rows, n, reserve, params[P_KITE], params[P_RETREAT], 300.0)
     if hook == L.H_ATTACK:
         # focus fire: P(kill) weighs heavily, so wounded enemies are finished first (D-19, D-20);

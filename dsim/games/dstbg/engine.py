@@ -89,7 +89,7 @@ READ_KINDS = ("step",)  # the kinds of question whose columns a policy may decla
 
 
 def step_read_mask(policy: Deferred) -> int:
-    """The option columns of a move step (``H_STEP``, ``H_SHIFT``) ``policy`` declares it reads
+    """The option columns of a move step (``H_MOVE_ON``, ``H_STEP``, ``H_SHIFT``) ``policy`` declares it reads
     (``@policy_function(reads={"step": …})``), a bit each; -1, all of them, when it declares none."""
     unknown = sorted(set(policy.reads) - set(READ_KINDS))
     if unknown:

@@ -93,9 +93,10 @@ def reach_profile(t, b, c: int):
     return longest, at_zero
 
 
+@always_inline
 @kernel
-def step_features(t, b, n: int, longest: int, at_zero: bool) -> None:
-    """Fill the features of the ``n`` move-step option rows (node in column 0) in one pass: move and
+def step_features(t, b, lo: int, n: int, longest: int, at_zero: bool) -> None:
+    """Fill the features of move-step option rows ``lo .. n-1`` (node in column 0) in one pass: move and
     range distance to the nearest living enemy (A-18, A-17 metrics), figures on the node, and how
     many enemies a hand-weapon line could target from there (``reach_profile``). Only the columns the
     policy reads (``step_reads``: a constant in its own entry, so the rest is compiled out); others stay 0."""
@@ -115,7 +116,7 @@ def step_features(t, b, n: int, longest: int, at_zero: bool) -> None:
             living |= np.int64(st[ei(e, L.E_POS)]) << (8 * m)
             m += 1
     nearest = 0 if at_zero else 1  # distances are never negative: d > 0 or at_zero is d >= nearest
-    for i in range(n):  # one row at a time, its features in registers until the row is written
+    for i in range(lo, n):  # one row at a time, its features in registers until the row is written
         node = opts[i, 0]
         near_move = L.UNREACHABLE
         near_range = L.UNREACHABLE
@@ -142,12 +143,12 @@ def step_features(t, b, n: int, longest: int, at_zero: bool) -> None:
         opts[i, STEP_RANGE] = near_range if want_range else 0
         opts[i, STEP_TARGETS] = targets if want_targets else 0
     if st[L.G_IS_BOSS] == 1 and (reads >> STEP_ARCS) & 1:
-        boss_arc_features(t, b, n)
+        boss_arc_features(t, b, lo, n)
 
 
 @kernel
-def boss_arc_features(t, b, n: int) -> None:
-    """Column 8 of the move-step options: the arcs of the nearest living boss the node lies in (R-12.8);
+def boss_arc_features(t, b, lo: int, n: int) -> None:
+    """Column 8 of move-step option rows ``lo .. n-1``: the arcs of the nearest living boss the node lies in (R-12.8);
     the boss's own node keeps the arcs of the side the character stands at or comes from (R-12.9)."""
     st = b.st
     c = st[L.G_ACTIVE]
@@ -158,7 +159,7 @@ def boss_arc_features(t, b, n: int) -> None:
     for e in range(st[L.G_N_ENEMIES]):
         if st[ei(e, L.E_ALIVE)] == 1 and t.etypes[st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1:
             bosses |= 1 << e
-    for i in range(n):
+    for i in range(lo, n):
         node = b.opts[i, 0]
         best = L.UNREACHABLE
         for e in range(st[L.G_N_ENEMIES]):
@@ -214,12 +215,22 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
     figures there, range distance to the nearest enemy, enemies attackable from there, boss arcs of the
     node); row 0 = stop. In a boss's node, under A-43 ``allowed``, the last two rows of a walk or run move
     round the boss into the next arc counter-clockwise, then clockwise (R-12.10): the node itself, with the
-    arc it leads to in column 8."""
+    arc it leads to in column 8. Before a walk or run lists a step's nodes, ``H_MOVE_ON`` asks whether to stop
+    here, judged from this node's row alone (row 0 = look on, row 1 = stop; both this node with its features):
+    a move most often ends where the node alone decides it, and then the other rows are never worked out."""
     taken = 0
     longest, at_zero = reach_profile(t, b, c)  # hands do not change during a move
     while taken < max_steps and running(b):
         pos = b.st[ci(c, L.C_POS)]
         set_opt(b, 0, pos, 0, 0, 0, 0, 0, 0, 0)
+        listed = 0  # rows whose features are filled
+        if kind == STEP_WALK:  # D-18 in two questions: stop here, judged from this node alone, before listing the rest
+            step_features(t, b, 0, 1, longest, at_zero)
+            for j in range(L.OPT_FIELDS):
+                b.opts[1, j] = b.opts[0, j]
+            if decide(b, policy, L.H_MOVE_ON, 2) == 1:
+                break
+            listed = 1
         n = 1
         boss = boss_at(t, b, pos)
         arc = char_arc(t, b, c, boss) if boss >= 0 else 0
@@ -248,7 +259,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
                     n += 1
         if n == 1:
             break  # no step open: stopping is the only option (decide asks no policy for one row)
-        step_features(t, b, n, longest, at_zero)
+        step_features(t, b, listed, n, longest, at_zero)
         for i in range(rounds_from, n):
             b.opts[i, STEP_ARCS] = relative_arc(facing, round_side(facing, side, i - rounds_from))
         k = decide(b, policy, L.H_SHIFT if kind == STEP_SHIFT else L.H_STEP, n)

@@ -245,6 +245,7 @@ H_AGGRO = 15  # D-15 who gets the aggro token
 H_HEROIC = 16  # D-16 use the heroic action now?
 H_SWAP = 17  # D-17 swap weapons with the backup slot
 H_STEP = 18  # D-18 next node of a move (or stop)
+H_MOVE_ON = 181  # D-18 before a walk/run's next nodes are listed: row 0 look at them, row 1 stop here
 H_ATTACK = 19  # D-19/D-20 weapon, option and target (or stop)
 H_SHIFT = 21  # D-21 shift step (or stop)
 H_ESTUS = 23  # D-23 drink the estus now?
