@@ -145,3 +145,20 @@ def test_walk_distances_are_copied_whole_or_the_board_corner_of_a_larger_buffer(
     copy(larger, src, 4)
     np.testing.assert_array_equal(larger[:4, :4], src)
     assert (larger[4:, :] == -1).all() and (larger[:, 4:] == -1).all()
+
+
+def test_only_batch_entries_read_batch_as_1_so_replays_keep_their_trace_and_forced_dice():
+    """``core.BATCH`` is 1 in a batch entry, where the trace and forced-dice tests fold away, and 0 in a
+    single-battle entry and in any other compiled code; a replay still records its trace and uses forced dice."""
+    from numba import njit, types
+
+    from dsim.games.dstbg.kernel.core import BatchEntryPipeline, EntryPipeline, in_batch
+
+    assert njit(lambda: in_batch())() == 0
+    assert njit(types.int64(), pipeline_class=EntryPipeline)(lambda: in_batch())() == 0
+    assert njit(types.int64(), pipeline_class=BatchEntryPipeline)(lambda: in_batch())() == 1
+    comp = compile_encounter(load_game_data(), ["knight", "warrior"], "the_forgotten")
+    policy = get_policy("baseline")
+    forced = np.full(8, 2, np.int32)
+    b = engine.play_one(comp.tables, policy.decide, policy.vector(), 5, 2, 0, forced=forced)
+    assert len(events(b, comp)) > 10 and b.cursor[0] == 8  # traced, and every forced die used

@@ -24,7 +24,13 @@ from numba.extending import intrinsic
 from dsim.games.dstbg.kernel import battle as K
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.kernel.core import EntryPipeline, kernel_cache, kernel_sources, policy_entry_pipeline
+from dsim.games.dstbg.kernel.core import (
+    BatchEntryPipeline,
+    EntryPipeline,
+    kernel_cache,
+    kernel_sources,
+    policy_entry_pipeline,
+)
 from dsim.games.dstbg.policy import BATTLE_TYPE, POLICY_SIG, PolicyFunctionType
 from dsim.numba_cache import cache_folder, cache_under
 from dsim.policy import Deferred, compiled
@@ -48,7 +54,7 @@ def _batch_entry(tables_type: numba.types.Type):
             numba.types.void(tables_type, PolicyFunctionType, f64, i64, i64, i64, out2d),
             cache=True,
             nogil=True,
-            pipeline_class=EntryPipeline,
+            pipeline_class=BatchEntryPipeline,
         )(K.play_batch_impl)
 
 

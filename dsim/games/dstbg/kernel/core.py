@@ -235,21 +235,25 @@ class _EntryLibrary(JITCodeLibrary):
 
     policy = None  # the compile result of the policy this entry is compiled for, if any
     step_reads = -1  # the option columns of a move step that policy reads (STEP_READS)
+    batch = 0  # 1 in a batch entry (BATCH)
 
-    def _define_step_reads(self, module) -> None:
-        """Define :data:`STEP_READS` in the entry's module, internal and constant, if its code reads it."""
-        if not any(variable.name == STEP_READS for variable in module.global_variables):
-            return
-        definition = self._codegen._create_empty_module(self.name)
-        variable = llvmir.GlobalVariable(definition, llvmir.IntType(64), STEP_READS)
-        variable.initializer = llvmir.Constant(llvmir.IntType(64), self.step_reads)
-        variable.global_constant = True
-        module.link_in(ll.parse_assembly(str(definition)))
-        module.get_global_variable(STEP_READS).linkage = ll.Linkage.internal
+    def _define_constants(self, module) -> None:
+        """Define :data:`STEP_READS` and :data:`BATCH` in the entry's module, internal and constant, where its code
+        reads them."""
+        read = {variable.name for variable in module.global_variables}
+        for name, value in ((STEP_READS, self.step_reads), (BATCH, self.batch)):
+            if name not in read:
+                continue
+            definition = self._codegen._create_empty_module(self.name)
+            variable = llvmir.GlobalVariable(definition, llvmir.IntType(64), name)
+            variable.initializer = llvmir.Constant(llvmir.IntType(64), value)
+            variable.global_constant = True
+            module.link_in(ll.parse_assembly(str(definition)))
+            module.get_global_variable(name).linkage = ll.Linkage.internal
 
     def _optimize_final_module(self):
         module = self._final_module
-        self._define_step_reads(module)
+        self._define_constants(module)
         own = sorted(f.name for f in module.functions if not f.is_declaration and f.linkage == ll.Linkage.external)
         policy = self.policy.fndesc.mangled_name if self.policy is not None else ""
         own.append(policy)  # entries of one function for two policies differ only in the policy
@@ -271,7 +275,7 @@ class _EntryLibrary(JITCodeLibrary):
         for func in [f for f in module.functions if f.name in internal]:
             func.name += suffix
         for variable in module.global_variables:
-            if variable.name == STEP_READS:  # folded into the code, unless the optimiser kept it
+            if variable.name in (STEP_READS, BATCH):  # folded into the code, unless the optimiser kept it
                 variable.name += suffix
 
 
@@ -284,6 +288,7 @@ class _EntryLibraryPass(_LibraryPass):
 
     def run_pass(self, state):
         super().run_pass(state)
+        state.library.batch = state.get("entry_batch", 0)
         policy = state.get("entry_policy")
         if policy is not None:
             state.library.policy, state.library.step_reads = policy
@@ -294,12 +299,20 @@ class _EntryLibraryPass(_LibraryPass):
 EntryPipeline = _pipeline_into(_EntryLibraryPass)  # njit(pipeline_class=EntryPipeline) for an entry
 
 
+class BatchEntryPipeline(EntryPipeline):
+    """An :data:`EntryPipeline` for a batch entry, whose battles never trace nor take forced dice (:data:`BATCH`)."""
+
+    def define_pipelines(self):
+        self.state.entry_batch = 1
+        return super().define_pipelines()
+
+
 def policy_entry_pipeline(policy, step_reads: int = -1) -> type[Compiler]:
-    """An :data:`EntryPipeline` for an entry that plays one policy, the compile result ``policy``: the entry's
+    """A :class:`BatchEntryPipeline` for an entry that plays one policy, the compile result ``policy``: the entry's
     code finds it as ``context.active_code_library.policy`` and calls it directly, which lets LLVM inline it;
     ``step_reads``: the option columns of a move step it reads (:data:`STEP_READS`; :class:`_EntryLibrary`)."""
 
-    class Pipeline(EntryPipeline):
+    class Pipeline(BatchEntryPipeline):
         def define_pipelines(self):
             self.state.entry_policy = (policy, step_reads)
             return super().define_pipelines()
@@ -412,9 +425,15 @@ def record_event(b, kind: int, actor: int, ev: int, a: int, c: int, d: int, e: i
 
 
 @inline
+def tracing(b) -> bool:
+    """Whether the battle records a trace: never in a batch entry (:data:`BATCH`), where the test folds away."""
+    return in_batch() == 0 and b.trace.shape[0] > 0
+
+
+@inline
 def log(b, kind: int, actor: int, ev: int, a: int, c: int, d: int, e: int, dice0: int) -> None:
-    """Log one event; inlined so that with tracing off a call costs one comparison."""
-    if b.trace.shape[0] > 0:
+    """Log one event; inlined so that with tracing off a call costs one comparison, and none in a batch entry."""
+    if tracing(b):
         record_event(b, kind, actor, ev, a, c, d, e, dice0)
 
 
@@ -429,13 +448,13 @@ def dice_mark(b) -> int:
 def roll_die(t, b, colour: int) -> int:
     """One die: a forced value if the test script has one left, else a face of the stream."""
     p = b.cursor[0]
-    if p < b.forced.shape[0]:
+    if in_batch() == 0 and p < b.forced.shape[0]:
         v = b.forced[p]
         b.cursor[0] = p + 1
     else:
         v = t.faces[colour, randint(b.rng, 6)]
     q = b.cursor[2]
-    if q < b.tdice.shape[0] and b.trace.shape[0] > 0:
+    if q < b.tdice.shape[0] and tracing(b):
         b.tdice[q] = v
         b.cursor[2] = q + 1
     return v
@@ -475,7 +494,7 @@ def decide(b, policy, hook: int, n: int) -> int:
     choice = np.int64(policy(hook, n, b))  # the battle by reference: one pointer (dsim.games.dstbg.policy)
     if choice < 0 or choice >= n:
         choice = 0
-    if b.trace.shape[0] > 0:
+    if tracing(b):
         log(b, L.ACTOR_NONE, -1, L.EV_DECISION, hook, choice, n, b.opts[choice, 0], -1)
     return choice
 
@@ -611,20 +630,36 @@ _STEP_READS_ALL = ctypes.c_int64(-1)  # the value for other compiled code that l
 ll.add_symbol(STEP_READS, ctypes.addressof(_STEP_READS_ALL))
 
 
+BATCH = "dsim_dstbg_batch"
+"""A constant each entry defines (:class:`_EntryLibrary`): 1 in a batch entry (:class:`BatchEntryPipeline`), whose
+battles have no trace and no forced dice, so that :func:`tracing` and :func:`roll_die`'s forced-dice test fold away;
+0 in the single-battle entries."""
+_BATCH_NO = ctypes.c_int64(0)  # the value for other compiled code
+ll.add_symbol(BATCH, ctypes.addressof(_BATCH_NO))
+
+
+def _linked_constant(builder, name: str):
+    """Load the int64 constant ``name`` as linked with the calling code (an entry defines it; LLVM folds it)."""
+    variable = builder.module.globals.get(name)
+    if variable is None:
+        variable = llvmir.GlobalVariable(builder.module, llvmir.IntType(64), name)
+    return builder.load(variable)
+
+
 @intrinsic
 def _step_reads(typingctx):
-    """The value of :data:`STEP_READS` where the calling code is linked: a constant in an entry, which LLVM folds."""
+    """The value of :data:`STEP_READS` where the calling code is linked."""
+    return types.int64(), lambda context, builder, signature, args: _linked_constant(builder, STEP_READS)
 
-    def codegen(context, builder, signature, args):
-        variable = builder.module.globals.get(STEP_READS)
-        if variable is None:
-            variable = llvmir.GlobalVariable(builder.module, llvmir.IntType(64), STEP_READS)
-        return builder.load(variable)
 
-    return types.int64(), codegen
+@intrinsic
+def _in_batch(typingctx):
+    """The value of :data:`BATCH` where the calling code is linked."""
+    return types.int64(), lambda context, builder, signature, args: _linked_constant(builder, BATCH)
 
 
 step_reads = (lambda: -1) if config.DISABLE_JIT else _step_reads
+in_batch = (lambda: 0) if config.DISABLE_JIT else _in_batch
 
 
 @kernel

@@ -14,7 +14,7 @@ import numpy as np
 
 from dsim.games.dstbg.engine import _pool
 from dsim.games.dstbg.kernel import context as X
-from dsim.games.dstbg.kernel.core import EntryPipeline
+from dsim.games.dstbg.kernel.core import BatchEntryPipeline, EntryPipeline
 from dsim.games.dstbg.policy import PolicyFunctionType
 from dsim.games.dstbg.whole import kernel as K
 from dsim.games.dstbg.whole import layout as G
@@ -39,7 +39,7 @@ def _batch_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
     if numba.config.DISABLE_JIT:
         return K.play_batch_impl
     with cache_under(K.GAME_CACHE_DIR):
-        return numba.njit(sig, cache=True, nogil=True, pipeline_class=EntryPipeline)(K.play_batch_impl)
+        return numba.njit(sig, cache=True, nogil=True, pipeline_class=BatchEntryPipeline)(K.play_batch_impl)
 
 
 @lru_cache(maxsize=None)
