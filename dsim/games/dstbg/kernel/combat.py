@@ -223,9 +223,10 @@ def offer_luck(t, b, policy, c: int, n: int, kind: int, need: int) -> None:
         return
     if kind == ROLL_TRAP_DODGE and t.variants[L.V_LUCK_ROLLS] == 1:
         return
-    set_opt(b, 0, -1, -1, -1, kind, need, pool_sum(b, n), c, 0)
+    total = pool_sum(b, n)
+    set_opt(b, 0, -1, -1, -1, kind, need, total, c, 0)
     for i in range(n):
-        set_opt(b, i + 1, i, b.dcol[i], b.dice[i], kind, need, pool_sum(b, n), c, 0)
+        set_opt(b, i + 1, i, b.dcol[i], b.dice[i], kind, need, total, c, 0)
     k = decide(b, policy, L.H_LUCK, n + 1)
     if k == 0:
         return

@@ -247,10 +247,13 @@ def enemy_move(t, b, policy, e: int, s: int) -> None:
                 continue
             there = move_dist(t, b, dest, tpos)
             if (p[L.S_DIR] == L.DIR_TOWARD and there < here) or (p[L.S_DIR] == L.DIR_AWAY and there > here):
-                set_opt(b, n, dest, there, figures_at(b, dest), e, 0, 0, 0, 0)
+                set_opt(b, n, dest, there, 0, e, 0, 0, 0, 0)
                 n += 1
         if n == 0:
             return  # F-11.4: no closer (farther) node, the enemy does not move
+        if n > 1:  # the figures there are a feature of a question; one node is taken unasked
+            for i in range(n):
+                b.opts[i, 2] = figures_at(b, b.opts[i, 0])
         k = decide_for_enemy(t, b, policy, L.H_ENEMY_STEP, n)
         place_enemy(t, b, policy, e, b.opts[k, 0])
         if push:
