@@ -40,8 +40,9 @@ MOVE_PUSH = 1
 
 @kernel
 def is_boss(t, b, e: int) -> bool:
-    """Whether enemy slot ``e`` holds a boss figure."""
-    return t.etypes[b.st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1
+    """Whether enemy slot ``e`` holds a boss figure (only a boss battle's tables have boss types, ``compile_boss``:
+    an encounter answers at once)."""
+    return b.st[L.G_IS_BOSS] == 1 and t.etypes[b.st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1
 
 
 @kernel
@@ -146,7 +147,9 @@ def relocate_char(t, b, policy, c: int, dest: int, how: int) -> int:
 @always_inline
 @kernel
 def boss_at(t, b, n: int) -> int:
-    """The living boss slot on node ``n``, or −1."""
+    """The living boss slot on node ``n``, or −1 (at once in an encounter: :func:`is_boss`)."""
+    if b.st[L.G_IS_BOSS] == 0:
+        return -1
     for e in range(b.st[L.G_N_ENEMIES]):
         if b.st[ei(e, L.E_ALIVE)] == 1 and b.st[ei(e, L.E_POS)] == n and is_boss(t, b, e):
             return e
