@@ -125,6 +125,8 @@ def char_suffer(t, b, c: int, amount: int, src: int, printed: int) -> None:
 @kernel
 def char_conditions(t, b, c: int, mask: int) -> None:
     """Put condition tokens on a character hit, one of each at most, minus immunities (R-9.10)."""
+    if mask == 0:
+        return  # most attacks carry no condition: no item to look at
     flags = armour_flags(t, b, c)
     if flags & L.ITF_IMMUNE_POISON:
         mask &= ~L.COND_POISON
@@ -295,9 +297,9 @@ def roll_dodge(t, b, policy, c: int, g: int, difficulty: int, kind: int) -> bool
 
 
 @kernel
-def roll_block(t, b, policy, c: int, damage: int, magic: bool, attacker: int) -> int:
-    """Block or resist roll against a fixed damage value; returns the damage after defence (R-9.5)."""
-    k, u, o, _ = defence_dice(t, b, c, magic)
+def roll_block(t, b, policy, c: int, k: int, u: int, o: int, damage: int, magic: bool, attacker: int) -> int:
+    """Block or resist roll of ``k`` black, ``u`` blue and ``o`` orange dice (:func:`defence_dice`) against a fixed
+    damage value; returns the damage after defence (R-9.5)."""
     extra_u = 0
     if (
         not magic

@@ -152,7 +152,7 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
         dodged = roll_dodge(t, b, policy, c, g, difficulty, ROLL_DODGE)
         taken = 0 if dodged else damage  # dodge is all or nothing
     else:
-        taken = roll_block(t, b, policy, c, damage, magic, e)
+        taken = roll_block(t, b, policy, c, k, u, o, damage, magic, e)
     if dodged:
         backstab(t, b, policy, c, e)
         return False
