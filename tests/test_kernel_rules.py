@@ -162,3 +162,34 @@ def test_only_batch_entries_read_batch_as_1_so_replays_keep_their_trace_and_forc
     forced = np.full(8, 2, np.int32)
     b = engine.play_one(comp.tables, policy.decide, policy.vector(), 5, 2, 0, forced=forced)
     assert len(events(b, comp)) > 10 and b.cursor[0] == 8  # traced, and every forced die used
+
+
+def _figures_on_nodes(st: np.ndarray) -> np.ndarray:
+    """The living figures on each node, counted from the positions in a state vector."""
+    count = np.zeros(L.MAX_NODES, np.int32)
+    for base, n, fields, alive, pos in ((L.C_BASE, st[L.G_N_CHARS], L.C_FIELDS, L.C_ALIVE, L.C_POS),
+                                        (L.E_BASE, st[L.G_N_ENEMIES], L.E_FIELDS, L.E_ALIVE, L.E_POS)):
+        for i in range(n):
+            if st[base + i * fields + alive] == 1 and st[base + i * fields + pos] >= 0:
+                count[st[base + i * fields + pos]] += 1
+    return count
+
+
+@pytest.mark.parametrize("party, encounter, boss", [
+    (["knight", "warrior", "assassin", "herald"], "the_forgotten", None),
+    (["knight", "warrior"], "the_deeps", None),
+    (["knight", "warrior"], None, "gargoyle"),
+    (["knight", "warrior", "assassin", "herald"], None, "ornstein_and_smough"),
+])
+def test_R_2_6_the_figures_kept_on_each_node_match_the_positions_after_every_battle(data, baseline, party, encounter, boss):
+    """``b.figs`` (what the node limit, R-2.6, and the entry rule, R-2.8, read) is kept move by move, death by
+    death: at the end of each battle it equals the count made from the figures' positions."""
+    from dsim.games.dstbg.compile import compile_boss
+
+    comp = compile_boss(data, party, boss, 0) if boss else compile_encounter(data, party, encounter)
+    moved = 0
+    for index in range(40):
+        b = engine.play_one(comp.tables, baseline.decide, baseline.vector(), 3, 1, index, trace_events=0)
+        np.testing.assert_array_equal(b.figs, _figures_on_nodes(b.st), err_msg=f"battle {index}")
+        moved += int(b.figs.sum() < b.st[L.G_N_CHARS] + b.st[L.G_N_ENEMIES])  # someone died on the way
+    assert moved > 0

@@ -7,7 +7,23 @@ import numpy as np
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.character import activate_character
-from dsim.games.dstbg.kernel.core import allocating, ci, copy_distances, decide, decide_for_enemy, ei, figures_at, kernel, log, ni, recompute_walk, running, set_opt
+from dsim.games.dstbg.kernel.core import (
+    allocating,
+    ci,
+    copy_distances,
+    count_figures,
+    decide,
+    decide_for_enemy,
+    ei,
+    figures_at,
+    kernel,
+    log,
+    move_figure,
+    ni,
+    recompute_walk,
+    running,
+    set_opt,
+)
 from dsim.games.dstbg.kernel.boss import boss_activation, initial_facing
 from dsim.games.dstbg.kernel.combat import enemy_end_of_activation
 from dsim.games.dstbg.kernel.deck import build_deck
@@ -100,14 +116,17 @@ def setup(t, b, policy) -> None:
             st[ci(c, L.C_HEROIC)] = 1
     copy_distances(b.dwalk, t.dwalk0, n_nodes)  # walk distances of the setup's terrain, computed once per cell
     log(b, L.ACTOR_NONE, -1, L.EV_SETUP, sc[X.SC_N_ENEMIES], sc[X.SC_TRAPS], 0, 0, -1)
+    count_figures(b)  # the enemies; each character counts as it is placed
     for c in range(sc[X.SC_N_CHARS]):
         n = 0
         for i in range(sc[X.SC_N_ENTRY]):
             node = sc[X.SC_ENTRY + i]
-            if figures_at(b, node) < 3:
-                set_opt(b, n, node, figures_at(b, node), c, 0, 0, 0, 0, 0)
+            there = figures_at(b, node)
+            if there < 3:
+                set_opt(b, n, node, there, c, 0, 0, 0, 0, 0)
                 n += 1
         st[ci(c, L.C_POS)] = b.opts[decide(b, policy, L.H_PLACE, n), 0]
+        move_figure(b, -1, st[ci(c, L.C_POS)])
         log(b, L.ACTOR_CHAR, c, L.EV_PLACE, st[ci(c, L.C_POS)], 0, 0, 0, -1)
     for c in range(sc[X.SC_N_CHARS]):
         set_opt(b, c, c, t.chars[c, L.CT_TAUNT], 0, 0, 0, 0, 0, 0)
@@ -246,6 +265,7 @@ def run_battle(t, b, policy, seed: int, stream: int, index: int) -> None:
     b.dcol[:] = 0
     if preset:
         recompute_walk(t, b)
+        count_figures(b)
     else:
         setup(t, b, policy)
     play(t, b, policy)
@@ -262,6 +282,7 @@ def battle_buffers(n_nodes: int, params):
         np.zeros(2, np.uint64),
         np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
         np.zeros((n_nodes, n_nodes), np.int32),
+        np.zeros(L.MAX_NODES, np.int32),
         np.zeros(8, np.int32),
         np.zeros(8, np.int32),
         np.zeros(0, np.int32),

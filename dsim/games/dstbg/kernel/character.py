@@ -24,6 +24,7 @@ from dsim.games.dstbg.kernel.core import (
     decide,
     dice_mark,
     ei,
+    figures_at,
     kernel,
     log,
     ni,
@@ -128,16 +129,12 @@ def step_features(t, b, lo: int, n: int, longest: int, at_zero: bool) -> None:
             rest >>= 8
             if want_move:
                 near_move = min(near_move, dmove[node, p])
-            if want_figures:
-                figures += 1 if p == node else 0
             if want_range or want_targets:
                 d = drange[node, p]
                 near_range = min(near_range, d)
                 targets += 1 if nearest <= d <= longest else 0
         if want_figures:
-            for a in range(st[L.G_N_CHARS]):
-                if st[ci(a, L.C_ALIVE)] == 1 and st[ci(a, L.C_POS)] == node:
-                    figures += 1
+            figures = figures_at(b, node)
         opts[i, STEP_MOVE] = near_move if want_move else 0
         opts[i, STEP_FIGURES] = figures
         opts[i, STEP_RANGE] = near_range if want_range else 0

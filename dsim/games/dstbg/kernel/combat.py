@@ -20,6 +20,7 @@ from dsim.games.dstbg.kernel.core import (
     kernel,
     living_enemies,
     log,
+    move_figure,
     pool_sum,
     roll_die,
     roll_pool,
@@ -38,6 +39,8 @@ def free_slots(b, c: int) -> int:
 @kernel
 def kill_char(b, c: int) -> None:
     """A full bar kills the character and the party is defeated at once (R-3.3, R-8.5)."""
+    if b.st[ci(c, L.C_ALIVE)] == 1:
+        move_figure(b, b.st[ci(c, L.C_POS)], -1)
     b.st[ci(c, L.C_ALIVE)] = 0
     b.st[L.G_OUTCOME] = L.OUT_LOSS
     log(b, L.ACTOR_CHAR, c, L.EV_DEATH, 0, 0, 0, 0, -1)
@@ -169,6 +172,7 @@ def enemy_suffer(t, b, e: int, amount: int, src: int) -> None:
         if st[ei(e, L.E_WOUNDS)] >= health:
             st[ei(e, L.E_WOUNDS)] = health
             st[ei(e, L.E_ALIVE)] = 0
+            move_figure(b, st[ei(e, L.E_POS)], -1)
             log(b, L.ACTOR_ENEMY, e, L.EV_DEATH, 0, 0, 0, 0, -1)
             if living_enemies(b) == 0:
                 b.st[L.G_OUTCOME] = L.OUT_WIN

@@ -72,6 +72,7 @@ class Battle(NamedTuple):
     rng: np.ndarray  # uint64 (2,): key, counter
     opts: np.ndarray  # int32 (MAX_OPTS, OPT_FIELDS)
     dwalk: np.ndarray  # int32 (n, n) walk distances avoiding blocking terrain
+    figs: np.ndarray  # int32 (MAX_NODES,): living figures on each node, kept by the kernel (core.figures_at)
     dice: np.ndarray  # int32 (8,) scratch: last roll's dice values
     dcol: np.ndarray  # int32 (8,) scratch: last roll's dice colours
     forced: np.ndarray  # int32 (k,) forced dice results for tests (consumed first)
@@ -113,6 +114,7 @@ def new_battle(
         rng=np.zeros(2, np.uint64),
         opts=np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
         dwalk=np.zeros((n_nodes, n_nodes), np.int32),
+        figs=np.zeros(L.MAX_NODES, np.int32),
         dice=np.zeros(8, np.int32),
         dcol=np.zeros(8, np.int32),
         forced=np.zeros(0, np.int32) if forced is None else np.asarray(forced, np.int32),

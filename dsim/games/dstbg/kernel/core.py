@@ -561,18 +561,36 @@ def blocks_movement(b, n: int) -> bool:
     return terr == L.TERRAIN_GRAVESTONE or terr == L.TERRAIN_CHEST or terr == L.TERRAIN_BARREL
 
 
+@always_inline
 @kernel
 def figures_at(b, n: int) -> int:
-    """Number of living figures on node ``n`` (R-2.6 limit is 3)."""
+    """Number of living figures on node ``n`` (R-2.6 limit is 3), as :func:`count_figures` and
+    :func:`move_figure` keep it in ``b.figs``: asked at every placement, once a count over all figures."""
+    return b.figs[n]
+
+
+@kernel
+def count_figures(b) -> None:
+    """Count the living figures placed on each node into ``b.figs`` (the battle's start: after setup places
+    the enemies, or a hand-placed state)."""
     st = b.st
-    cnt = 0
+    b.figs[:] = 0
     for c in range(st[L.G_N_CHARS]):
-        if st[ci(c, L.C_ALIVE)] == 1 and st[ci(c, L.C_POS)] == n:
-            cnt += 1
+        if st[ci(c, L.C_ALIVE)] == 1 and st[ci(c, L.C_POS)] >= 0:
+            b.figs[st[ci(c, L.C_POS)]] += 1
     for e in range(st[L.G_N_ENEMIES]):
-        if st[ei(e, L.E_ALIVE)] == 1 and st[ei(e, L.E_POS)] == n:
-            cnt += 1
-    return cnt
+        if st[ei(e, L.E_ALIVE)] == 1 and st[ei(e, L.E_POS)] >= 0:
+            b.figs[st[ei(e, L.E_POS)]] += 1
+
+
+@always_inline
+@kernel
+def move_figure(b, src: int, dest: int) -> None:
+    """A living figure leaves node ``src`` for ``dest`` (−1: off the board, as at a death), in ``b.figs``."""
+    if src >= 0:
+        b.figs[src] -= 1
+    if dest >= 0:
+        b.figs[dest] += 1
 
 
 @kernel

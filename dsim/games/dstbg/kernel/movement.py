@@ -25,6 +25,7 @@ from dsim.games.dstbg.kernel.core import (
     kernel,
     log,
     move_dist,
+    move_figure,
     ni,
     recompute_walk,
     relative_arc,
@@ -112,6 +113,7 @@ def node_limit_pushes(t, b, policy, node: int, entrant_kind: int, entrant: int, 
         kind = b.opts[k, 0]
         who = b.opts[k, 1]
         dest = b.opts[k, 2]
+        move_figure(b, node, dest)
         if kind == KIND_CHAR:
             st[ci(who, L.C_POS)] = dest
             st[ci(who, L.C_ARC)] = side_entering(t, b, policy, dest, node)  # R-12.9
@@ -136,6 +138,7 @@ def relocate_char(t, b, policy, c: int, dest: int, how: int) -> int:
     and may now spring a trap (A-23: pushes count by default)."""
     src = b.st[ci(c, L.C_POS)]
     b.st[ci(c, L.C_POS)] = dest
+    move_figure(b, src, dest)
     b.st[ci(c, L.C_ARC)] = side_entering(t, b, policy, dest, src)
     log(b, L.ACTOR_CHAR, c, L.EV_PUSH if how == MOVE_PUSH else L.EV_MOVE, src, dest, 0, 0, -1)
     pushed = node_limit(t, b, policy, dest, KIND_CHAR, c, src)
@@ -184,6 +187,7 @@ def place_enemy(t, b, policy, e: int, dest: int) -> None:
     it pushes out by the node limit may."""
     src = b.st[ei(e, L.E_POS)]
     b.st[ei(e, L.E_POS)] = dest
+    move_figure(b, src, dest)
     log(b, L.ACTOR_ENEMY, e, L.EV_MOVE, src, dest, 0, 0, -1)
     moved = node_limit(t, b, policy, dest, KIND_ENEMY, e, src)
     if t.variants[L.V_TRAP_TRIGGER] == 0:
