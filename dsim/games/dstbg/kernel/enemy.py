@@ -63,15 +63,15 @@ def choose_target(t, b, policy, e: int, target: int, for_move: bool) -> int:
         return a if a >= 0 and st[ci(a, L.C_ALIVE)] == 1 else -1
     pos = st[ei(e, L.E_POS)]
     best = L.UNREACHABLE + 1
-    for c in range(st[L.G_N_CHARS]):
-        if st[ci(c, L.C_ALIVE)] == 1:
-            d = move_dist(t, b, pos, st[ci(c, L.C_POS)]) if for_move else nearest_dist(t, b, pos, st[ci(c, L.C_POS)])
-            best = min(best, d)
     n_tied = 0
-    tied = 0  # bitmask of tied characters
+    tied = 0  # bitmask of the characters nearest so far
     for c in range(st[L.G_N_CHARS]):
         if st[ci(c, L.C_ALIVE)] == 1:
             d = move_dist(t, b, pos, st[ci(c, L.C_POS)]) if for_move else nearest_dist(t, b, pos, st[ci(c, L.C_POS)])
+            if d < best:
+                best = d
+                tied = 0
+                n_tied = 0
             if d == best:
                 tied |= 1 << c
                 n_tied += 1
