@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.combat import (
     ROLL_ATTACK,
@@ -73,7 +71,6 @@ def attacked(b, c: int) -> bool:
 # --- moving -----------------------------------------------------------------------------------
 # the feature columns of a move step's option rows (policies/dstbg/README.md), a bit each in ``step_reads``
 STEP_MOVE, STEP_FIGURES, STEP_RANGE, STEP_TARGETS, STEP_ARCS = 4, 5, 6, 7, 8
-assert L.MAX_NODES < 256 and L.MAX_ENEMIES * 8 <= 64  # step_features packs the enemies' nodes a byte each
 
 
 @kernel
@@ -110,12 +107,6 @@ def step_features(t, b, lo: int, n: int, longest: int, at_zero: bool) -> None:
     want_targets = (reads >> STEP_TARGETS) & 1
     dmove = t.steps if t.variants[L.V_MOVE_METRIC] == 1 else b.dwalk  # as move_dist
     drange = b.dwalk if t.variants[L.V_RANGE_METRIC] == 1 else t.steps  # as range_dist
-    living = np.int64(0)  # the living enemies' nodes, a byte each (MAX_NODES < 256), gathered once for all rows
-    m = 0
-    for e in range(st[L.G_N_ENEMIES]):
-        if st[ei(e, L.E_ALIVE)] != 0:
-            living |= np.int64(st[ei(e, L.E_POS)]) << (8 * m)
-            m += 1
     nearest = 0 if at_zero else 1  # distances are never negative: d > 0 or at_zero is d >= nearest
     for i in range(lo, n):  # one row at a time, its features in registers until the row is written
         node = opts[i, 0]
@@ -123,10 +114,10 @@ def step_features(t, b, lo: int, n: int, longest: int, at_zero: bool) -> None:
         near_range = L.UNREACHABLE
         figures = 0
         targets = 0
-        rest = living
-        for _ in range(m):
-            p = rest & 255
-            rest >>= 8
+        for e in range(st[L.G_N_ENEMIES]):  # most calls fill one row (H_MOVE_ON's): nothing gathered first
+            if st[ei(e, L.E_ALIVE)] == 0:
+                continue
+            p = st[ei(e, L.E_POS)]
             if want_move:
                 near_move = min(near_move, dmove[node, p])
             if want_range or want_targets:
