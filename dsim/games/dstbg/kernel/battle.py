@@ -158,16 +158,20 @@ def enemy_turn(t, b, policy) -> None:
     done = 0
     while running(b):
         top = -1
+        n = 0  # the rows of the enemies of the highest threat seen so far, in slot order
         for e in range(st[L.G_N_ENEMIES]):
-            if st[ei(e, L.E_ALIVE)] == 1 and not done & (1 << e):
-                top = max(top, t.etypes[st[ei(e, L.E_TYPE)], L.ET_THREAT])
-        if top < 0:
+            if st[ei(e, L.E_ALIVE)] == 0 or done & (1 << e):
+                continue
+            threat = t.etypes[st[ei(e, L.E_TYPE)], L.ET_THREAT]
+            if threat < top:
+                continue
+            if threat > top:
+                top = threat
+                n = 0
+            set_opt(b, n, e, st[ei(e, L.E_TYPE)], st[ei(e, L.E_POS)], threat, 0, 0, 0, 0)
+            n += 1
+        if n == 0:
             return
-        n = 0
-        for e in range(st[L.G_N_ENEMIES]):
-            if st[ei(e, L.E_ALIVE)] == 1 and not done & (1 << e) and t.etypes[st[ei(e, L.E_TYPE)], L.ET_THREAT] == top:
-                set_opt(b, n, e, st[ei(e, L.E_TYPE)], st[ei(e, L.E_POS)], top, 0, 0, 0, 0)
-                n += 1
         e = b.opts[decide_for_enemy(t, b, policy, L.H_ENEMY_ORDER, n), 0]
         if t.etypes[st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1:
             done |= boss_activation(t, b, policy) | (1 << e)  # one card per turn drives every boss figure
