@@ -564,8 +564,8 @@ def blocks_movement(b, n: int) -> bool:
 @always_inline
 @kernel
 def figures_at(b, n: int) -> int:
-    """Number of living figures on node ``n`` (R-2.6 limit is 3), as :func:`count_figures` and
-    :func:`move_figure` keep it in ``b.figs``: asked at every placement, once a count over all figures."""
+    """Number of living figures on node ``n`` (R-2.6 limit is 3), kept in ``b.figs`` by :func:`count_figures`
+    and :func:`move_figure`: the node limit asks at every placement, where counting every figure cost more."""
     return b.figs[n]
 
 
