@@ -494,8 +494,7 @@ def decide(b, policy, hook: int, n: int) -> int:
     choice = np.int64(policy(hook, n, b))  # the battle by reference: one pointer (dsim.games.dstbg.policy)
     if choice < 0 or choice >= n:
         choice = 0
-    if tracing(b):
-        log(b, L.ACTOR_NONE, -1, L.EV_DECISION, hook, choice, n, b.opts[choice, 0], -1)
+    log(b, L.ACTOR_NONE, -1, L.EV_DECISION, hook, choice, n, b.opts[choice, 0], -1)
     return choice
 
 
