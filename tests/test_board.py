@@ -69,6 +69,15 @@ def test_R_2_4_adjacency_is_symmetric_and_matches_directions() -> None:
                 assert TILE.neighbour[other, (d + 4) % 8] == node
 
 
+@pytest.mark.parametrize("board", [TILE, ARENA], ids=["tile", "arena"])
+def test_R_2_4_adjacent_nodes_list_each_nodes_neighbours_in_direction_order_then_gaps(board: Board) -> None:
+    for node in range(board.n_nodes):
+        around = board.neighbour[node][board.neighbour[node] >= 0]
+        row = board.adjacent_nodes[node]
+        assert row[: len(around)].tolist() == around.tolist()  # the kernel's option rows keep direction order
+        assert (row[len(around):] == -1).all()
+
+
 def test_R_2_5_step_distances() -> None:
     corner, opposite = TILE.node(0, 0), TILE.node(4, 4)
     assert TILE.steps[corner, opposite] == 4

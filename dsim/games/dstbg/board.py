@@ -113,7 +113,8 @@ class Board:
     """One battle room (R-2): node coordinates and the precomputed tables the kernel reads.
 
     ``index[r, c]`` is the node id at ``(r, c)`` or −1; ``neighbour[n, d]`` the node one step in
-    ``DIRECTIONS[d]`` or −1; ``walls[n]`` the WALL_* bits of the room edges node ``n`` lies against;
+    ``DIRECTIONS[d]`` or −1; ``adjacent_nodes[n]`` the same nodes without the gaps (those in direction order,
+    then −1), for loops over the nodes around ``n`` whose direction does not matter; ``walls[n]`` the WALL_* bits of the room edges node ``n`` lies against;
     ``arc_mask[f, b, n]`` the arc bits of node ``n`` for a boss on ``b`` facing ``f``; ``toward[b, n]``
     the facing from ``b`` that best points at ``n``.
     """
@@ -121,6 +122,7 @@ class Board:
     coords: np.ndarray
     index: np.ndarray
     neighbour: np.ndarray
+    adjacent_nodes: np.ndarray
     adjacent: np.ndarray
     steps: np.ndarray
     walls: np.ndarray
@@ -176,10 +178,12 @@ class Board:
             + WALL_LEFT * (xy[:, 1] == low[1])
         ).astype(np.uint8)
         neighbour = np.ascontiguousarray(neighbour, dtype=np.int16)
+        on_board_first = np.argsort(neighbour < 0, axis=1, kind="stable")
         return cls(
             coords=_readonly(xy),
             index=_readonly(index[2:-2, 2:-2].copy()),
             neighbour=_readonly(neighbour),
+            adjacent_nodes=_readonly(np.take_along_axis(neighbour, on_board_first, axis=1)),
             adjacent=_readonly(adjacent),
             steps=_readonly(walk_distances_nb(neighbour, np.zeros(n, dtype=np.bool_))),
             walls=_readonly(walls),

@@ -442,6 +442,7 @@ def _finish(data: Any, board: B.Board, party: list[str], party_tables: tuple, et
     taken, dodge = _defence_tables(tuple((d.letter, tuple(d.faces)) for d in data.dice.values()))
     tables = X.Tables(
         neighbour=np.ascontiguousarray(board.neighbour, np.int32),
+        adjacent_nodes=np.ascontiguousarray(board.adjacent_nodes, np.int32),
         steps=np.ascontiguousarray(board.steps, np.int32),
         dwalk0=_setup_walk(board, scen),
         arcs=np.ascontiguousarray(board.arc_mask, np.int32),

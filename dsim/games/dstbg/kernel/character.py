@@ -22,6 +22,7 @@ from dsim.games.dstbg.kernel.core import (
     decide,
     dice_mark,
     ei,
+    face_down_trap,
     figures_at,
     kernel,
     log,
@@ -225,15 +226,15 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
         facing = b.st[ei(boss, L.E_FACING)] if boss >= 0 else 0
         base = move_cost(t, b, c, kind, free_steps)
         for d in range(8):
-            dest = t.neighbour[pos, d]
+            dest = t.adjacent_nodes[pos, d]
             if dest < 0:
-                continue
+                break  # the nodes around come first (Tables.adjacent_nodes)
             if boss >= 0 and (t.arcs[facing, pos, dest] & arc) == 0:
                 continue  # R-12.9/F-12.5: a character leaving a boss's node stays in its arc
             cost = step_cost(t, b, base, dest, kind)
             if cost < 0 or not can_pay(t, b, c, cost):
                 continue
-            trap = 1 if b.st[ni(dest, L.N_TRAP)] >= 0 and b.st[ni(dest, L.N_TRAP_UP)] == 0 else 0
+            trap = face_down_trap(b, dest)
             barrel = 1 if b.st[ni(dest, L.N_TERRAIN)] == L.TERRAIN_BARREL else 0
             set_opt(b, n, dest, cost, trap, barrel, 0, 0, 0, 0)
             n += 1

@@ -48,6 +48,7 @@ class Tables(NamedTuple):
     """Compiled, read-only data of one cell."""
 
     neighbour: np.ndarray  # int32 (n, 8): node in direction d, -1 off board
+    adjacent_nodes: np.ndarray  # int32 (n, 8): the nodes of neighbour[n] in direction order, then -1 (Board)
     steps: np.ndarray  # int32 (n, n): adjacency steps ignoring terrain
     dwalk0: np.ndarray  # int32 (n, n): walk distances around the setup's blocking terrain
     arcs: np.ndarray  # int32 (8, n, n): arc bitmask of node for boss facing/boss node

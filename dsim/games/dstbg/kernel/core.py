@@ -560,6 +560,13 @@ def blocks_movement(b, n: int) -> bool:
     return terr == L.TERRAIN_GRAVESTONE or terr == L.TERRAIN_CHEST or terr == L.TERRAIN_BARREL
 
 
+@kernel
+def face_down_trap(b, n: int) -> int:
+    """1 if node ``n`` holds a trap token still face down (R-7.7), else 0. Both fields are read and combined
+    without a branch: whether a node hides a trap is the kind of test a branch predictor keeps missing."""
+    return int((b.st[ni(n, L.N_TRAP)] >= 0) & (b.st[ni(n, L.N_TRAP_UP)] == 0))
+
+
 @always_inline
 @kernel
 def figures_at(b, n: int) -> int:

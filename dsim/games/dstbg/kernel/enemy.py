@@ -242,8 +242,10 @@ def enemy_move(t, b, policy, e: int, s: int) -> None:
         here = move_dist(t, b, pos, tpos)
         n = 0
         for d in range(8):
-            dest = t.neighbour[pos, d]
-            if dest < 0 or blocks_movement(b, dest):
+            dest = t.adjacent_nodes[pos, d]
+            if dest < 0:
+                break  # the nodes around come first (Tables.adjacent_nodes)
+            if blocks_movement(b, dest):
                 continue
             there = move_dist(t, b, dest, tpos)
             if (p[L.S_DIR] == L.DIR_TOWARD and there < here) or (p[L.S_DIR] == L.DIR_AWAY and there > here):

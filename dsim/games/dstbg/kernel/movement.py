@@ -21,6 +21,7 @@ from dsim.games.dstbg.kernel.core import (
     ci,
     decide,
     ei,
+    face_down_trap,
     figures_at,
     kernel,
     log,
@@ -94,8 +95,10 @@ def node_limit_pushes(t, b, policy, node: int, entrant_kind: int, entrant: int, 
                         continue  # only a boss moves a boss
                 arc = char_arc(t, b, i, boss) if kind == KIND_CHAR and boss >= 0 else 0
                 for d in range(8):
-                    dest = t.neighbour[node, d]
-                    if dest < 0 or blocks_movement(b, dest):
+                    dest = t.adjacent_nodes[node, d]
+                    if dest < 0:
+                        break  # the nodes around come first (Tables.adjacent_nodes)
+                    if blocks_movement(b, dest):
                         continue
                     if arc != 0 and (t.arcs[facing, node, dest] & arc) == 0:
                         continue  # a character pushed out of a boss's node stays in its arc
@@ -242,8 +245,7 @@ def dodge_move_options(t, b, c: int, allow_stay: bool) -> int:
         extra = 1 if terr == L.TERRAIN_BARREL else 0
         if extra and not can_pay(t, b, c, extra):
             continue
-        trap = 1 if b.st[ni(dest, L.N_TRAP)] >= 0 and b.st[ni(dest, L.N_TRAP_UP)] == 0 else 0
-        set_opt(b, n, dest, extra, trap, d, 0, figures_at(b, dest), 0, 0)
+        set_opt(b, n, dest, extra, face_down_trap(b, dest), d, 0, figures_at(b, dest), 0, 0)
         n += 1
     return n
 
@@ -315,10 +317,11 @@ def any_adjacent_options(t, b, pos: int, from_node: int) -> int:
     n = 0
     if t.variants[L.V_PUSH_NO_LEGAL] == 1:
         for d in range(8):
-            dest = t.neighbour[pos, d]
-            if dest >= 0:
-                set_opt(b, n, dest, t.steps[dest, from_node], figures_at(b, dest), move_dist(t, b, dest, from_node), 0, 0, 0, 0)
-                n += 1
+            dest = t.adjacent_nodes[pos, d]
+            if dest < 0:
+                break
+            set_opt(b, n, dest, t.steps[dest, from_node], figures_at(b, dest), move_dist(t, b, dest, from_node), 0, 0, 0, 0)
+            n += 1
     return n
 
 
@@ -332,16 +335,20 @@ def push_char_away(t, b, policy, c: int, from_node: int, hook: int) -> None:
     here = t.steps[pos, from_node]
     best = -1
     for d in range(8):
-        dest = t.neighbour[pos, d]
-        if dest >= 0 and not blocks_movement(b, dest):
+        dest = t.adjacent_nodes[pos, d]
+        if dest < 0:
+            break
+        if not blocks_movement(b, dest):
             best = max(best, t.steps[dest, from_node])
     mode = t.variants[L.V_ATTACK_PUSH_CORNERED]
     if best <= here and mode == 1:
         return
     n = 0
     for d in range(8):
-        dest = t.neighbour[pos, d]
-        if dest < 0 or blocks_movement(b, dest):
+        dest = t.adjacent_nodes[pos, d]
+        if dest < 0:
+            break
+        if blocks_movement(b, dest):
             continue
         far = t.steps[dest, from_node]
         ok = far == best and best > here
@@ -369,8 +376,10 @@ def push_char_any(t, b, policy, c: int, enemy_node: int, came_from: int) -> None
     away = t.variants[L.V_MOVE_PUSH_DIR] == 1 and came_from >= 0
     n = 0
     for d in range(8):
-        dest = t.neighbour[pos, d]
-        if dest < 0 or blocks_movement(b, dest):
+        dest = t.adjacent_nodes[pos, d]
+        if dest < 0:
+            break
+        if blocks_movement(b, dest):
             continue
         if away and t.steps[dest, came_from] <= t.steps[pos, came_from]:
             continue
@@ -396,8 +405,10 @@ def push_enemy_away(t, b, policy, e: int, from_node: int) -> None:
     here = t.steps[pos, from_node]
     n = 0
     for d in range(8):
-        dest = t.neighbour[pos, d]
-        if dest >= 0 and not blocks_movement(b, dest) and t.steps[dest, from_node] > here:
+        dest = t.adjacent_nodes[pos, d]
+        if dest < 0:
+            break
+        if not blocks_movement(b, dest) and t.steps[dest, from_node] > here:
             set_opt(b, n, dest, t.steps[dest, from_node], figures_at(b, dest), 0, 0, 0, 0, 0)
             n += 1
     if n == 0:
