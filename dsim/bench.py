@@ -16,6 +16,10 @@ peak memory (``resource.getrusage`` in that process) belong to it alone:
   (:mod:`dsim.instructions`) in one fixed CPU target: repeatable to 0.1%, where the rates move by 10–20% on
   a shared machine.
 
+Every measuring process runs with Python's bytecode cache on, Python's default: a ``PYTHONDONTWRITEBYTECODE``
+in the calling environment (some sandboxes set it) is dropped, or each start would compile dsim's sources again,
+a cost no installed copy has. The warming run writes the bytecode when the tree is writable.
+
 The subprocess entry is ``python -m dsim.bench '<json>'``; it prints one JSON object.
 """
 
@@ -186,9 +190,10 @@ def _measure_in_subprocess(workload: Workload, battles: int, batch: int, env: Ma
     subprocess's whole wall time as ``process_s`` (start, imports, kernel load and the battles)."""
     request = json.dumps({"game": workload.game, "module": workload.game_module, "settings": workload.settings,
                           "battles": battles, "batch": batch, "scaling": scaling})
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | dict(env)
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, *python_flags, "-m", "dsim.bench", request],
-                          env={**os.environ, **env}, capture_output=True, text=True)
+                          env=environment, capture_output=True, text=True)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         where = ", ".join(f"{k}={v}" for k, v in env.items()) or "default environment"
@@ -380,7 +385,8 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
         "the Numba threads; *JIT ×* is the per-thread rate over the same code under `NUMBA_DISABLE_JIT=1`;",
         "*cold s* / *cached s* are the compile times (first battle with an empty / a warm Numba cache);",
         "*start s* is the wall time of a fresh process that imports dsim, loads the cached kernel and plays",
-        "one battle. *× threads* is the rate on all threads over the rate on one; the *probe* is a trivial",
+        "one battle (from 2026-12-07 with Python's bytecode cache on, as on an installed copy; before, the",
+        "hosts' PYTHONDONTWRITEBYTECODE recompiled dsim's sources at each start, about 0.1 s). *× threads* is the rate on all threads over the rate on one; the *probe* is a trivial",
         f"parallel Numba loop ({PROBE_DRAWS} hashes per item) measured in the same process, so *probe × threads*",
         "is the machine's ceiling for that speed-up and *probe/battle* is a battle's cost in probe items",
         "(a ratio that holds across hosts). *instr/battle* (`--instructions`, from 2026-12-06) is the",

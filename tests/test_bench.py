@@ -203,3 +203,20 @@ def test_a_quick_timed_run_keeps_the_fastest_of_three_and_a_long_one_runs_once(m
     calls.clear()
     clock(0.0, bench.REPEAT_UNDER_S)  # a long run is not repeated (a slow workload would take minutes)
     assert bench._fastest(lambda: calls.append(1)) == bench.REPEAT_UNDER_S and len(calls) == 1
+
+
+def test_a_measuring_process_keeps_pythons_bytecode_cache_on(monkeypatch):
+    """A sandbox's PYTHONDONTWRITEBYTECODE would make every measured start compile dsim's sources again."""
+    from dsim import bench
+
+    seen = {}
+
+    def run(command, env, **kwargs):
+        seen.update(env)
+        return subprocess.CompletedProcess(command, 0, stdout='{"compile_s": 0.1}\n', stderr="")
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    out = bench._measure_in_subprocess(select_workloads(["l1-2p"])[0], 1, 1, {"NUMBA_NUM_THREADS": "2"})
+    assert out["compile_s"] == 0.1
+    assert "PYTHONDONTWRITEBYTECODE" not in seen and seen["NUMBA_NUM_THREADS"] == "2"
