@@ -10,6 +10,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from dsim.numba_start import load_implementations
+
+load_implementations()  # before this module's first compile: every kernel imports it (dsim.numba_start says why)
+
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)

@@ -1,0 +1,32 @@
+"""dsim.numba_start: Numba's implementations load without importing scipy.linalg, and linear algebra in
+Numba code still works (a fifth of a cached start went into that import)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+PROGRAM = """
+import sys
+import numpy as np
+import dsim.rng  # loads Numba's implementations (dsim.numba_start)
+assert "numba.np.arraymath" in sys.modules, "implementations not loaded"
+print("scipy.linalg" in sys.modules)
+from numba import njit
+@njit
+def dot(a):
+    return np.dot(a, a)
+print(dot(np.arange(3.0)))
+"""
+
+
+def test_kernels_start_without_scipy_linalg_and_numba_linear_algebra_still_works() -> None:
+    done = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "5.0"]
+
+
+def test_scipy_linalg_imported_first_is_left_as_it_is() -> None:
+    program = "import scipy.linalg, sys\nfrom dsim.numba_start import load_implementations\nload_implementations()\n" \
+              "print(sys.modules['scipy.linalg.cython_blas'] is not None, 'numba.np.arraymath' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "False"]
