@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from numba import config, njit, types
 
-from dsim.games.dstbg.kernel.core import EntryPipeline, always_inline, cold, inline, kernel
+from dsim.games.dstbg.kernel.core import EntryPipeline, always_inline, cold, kernel
 
 compiled_only = pytest.mark.skipif(config.DISABLE_JIT, reason="inlining is a property of compiled code")
 
 
-@inline
+@njit(_nrt=False, inline="always")  # copied into each caller at Numba IR level: every caller is as large
 def _churn(x: int, k: int) -> int:
     """A body too large for LLVM to inline at several call sites unless told to (a dozen branches and loops)."""
     total = 0

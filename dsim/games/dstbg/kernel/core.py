@@ -34,7 +34,6 @@ import hashlib
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 import llvmlite.binding as ll
 import llvmlite.ir as llvmir
 from numba.core import cgutils, config, types
@@ -359,12 +358,6 @@ def _compiled(nrt: bool):
     return compiled_under(KERNEL_CACHE_DIR, nrt)
 
 
-def inline(func):
-    """Decorator: a function inlined into its callers at Numba IR level (cached with the kernel)."""
-    with kernel_cache():
-        return njit(cache=True, _nrt=False, inline="always", no_cpython_wrapper=True, no_cfunc_wrapper=True)(func)
-
-
 kernel = _compiled(nrt=False)
 allocating = _compiled(nrt=True)
 
@@ -424,13 +417,15 @@ def record_event(b, kind: int, actor: int, ev: int, a: int, c: int, d: int, e: i
     b.cursor[1] = k + 1
 
 
-@inline
+@always_inline
+@kernel
 def tracing(b) -> bool:
     """Whether the battle records a trace: never in a batch entry (:data:`BATCH`), where the test folds away."""
     return in_batch() == 0 and b.trace.shape[0] > 0
 
 
-@inline
+@always_inline
+@kernel
 def log(b, kind: int, actor: int, ev: int, a: int, c: int, d: int, e: int, dice0: int) -> None:
     """Log one event; inlined so that with tracing off a call costs one comparison, and none in a batch entry."""
     if tracing(b):
@@ -513,7 +508,8 @@ def decide_for_enemy(t, b, policy, hook: int, n: int) -> int:
     return np.int64(choice)
 
 
-@inline
+@always_inline
+@kernel
 def set_opt(b, i: int, a: int, c: int, d: int, e: int, f: int, g: int, h: int, k: int) -> None:
     """Fill option row ``i``."""
     o = b.opts[i]
