@@ -40,3 +40,25 @@ def test_a_cold_level_1_run_compiles_each_kernel_function_once_and_no_string_cod
     assert len(kernel) == len(set(kernel)), "a kernel function compiled for two argument types"
     strings = [f"{module}.{name}" for module, name, _ in compiled if "unicode" in module or "unicode" in name]
     assert strings == []  # e.g. an f-string in a raise, or a slice assignment's shape-error message
+    steps = {"boss_activation", "boss_setup", "check_heat_up", "pair_survivor"}  # compiled as `return 0`
+    boss_code = [name for module, name in kernel if module.endswith((".boss", ".deck")) and name not in steps]
+    assert boss_code == []  # an encounter meets no boss: the boss and behaviour-deck rules stay out of its kernel
+
+
+def test_boss_steps_compile_as_a_no_op_for_an_encounter_and_whole_for_a_boss_battle() -> None:
+    """core.boss_step: an encounter's Tables type gets `return 0`, a boss battle's BossTables the rules (R-12)."""
+    from numba import typeof
+
+    from dsim.bench import select_workloads
+    from dsim.games.dstbg.game import prepare
+    from dsim.games.dstbg.kernel import boss, context as X
+    from dsim.games.dstbg.policy import BATTLE_TYPE, PolicyFunctionType
+    from dsim.numba_ref import Ref
+
+    for workload, kind, compiled_as in (("l1-2p", X.Tables, "boss_activation_without_bosses"),
+                                        ("mini-boss-2p", X.BossTables, "boss_activation")):
+        tables = prepare(select_workloads([workload])[0].settings).compiled.tables
+        assert type(tables) is kind
+        args = (Ref(typeof(tables)), Ref(BATTLE_TYPE), PolicyFunctionType)  # as enemy_turn calls it
+        boss.boss_activation.compile(args)
+        assert boss.boss_activation.overloads[args].fndesc.qualname == compiled_as

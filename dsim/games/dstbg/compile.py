@@ -436,11 +436,11 @@ def _setup_walk(board: B.Board, scen: np.ndarray) -> np.ndarray:
 def _finish(data: Any, board: B.Board, party: list[str], party_tables: tuple, etypes: list, prog: list,
             cards: np.ndarray, scen: np.ndarray, variants: dict[str, Any] | None, enemy_ids: list[str],
             item_ids: tuple[str, ...], line_names: tuple[str, ...]) -> Compiled:
-    """Assemble the kernel tables of a cell."""
+    """Assemble the kernel tables of a cell (:class:`~dsim.games.dstbg.kernel.context.BossTables` for a boss battle)."""
     chars, items, lines, lstat = party_tables
     face_rows = np.array([data.dice[k].faces for k in ("black", "blue", "orange", "green")], np.int32)
     taken, dodge = _defence_tables(tuple((d.letter, tuple(d.faces)) for d in data.dice.values()))
-    tables = X.Tables(
+    tables = (X.BossTables if scen[X.SC_IS_BOSS] == 1 else X.Tables)(
         neighbour=np.ascontiguousarray(board.neighbour, np.int32),
         adjacent_nodes=np.ascontiguousarray(board.adjacent_nodes, np.int32),
         steps=np.ascontiguousarray(board.steps, np.int32),

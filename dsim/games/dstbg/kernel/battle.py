@@ -24,9 +24,8 @@ from dsim.games.dstbg.kernel.core import (
     running,
     set_opt,
 )
-from dsim.games.dstbg.kernel.boss import boss_activation, initial_facing
+from dsim.games.dstbg.kernel.boss import boss_activation, boss_setup
 from dsim.games.dstbg.kernel.combat import enemy_end_of_activation
-from dsim.games.dstbg.kernel.deck import build_deck
 from dsim.games.dstbg.kernel.enemy import activate_regular
 from dsim.numba_ref import keep_alive, ref
 from dsim.rng import battle_key, randint
@@ -145,10 +144,8 @@ def setup(t, b, policy) -> None:
             set_opt(b, c, c, t.chars[c, L.CT_TAUNT], 0, 0, 0, 0, 0, 0)
         st[L.G_AGGRO] = decide(b, policy, L.H_AGGRO, sc[X.SC_N_CHARS])
     log(b, L.ACTOR_CHAR, st[L.G_AGGRO], L.EV_AGGRO, 0, 0, 0, 0, -1)
-    if sc[X.SC_IS_BOSS] == 1:
-        for e in range(sc[X.SC_N_ENEMIES]):
-            initial_facing(t, b, policy, e)
-        build_deck(t, b)
+    if sc[X.SC_IS_BOSS] == 1:
+        boss_setup(t, b, policy)
 
 
 @kernel

@@ -7,6 +7,7 @@ from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.combat import enemy_end_of_activation
 from dsim.games.dstbg.kernel.core import (
+    boss_step,
     kernel,
     arc_centre,
     blocks_movement,
@@ -21,7 +22,7 @@ from dsim.games.dstbg.kernel.core import (
     running,
     set_opt,
 )
-from dsim.games.dstbg.kernel.deck import draw_card, reshuffle
+from dsim.games.dstbg.kernel.deck import build_deck, draw_card, reshuffle
 from dsim.games.dstbg.kernel.enemy import PUSH_AWAY, PUSH_NONE, choose_target, defend, defend_all, staggered
 from dsim.games.dstbg.kernel.movement import boss_at, place_enemy, push_char_any, push_char_boss
 from dsim.rng import randint
@@ -271,7 +272,7 @@ def resolve_half(t, b, policy, e: int, card: int, h: int) -> None:
                 boss_attack(t, b, policy, e, s)
 
 
-@kernel
+@boss_step
 def boss_activation(t, b, policy) -> int:
     """R-12.7: draw the next behaviour card and resolve its halves, each by its living boss figure;
     returns the bitmask of enemy slots that activated. Dancer: reshuffle after a heat-up card."""
@@ -292,6 +293,14 @@ def boss_activation(t, b, policy) -> int:
     if special == L.SP_RESHUFFLE_AFTER_HEATUP and t.cards[card, X.CARD_HEATUP] == 1:
         reshuffle(t, b)
     return done
+
+
+@boss_step
+def boss_setup(t, b, policy) -> None:
+    """R-12.4, R-12.5: each boss figure's facing, then the behaviour deck."""
+    for e in range(b.st[L.G_N_ENEMIES]):
+        initial_facing(t, b, policy, e)
+    build_deck(t, b)
 
 
 @kernel

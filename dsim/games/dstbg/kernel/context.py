@@ -66,6 +66,14 @@ class Tables(NamedTuple):
     scen: np.ndarray  # int32 (SC_LEN,)
 
 
+class BossTables(Tables):
+    """The tables of a cell that may meet a boss (a boss battle; every battle of a game played whole): its
+    kernels are compiled with the boss and behaviour-deck rules (R-12), which an encounter's :class:`Tables`
+    leave out (``core.boss_step``)."""
+
+    __slots__ = ()
+
+
 class Battle(NamedTuple):
     """Mutable buffers of one battle."""
 

@@ -32,15 +32,18 @@ from __future__ import annotations
 import ctypes
 import hashlib
 from pathlib import Path
+from types import FunctionType
 
 import numpy as np
 import llvmlite.binding as ll
 import llvmlite.ir as llvmir
-from numba.core import cgutils, config, types
+from numba.core import cgutils, config, sigutils, types
 from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler import Compiler, DefaultPassBuilder
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.compiler_machinery import LoweringPass, register_pass
 from numba.core.itanium_mangler import mangle_identifier
+from numba.core.dispatcher import _FunctionCompiler
 from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import AnnotateTypes
 from numba.extending import intrinsic
@@ -202,7 +205,8 @@ def _mark(func, *attributes: str):
 def always_inline(func):
     """Decorator over :data:`kernel`: LLVM inlines the function at every call site when it optimises an entry,
     for a small function called often from many places, whose call (register saves, restores, status checks)
-    costs more than its body; unlike :func:`inline` it costs no compile time per call site."""
+    costs more than its body; unlike Numba's own ``inline="always"`` (a copy of the function's IR typed and lowered
+    again in each caller) it costs no compile time per call site."""
     return _mark(func, "alwaysinline")
 
 
@@ -337,7 +341,7 @@ def kernel_cache():
     return cache_under(KERNEL_CACHE_DIR)
 
 
-def compiled_under(folder: str, nrt: bool):
+def compiled_under(folder: str, nrt: bool, dispatcher_class: type[_KernelDispatcher] = _KernelDispatcher):
     """Decorator: a kernel function cached under ``folder``, with or without reference counting (code that
     builds on the battle kernel, e.g. a game played whole, uses its own folder hashed over its sources too)."""
     options = {**_TARGET_OPTIONS, "_nrt": nrt}  # explicit: callees otherwise inherit the caller's setting
@@ -345,12 +349,50 @@ def compiled_under(folder: str, nrt: bool):
     def wrap(func):
         if config.DISABLE_JIT:
             return func
-        dispatcher = _KernelDispatcher(py_func=func, locals={}, targetoptions=options)
+        dispatcher = dispatcher_class(py_func=func, locals={}, targetoptions=options)
         with cache_under(folder):
             dispatcher.enable_caching()
         return dispatcher
 
     return wrap
+
+
+def plays_bosses(tables_type: types.Type) -> bool:
+    """Whether kernels compiled for this tables type (a reference to one) may meet a boss: the class
+    :class:`~dsim.games.dstbg.kernel.context.BossTables`, or any tables type but an encounter's ``Tables``."""
+    from dsim.games.dstbg.kernel.context import Tables
+
+    tup = getattr(tables_type, "dtype", tables_type)  # numba_ref.Ref(named tuple) or the named tuple
+    return getattr(tup, "instance_class", None) is not Tables
+
+
+def _without_bosses(t, b, x):
+    return 0
+
+
+class _BossStepDispatcher(_KernelDispatcher):
+    """A step of the boss rules (R-12) called from rule code every battle runs: for an encounter's tables
+    (:func:`plays_bosses` false; its enemy types hold no boss, so the step is never reached) it compiles as
+    ``return 0``, so that an encounter's kernel never types or generates the boss and behaviour-deck code
+    (a fifth of its cold compile). Steps of three arguments ``(t, b, x)``."""
+
+    def __init__(self, py_func, locals={}, targetoptions={}, pipeline_class=_KernelPipeline):
+        super().__init__(py_func, locals=locals, targetoptions=targetoptions, pipeline_class=pipeline_class)
+        stub = FunctionType(_without_bosses.__code__, _without_bosses.__globals__, f"{py_func.__name__}_without_bosses")
+        stub.__qualname__ = f"{py_func.__qualname__}_without_bosses"
+        stub.__module__ = py_func.__module__
+        self._skipping = _FunctionCompiler(stub, self.targetdescr, targetoptions, locals, pipeline_class)
+
+    def compile(self, sig):
+        args, _ = sigutils.normalize_signature(sig)
+        if plays_bosses(args[0]):
+            return super().compile(sig)
+        with global_compiler_lock:  # the stub's result is cached under this signature, as the step's own would be
+            steps, self._compiler = self._compiler, self._skipping
+            try:
+                return super().compile(sig)
+            finally:
+                self._compiler = steps
 
 
 def _compiled(nrt: bool):
@@ -359,6 +401,7 @@ def _compiled(nrt: bool):
 
 
 kernel = _compiled(nrt=False)
+boss_step = compiled_under(KERNEL_CACHE_DIR, False, _BossStepDispatcher)  # decorator: see _BossStepDispatcher
 allocating = _compiled(nrt=True)
 
 

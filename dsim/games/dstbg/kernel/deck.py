@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.kernel.core import kernel, ei, log
+from dsim.games.dstbg.kernel.core import boss_step, kernel, ei, log
 from dsim.rng import randint
 
 
@@ -91,7 +91,7 @@ def reshuffle(t, b) -> None:
     b.st[L.G_REVEALED] = 0  # the pattern must be relearned
 
 
-@kernel
+@boss_step
 def check_heat_up(t, b, e: int) -> None:
     """R-12.6: at or below the heat-up point the boss heats up once per battle (F-12.3 keeps the weak arc)."""
     et = b.st[ei(e, L.E_TYPE)]
@@ -105,7 +105,7 @@ def check_heat_up(t, b, e: int) -> None:
         add_heat_up_card(t, b, -1)
 
 
-@kernel
+@boss_step
 def pair_survivor(t, b, dead: int) -> None:
     """O&S (facts §5.3): when one dies the survivor heals and its own heat-up cards become the deck."""
     for e in range(b.st[L.G_N_ENEMIES]):

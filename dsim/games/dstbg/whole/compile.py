@@ -50,8 +50,8 @@ class CompiledGame:
     """A whole game ready to play: its tables, the three battle tables and names for traces."""
 
     game: GameTables
-    encounters: X.Tables  # the encounter cards' shared battle tables (scenario filled per battle)
-    bosses: tuple[X.Tables, X.Tables, X.Tables]  # each boss's battle tables (the last repeated to fill three)
+    encounters: X.BossTables  # the encounter cards' shared battle tables (scenario filled per battle)
+    bosses: tuple[X.BossTables, X.BossTables, X.BossTables]  # each boss's battle tables (the last repeated to fill three)
     party: tuple[str, ...]
     boss_ids: tuple[str, ...]  # the game's different bosses, by battle-table index
     areas: tuple[tuple[tuple[int, ...], tuple[str, ...]], ...]  # per area: its levels and its boss fights
@@ -232,8 +232,8 @@ def compile_game(data: Any, party: list[str], areas: list[tuple[list[int], list[
     enc_ids = sorted(data.encounters)
     enc_compiled = [universal(compile_encounter(data, party, eid, battle_variants)) for eid in enc_ids]
     etypes, prog, enc_scen, enc_dwalk = _union_encounters(enc_compiled)
-    encounters = enc_compiled[0].tables._replace(etypes=etypes, prog=prog, scen=enc_scen[0].copy(),
-                                                 dwalk0=enc_dwalk[0].copy())
+    encounters = X.BossTables(*enc_compiled[0].tables._replace(  # one kernel plays encounters and bosses
+        etypes=etypes, prog=prog, scen=enc_scen[0].copy(), dwalk0=enc_dwalk[0].copy()))
     enc_info = np.array([[e.level, (e.terrain_1 == "chest") + (e.terrain_2 == "chest"),
                           (e.terrain_1 == "gravestone") + (e.terrain_2 == "gravestone")]
                          for e in (data.encounters[i] for i in enc_ids)], np.int32).reshape(-1, 3)
