@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import shutil
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,14 +20,42 @@ from pathlib import Path
 from numba.core import config
 
 
+STALE_AFTER_S = 3600.0  # a folder of other sources left untouched this long is pruned (no process still fills it)
+
+
 def cache_folder(name: str, sources: Iterable[Path], default_base: Path) -> str:
-    """``<NUMBA_CACHE_DIR or default_base>/<name>-<hash of the sources' names and bytes>``."""
+    """``<NUMBA_CACHE_DIR or default_base>/<name>-<hash of the sources' names and bytes>``; under ``default_base``
+    the folders of ``name`` for other sources are pruned (:func:`prune_stale`)."""
     digest = hashlib.sha256()
     for path in sources:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
-    base = os.environ.get("NUMBA_CACHE_DIR") or str(default_base)
-    return os.path.join(base, f"{name}-{digest.hexdigest()[:16]}")
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    folder = os.path.join(chosen or str(default_base), f"{name}-{digest.hexdigest()[:16]}")
+    if not chosen:
+        prune_stale(Path(default_base), name, folder)
+    return folder
+
+
+def prune_stale(base: Path, name: str, keep: str) -> None:
+    """Remove the folders ``<name>-<16 hex digits>`` in ``base`` but ``keep`` that were not written to for
+    :data:`STALE_AFTER_S`: each edit or upgrade of the sources leaves one behind (a working copy had gathered
+    2.2 GB). Only under the sources' own ``__pycache__``: a chosen ``NUMBA_CACHE_DIR`` may be shared with another
+    checkout whose folders are in use. Best effort: a folder that cannot be read or removed stays."""
+    pattern = re.compile(re.escape(name) + r"-[0-9a-f]{16}")
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return
+    now = time.time()
+    for entry in entries:
+        try:
+            stale = (entry.path != keep and pattern.fullmatch(entry.name) is not None
+                     and entry.is_dir(follow_symlinks=False) and now - entry.stat().st_mtime > STALE_AFTER_S)
+        except OSError:
+            continue
+        if stale:
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 _CACHE_DIR_LOCK = threading.RLock()
