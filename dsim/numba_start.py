@@ -1,8 +1,8 @@
-"""Numba's implementations loaded without importing ``scipy.linalg``: a fifth of a cached start.
+"""Numba's implementations loaded without importing ``scipy.linalg``: 0.15–0.3 s of a cached start.
 
 The first compile or cache load in a process makes Numba import its implementations of NumPy,
 and ``numba.np.arraymath`` then probes for BLAS by importing ``scipy.linalg.cython_blas``, which
-imports all of ``scipy.linalg`` (0.15–0.2 s here; ``numpy.f2py`` comes with it). The kernels use
+imports all of ``scipy.linalg`` (0.15–0.3 s here; ``numpy.f2py`` comes with it). The kernels use
 no linear algebra. :func:`load_implementations` lets that probe fail at once, then lets the module
 be imported normally: ``np.dot`` and the ``np.linalg`` functions in Numba code check for BLAS when
 they are compiled and work as before; only ``np.correlate``/``np.convolve`` on floats fall back to

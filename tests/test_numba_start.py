@@ -1,5 +1,5 @@
 """dsim.numba_start: Numba's implementations load without importing scipy.linalg, and linear algebra in
-Numba code still works (a fifth of a cached start went into that import)."""
+Numba code still works (0.15–0.3 s of a cached start went into that import)."""
 
 from __future__ import annotations
 

@@ -114,7 +114,8 @@ class Board:
 
     ``index[r, c]`` is the node id at ``(r, c)`` or −1; ``neighbour[n, d]`` the node one step in
     ``DIRECTIONS[d]`` or −1; ``adjacent_nodes[n]`` the same nodes without the gaps (those in direction order,
-    then −1), for loops over the nodes around ``n`` whose direction does not matter; ``walls[n]`` the WALL_* bits of the room edges node ``n`` lies against;
+    then −1), for loops over the nodes around ``n`` whose direction does not matter; ``walls[n]`` the WALL_*
+    bits of the room edges node ``n`` lies against;
     ``arc_mask[f, b, n]`` the arc bits of node ``n`` for a boss on ``b`` facing ``f``; ``toward[b, n]``
     the facing from ``b`` that best points at ``n``.
     """

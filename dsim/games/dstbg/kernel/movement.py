@@ -320,7 +320,8 @@ def any_adjacent_options(t, b, pos: int, from_node: int) -> int:
             dest = t.adjacent_nodes[pos, d]
             if dest < 0:
                 break
-            set_opt(b, n, dest, t.steps[dest, from_node], figures_at(b, dest), move_dist(t, b, dest, from_node), 0, 0, 0, 0)
+            set_opt(b, n, dest, t.steps[dest, from_node], figures_at(b, dest), move_dist(t, b, dest, from_node),
+                    0, 0, 0, 0)
             n += 1
     return n
 

@@ -51,7 +51,7 @@ class CompiledGame:
 
     game: GameTables
     encounters: X.BossTables  # the encounter cards' shared battle tables (scenario filled per battle)
-    bosses: tuple[X.BossTables, X.BossTables, X.BossTables]  # each boss's battle tables (the last repeated to fill three)
+    bosses: tuple[X.BossTables, X.BossTables, X.BossTables]  # each boss's battle tables (the last repeated)
     party: tuple[str, ...]
     boss_ids: tuple[str, ...]  # the game's different bosses, by battle-table index
     areas: tuple[tuple[tuple[int, ...], tuple[str, ...]], ...]  # per area: its levels and its boss fights
