@@ -106,10 +106,10 @@ atexit.register(report_peak)
 from dsim.games.dstbg import engine
 from dsim.games.dstbg.kernel import battle as K
 
-def fake_play_batch(tables, policy, params, seed, stream, start, count, chunk=engine.DEFAULT_CHUNK):
-    rows = np.zeros((count, K.N_OUT), np.int32)
-    rows[:, K.OUT_RESULT], rows[:, K.OUT_ROUNDS] = 1, 3
-    return rows
+def fake_play_batch(tables, policy, params, seed, stream, start, count, piece=engine.PIECE):
+    table = np.zeros((K.N_OUT, count), np.int32)
+    table[K.OUT_RESULT], table[K.OUT_ROUNDS] = 1, 3
+    return table
 
 engine.play_batch = fake_play_batch
 from dsim.cli import app

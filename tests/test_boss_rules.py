@@ -228,5 +228,5 @@ def test_ornstein_and_smough_survivor_heals_and_switches_deck(data, baseline):
 def test_batch_thread_and_chunk_independence_for_bosses(data, baseline):
     comp = compile_boss(data, ["knight", "warrior"], "gargoyle")
     whole = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 4, 8, 0, 2000)
-    pieces = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 4, 8, 0, 2000, chunk=333)
+    pieces = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 4, 8, 0, 2000, piece=333)
     assert np.array_equal(whole, pieces)

@@ -10,6 +10,7 @@ import pytest
 
 from dsim.games.dstbg import engine
 from dsim.games.dstbg.compile import compile_encounter
+from dsim.games.dstbg.kernel import battle as K
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.loader import load_game_data
 from dsim.games.dstbg.policy import get_policy
@@ -114,19 +115,32 @@ def test_F_8_1_battle_ends_when_last_enemy_dies(data, baseline):
 def test_counter_based_rng_independent_of_chunking(data, baseline):
     comp = compile_encounter(data, ["knight", "warrior"], "the_forgotten")
     whole = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 3, 11, 0, 3000)
-    pieces = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 3, 11, 0, 3000, chunk=257)
+    pieces = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 3, 11, 0, 3000, piece=257)
     tail = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 3, 11, 1000, 2000)
     assert np.array_equal(whole, pieces)
-    assert np.array_equal(whole[1000:], tail)
+    assert np.array_equal(whole[:, 1000:], tail)
+
+
+@pytest.mark.parametrize("count, threads, piece", [(0, 2, 8192), (1, 2, 8192), (1500, 2, 8192), (2048, 2, 8192),
+                                                   (65536, 2, 8192), (100_003, 3, 8192), (3000, 2, 257)])
+def test_pieces_cover_every_battle_once_near_equally(count, threads, piece):
+    cut = engine.pieces(count, threads, piece)
+    assert [i for lo, hi in cut for i in range(lo, hi)] == list(range(count))
+    sizes = [hi - lo for lo, hi in cut]
+    if count:
+        assert max(sizes) - min(sizes) <= 1 and max(sizes) <= max(piece, -(-count // threads)) + 1
+    if len(cut) > 1:  # a thread hand-off only for pieces worth it, and every thread gets one when it can
+        assert min(sizes) >= min(piece, engine.MIN_PIECE) and len(cut) >= threads
+    assert len(cut) > 1 or count < threads * min(piece, engine.MIN_PIECE)
 
 
 def test_replay_matches_batch(data, baseline):
     comp = compile_encounter(data, ["knight", "warrior"], "the_forgotten")
-    rows = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 5, 2, 0, 50)
+    table = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 5, 2, 0, 50)
     for index in (0, 17, 49):
         b = engine.play_one(comp.tables, baseline.decide, baseline.vector(), 5, 2, index)
-        assert b.st[L.G_OUTCOME] == rows[index, 0]
-        assert min(b.st[L.G_ROUND], 60) == rows[index, 1]
+        assert b.st[L.G_OUTCOME] == table[K.OUT_RESULT, index]
+        assert min(b.st[L.G_ROUND], 60) == table[K.OUT_ROUNDS, index]
 
 
 def test_walk_distances_are_copied_whole_or_the_board_corner_of_a_larger_buffer():

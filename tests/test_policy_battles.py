@@ -29,8 +29,8 @@ TUNED = ("careful", {"stamina_reserve": 2.0, "estus_at": 5.0, "stamina_value": 0
 def outcomes(policy: str, overrides: dict[str, float] | None = None, battles: int = BATTLES) -> dict[str, np.ndarray]:
     """Outcome columns of ``battles`` common battles of CELL under ``policy``."""
     cell = prepare({**CELL, "policy": policy})
-    rows = engine.play_batch(cell.compiled.tables, cell.policy.decide, cell.policy.vector(overrides), 11, 5, 0, battles)
-    return engine.outcome_columns(rows)
+    table = engine.play_batch(cell.compiled.tables, cell.policy.decide, cell.policy.vector(overrides), 11, 5, 0, battles)
+    return engine.outcome_columns(table)
 
 
 def interval(policy: str, overrides: dict[str, float] | None = None) -> tuple[float, float, float]:

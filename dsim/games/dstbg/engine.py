@@ -35,9 +35,6 @@ from dsim.games.dstbg.policy import BATTLE_TYPE, POLICY_SIG, PolicyFunctionType
 from dsim.numba_cache import cache_folder, cache_under
 from dsim.policy import Deferred, compiled
 
-DEFAULT_CHUNK = 1 << 16
-
-
 def _tables_type(tables: X.Tables) -> numba.types.Type:
     return numba.typeof(tables)
 
@@ -45,13 +42,13 @@ def _tables_type(tables: X.Tables) -> numba.types.Type:
 @lru_cache(maxsize=None)
 def _batch_entry(tables_type: numba.types.Type):
     """Compile (or load from cache) the batch entry for one Tables type: battles one after another,
-    without the GIL, so that :func:`play_batch` runs one call per thread."""
+    without the GIL, so that :func:`play_batch` runs pieces on several threads at once."""
     f64 = numba.types.float64[::1]
     out2d = numba.types.int32[:, ::1]
     i64 = numba.types.int64
     with kernel_cache():
         return numba.njit(
-            numba.types.void(tables_type, PolicyFunctionType, f64, i64, i64, i64, out2d),
+            numba.types.void(tables_type, PolicyFunctionType, f64, i64, i64, i64, i64, i64, out2d),
             cache=True,
             nogil=True,
             pipeline_class=BatchEntryPipeline,
@@ -73,9 +70,9 @@ def _entry_policy(typingctx):
     return PolicyFunctionType(), codegen
 
 
-def _play_batch_of_policy(t, params, seed, stream, start, out):
+def _play_batch_of_policy(t, params, seed, stream, start, lo, hi, out):
     """``play_batch_impl`` for the one policy the entry is compiled for (:func:`_policy_batch_entry`)."""
-    K.play_block(t, _entry_policy(), params, seed, stream, start, 0, out.shape[0], out)
+    K.play_block(t, _entry_policy(), params, seed, stream, start, lo, hi, out)
 
 
 def policy_entry_folder(policy: Deferred) -> str:
@@ -127,7 +124,7 @@ def _policy_batch_entry(tables_type: numba.types.Type, policy: Deferred):
     i64 = numba.types.int64
     with cache_under(policy_entry_folder(policy)):
         return numba.njit(
-            numba.types.void(tables_type, f64, i64, i64, i64, numba.types.int32[:, ::1]),
+            numba.types.void(tables_type, f64, i64, i64, i64, i64, i64, numba.types.int32[:, ::1]),
             cache=True,
             nogil=True,
             pipeline_class=policy_entry_pipeline(dispatcher.overloads[POLICY_SIG.args], mask),
@@ -157,29 +154,41 @@ def _one_entry(tables_type: numba.types.Type):
         )(K.run_one_impl)
 
 
+PIECE = 1 << 13  # battles a thread takes at a time: ~10 ms, so a thread held up by other work delays the rest little
+MIN_PIECE = 1 << 10  # fewer battles than this are not worth a thread hand-off (~50 µs)
+
+
+def pieces(count: int, threads: int, piece: int = PIECE) -> list[tuple[int, int]]:
+    """``count`` battles cut into near-equal ``(lo, hi)`` pieces of about ``piece``: at least one per thread
+    when there are enough battles, none under ``min(piece, MIN_PIECE)`` unless there is only one."""
+    n = max(1, min(count // min(piece, MIN_PIECE), max(threads, -(-count // piece))))
+    cuts = [count * k // n for k in range(n + 1)]
+    return [(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+
+
 def play_batch(
     tables: X.Tables, policy, params: np.ndarray, seed: int, stream: int, start: int, count: int,
-    chunk: int = DEFAULT_CHUNK,
+    piece: int = PIECE,
 ) -> np.ndarray:
-    """Outcome rows (``count`` × ``N_OUT`` int32) of battles ``start .. start+count-1``."""
+    """The outcome table of battles ``start .. start+count-1``: ``N_OUT`` × ``count`` int32, a row per
+    measure (``K.OUTCOME_NAMES``), so each measure is a contiguous column of results without a copy.
+
+    On several threads (``numba.get_num_threads()``, as a ``prange`` would use) the pieces go to whichever
+    thread is free; battle i's dice depend only on its index, so the cutting changes nothing."""
     params = np.ascontiguousarray(params, np.float64)
     if isinstance(policy, Deferred) and not config.DISABLE_JIT:
         batch = partial(_policy_batch_entry(_tables_type(tables), policy), tables, params)
     else:
         batch = partial(_batch_entry(_tables_type(tables)), tables, compiled(policy), params)
-    out = np.zeros((count, K.N_OUT), np.int32)
-    threads = numba.get_num_threads()  # NUMBA_NUM_THREADS / numba.set_num_threads, as a prange would use
-    for lo in range(0, count, chunk):
-        hi = min(count, lo + chunk)
-        # one slice per thread (battle i's dice depend only on its index, so the slicing changes nothing)
-        cuts = [lo + (hi - lo) * k // threads for k in range(threads + 1)]
-        parts = [(a, z) for a, z in zip(cuts, cuts[1:]) if z > a]
-        if len(parts) == 1:
-            batch(seed, stream, start + lo, out[lo:hi])
-            continue
-        jobs = [_pool(threads).submit(batch, seed, stream, start + a, out[a:z]) for a, z in parts]
-        for job in jobs:
-            job.result()
+    out = np.empty((K.N_OUT, count), np.int32)  # every battle fills its whole column
+    threads = numba.get_num_threads()
+    parts = pieces(count, threads, piece)
+    if threads == 1 or len(parts) == 1:
+        batch(seed, stream, start, 0, count, out)
+        return out
+    jobs = [_pool(threads).submit(batch, seed, stream, start, lo, hi, out) for lo, hi in parts]
+    for job in jobs:
+        job.result()
     return out
 
 
@@ -210,8 +219,8 @@ def play_from(
     return b
 
 
-def outcome_columns(rows: np.ndarray) -> dict[str, np.ndarray]:
-    """Outcome rows as named columns (plus ``win``), the form sweeps and reports consume."""
-    cols = {name: rows[:, i].copy() for i, name in enumerate(K.OUTCOME_NAMES)}
-    cols["win"] = rows[:, K.OUT_RESULT] == L.OUT_WIN
+def outcome_columns(table: np.ndarray) -> dict[str, np.ndarray]:
+    """An outcome table's rows as named columns (views, plus ``win``), the form sweeps and reports consume."""
+    cols = dict(zip(K.OUTCOME_NAMES, table))
+    cols["win"] = table[K.OUT_RESULT] == L.OUT_WIN
     return cols

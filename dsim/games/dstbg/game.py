@@ -253,8 +253,8 @@ class DSTBG(Game):
         from dsim.games.dstbg import engine
 
         cell = prepare(settings)
-        rows = engine.play_batch(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, start, count)
-        return engine.outcome_columns(rows)
+        table = engine.play_batch(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, start, count)
+        return engine.outcome_columns(table)
 
     def data_hash(self, settings: Mapping[str, Any]) -> str:
         """SHA-256 over the shipped data files and the overlay, so resumed sweeps refuse changed data."""
@@ -338,10 +338,10 @@ class DSTBG(Game):
         tables, decide = cell.compiled.tables, cell.policy.decide
 
         def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
-            rows = engine.play_batch(tables, decide, np.asarray(vector, np.float64), seed, stream, start, count)
+            table = engine.play_batch(tables, decide, np.asarray(vector, np.float64), seed, stream, start, count)
             if measure is None:
-                return rows[:, K.OUT_RESULT] == L.OUT_WIN
-            return self.measured(engine.outcome_columns(rows), measure)
+                return table[K.OUT_RESULT] == L.OUT_WIN
+            return self.measured(engine.outcome_columns(table), measure)
 
         return cell.policy, evaluate
 

@@ -30,7 +30,7 @@ from dsim.games.dstbg.kernel.enemy import activate_regular
 from dsim.numba_ref import keep_alive, ref
 from dsim.rng import battle_key, randint
 
-# outcome columns (one row per battle)
+# outcome rows (an outcome table holds one row per measure and one column per battle)
 OUT_RESULT = 0  # L.OUT_*
 OUT_ROUNDS = 1
 OUT_DEATHS = 2
@@ -224,32 +224,45 @@ def play(t, b, policy) -> None:
 
 
 @kernel
-def summarise(t, b, out: np.ndarray) -> None:
-    """Fill one outcome row from the final state."""
+def summarise(t, b, out: np.ndarray, i: int) -> None:
+    """Fill column ``i`` of the outcome table (``N_OUT`` rows, one column per battle) from the final state.
+    The sums run in locals and each row is stored once."""
     st = b.st
-    out[:] = 0
-    out[OUT_RESULT] = st[L.G_OUTCOME]
-    out[OUT_ROUNDS] = min(st[L.G_ROUND], t.variants[L.V_MAX_ROUNDS])
+    deaths = dealt = taken = stamina = estus = luck = heroic = dodges = dodges_ok = 0
     for c in range(st[L.G_N_CHARS]):
-        out[OUT_DEATHS] += 1 - st[ci(c, L.C_ALIVE)]
-        out[OUT_DAMAGE_DEALT] += st[ci(c, L.C_DMG_DEALT)]
-        out[OUT_DAMAGE_TAKEN] += st[ci(c, L.C_DMG_TAKEN)]
-        out[OUT_STAMINA_SPENT] += st[ci(c, L.C_STAMINA_SPENT)]
-        out[OUT_ESTUS] += st[ci(c, L.C_ESTUS_USED)]
-        out[OUT_LUCK] += st[ci(c, L.C_LUCK_USED)]
-        out[OUT_HEROIC] += st[ci(c, L.C_HEROIC_USED)]
-        out[OUT_DODGES] += st[ci(c, L.C_DODGES)]
-        out[OUT_DODGES_OK] += st[ci(c, L.C_DODGES_OK)]
-    out[OUT_BOSS_HEALTH] = -1
+        deaths += 1 - st[ci(c, L.C_ALIVE)]
+        dealt += st[ci(c, L.C_DMG_DEALT)]
+        taken += st[ci(c, L.C_DMG_TAKEN)]
+        stamina += st[ci(c, L.C_STAMINA_SPENT)]
+        estus += st[ci(c, L.C_ESTUS_USED)]
+        luck += st[ci(c, L.C_LUCK_USED)]
+        heroic += st[ci(c, L.C_HEROIC_USED)]
+        dodges += st[ci(c, L.C_DODGES)]
+        dodges_ok += st[ci(c, L.C_DODGES_OK)]
+    killed = 0
+    boss_health = -1
     for e in range(st[L.G_N_ENEMIES]):
-        out[OUT_KILLED] += 1 - st[ei(e, L.E_ALIVE)]
+        killed += 1 - st[ei(e, L.E_ALIVE)]
         et = st[ei(e, L.E_TYPE)]
         if t.etypes[et, L.ET_IS_BOSS] == 1:
             left = t.etypes[et, L.ET_HEALTH] - st[ei(e, L.E_WOUNDS)]
-            out[OUT_BOSS_HEALTH] = left if out[OUT_BOSS_HEALTH] < 0 else out[OUT_BOSS_HEALTH] + left
-    out[OUT_HEATUP_ROUND] = st[L.G_HEATUP_ROUND]
-    out[OUT_CARDS] = st[L.G_CARDS_DRAWN] if out[OUT_BOSS_HEALTH] >= 0 else -1  # no boss, no behaviour deck
-    out[OUT_NEXT_FIRST] = st[L.G_NEXT_CHAR]
+            boss_health = left if boss_health < 0 else boss_health + left
+    out[OUT_RESULT, i] = st[L.G_OUTCOME]
+    out[OUT_ROUNDS, i] = min(st[L.G_ROUND], t.variants[L.V_MAX_ROUNDS])
+    out[OUT_DEATHS, i] = deaths
+    out[OUT_DAMAGE_DEALT, i] = dealt
+    out[OUT_DAMAGE_TAKEN, i] = taken
+    out[OUT_STAMINA_SPENT, i] = stamina
+    out[OUT_ESTUS, i] = estus
+    out[OUT_LUCK, i] = luck
+    out[OUT_HEROIC, i] = heroic
+    out[OUT_KILLED, i] = killed
+    out[OUT_BOSS_HEALTH, i] = boss_health
+    out[OUT_HEATUP_ROUND, i] = st[L.G_HEATUP_ROUND]
+    out[OUT_CARDS, i] = st[L.G_CARDS_DRAWN] if boss_health >= 0 else -1  # no boss, no behaviour deck
+    out[OUT_DODGES, i] = dodges
+    out[OUT_DODGES_OK, i] = dodges_ok
+    out[OUT_NEXT_FIRST, i] = st[L.G_NEXT_CHAR]
 
 
 @kernel
@@ -304,16 +317,17 @@ def play_block(t, policy, params, seed: int, stream: int, start: int, lo: int, h
     br = ref(b)
     for i in range(lo, hi):
         run_battle(tr, br, policy, seed, stream, start + i)
-        summarise(tr, br, out[i])
+        summarise(tr, br, out, i)
     keep_alive(b)
 
 
-def play_batch_impl(t, policy, params, seed, stream, start, out):
-    """Battles ``start .. start+len(out)-1`` one after another on one set of buffers. The engine runs
+def play_batch_impl(t, policy, params, seed, stream, start, lo, hi, out):
+    """Battles ``start+lo .. start+hi-1`` into columns ``lo .. hi-1`` of ``out``, one after another on one
+    set of buffers. The engine runs
     several calls at once on threads of its own (the entry releases the GIL): a ``prange`` here made
     Numba optimise and generate the whole kernel three more times (parallel body, its wrapper, this
     function), a third of a cold compile. Results do not depend on threads or slices."""
-    play_block(t, policy, params, seed, stream, start, 0, out.shape[0], out)
+    play_block(t, policy, params, seed, stream, start, lo, hi, out)
 
 
 def run_one_impl(t, b, policy, seed, stream, index):
