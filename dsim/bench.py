@@ -148,7 +148,7 @@ def _fastest(play: Callable[[], Any]) -> float:
 def measure(game_name: str, game_module: str | None, settings: Mapping[str, Any], battles: int, batch: int,
             seed: int = SEED, scaling: bool = False) -> dict[str, Any]:
     """In this process: time the first battle (kernel compile or cache load), then ``battles``
-    battles in batches of ``batch`` through the game's chunk entry (:func:`_fastest` of three runs), summing only,
+    battles in batches of ``batch`` through the game's play (:func:`_fastest` of three runs), summing only,
     so memory is O(batch).
     With ``scaling``, also the same battles on one thread, and the probe loop on all threads and on one."""
     import numba

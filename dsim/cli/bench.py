@@ -27,8 +27,8 @@ def bench(
         "--threads", min=1, help="Numba threads (NUMBA_NUM_THREADS of the measuring processes; default: all cores).",
     )] = None,
     batch: Annotated[int, typer.Option(
-        "--batch", min=1, help="Battles per call of the game's chunk entry (the engine splits larger calls "
-        "into chunks of 65,536).",
+        "--batch", min=1, help="Battles per call of the game's play (the engine shares each call out among "
+        "the threads).",
     )] = BenchOptions.batch,
     nojit_battles: Annotated[int, typer.Option(
         "--nojit-battles", min=1, help="Battles for the NUMBA_DISABLE_JIT=1 run (plain Python is slow).",
