@@ -10,6 +10,7 @@ from dsim.games.dstbg.kernel.character import activate_character
 from dsim.games.dstbg.kernel.core import (
     allocating,
     ci,
+    clear,
     copy_distances,
     count_figures,
     decide,
@@ -61,7 +62,7 @@ def setup(t, b, policy) -> None:
     nodes (D-14), aggro (R-7.9, A-3); the first character to activate (D-5)."""
     st = b.st
     sc = t.scen
-    st[:] = 0
+    clear(st, L.STATE_LEN)
     st[L.G_N_CHARS] = sc[X.SC_N_CHARS]
     st[L.G_N_ENEMIES] = sc[X.SC_N_ENEMIES]
     st[L.G_N_NODES] = sc[X.SC_N_NODES]
@@ -274,9 +275,9 @@ def run_battle(t, b, policy, seed: int, stream: int, index: int) -> None:
     preset = b.cursor[PRESET] == 1
     b.rng[0] = battle_key(seed, stream, index)
     b.rng[1] = 0
-    b.cursor[:] = 0  # b.opts needs no reset: every decision fills the rows it offers (set_opt) before asking
-    b.dice[:] = 0
-    b.dcol[:] = 0
+    clear(b.cursor, 4)  # b.opts needs no reset: every decision fills the rows it offers (set_opt) before asking
+    clear(b.dice, 8)
+    clear(b.dcol, 8)
     if preset:
         recompute_walk(t, b)
         count_figures(b)

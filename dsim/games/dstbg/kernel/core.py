@@ -614,12 +614,22 @@ def figures_at(b, n: int) -> int:
     return b.figs[n]
 
 
+@always_inline
+@kernel
+def clear(a, n: int) -> None:
+    """``a[:n] = 0`` for a buffer of at least ``n`` elements. With ``n`` a constant at the call, LLVM stores the
+    zeros inline: ``a[:] = 0`` calls ``memset`` for the buffer's length, and for a few dozen bytes the call cost
+    more than the stores (a battle's small resets took 2.6% of its time, 0.6% of its instructions)."""
+    for i in range(n):
+        a[i] = 0
+
+
 @kernel
 def count_figures(b) -> None:
     """Count the living figures placed on each node into ``b.figs`` (the battle's start: after setup places
     the enemies, or a hand-placed state)."""
     st = b.st
-    b.figs[:] = 0
+    clear(b.figs, L.MAX_NODES)
     for c in range(st[L.G_N_CHARS]):
         if st[ci(c, L.C_ALIVE)] == 1 and st[ci(c, L.C_POS)] >= 0:
             b.figs[st[ci(c, L.C_POS)]] += 1
