@@ -11,12 +11,19 @@ live: a reference must never be returned or stored (the kernel only passes it do
 built in that function must be passed to :func:`keep_alive` after its reference's last use, or
 Numba frees its arrays right after ``ref``. Under ``NUMBA_DISABLE_JIT=1`` :func:`ref` returns the
 tuple itself.
+
+A named tuple class may declare, with :func:`fixed_trailing_dims`, the dimensions after the first of its
+C-contiguous arrays that are the same in every instance (a table's columns). ``r.field`` then gives those
+shapes and all strides as constants, so indexing multiplies by a constant instead of loading a shape from the
+tuple and multiplying by it; :func:`check_trailing_dims` guards the Python entry points.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
 from numba.core import cgutils, config, types
 from numba.core.datamodel import models, register_default
 from numba.core.imputils import impl_ret_borrowed, lower_getattr_generic
@@ -46,11 +53,56 @@ class _RefAttributes(AttributeTemplate):
         return typ.dtype.types[fields.index(attr)] if attr in fields else None
 
 
+_TRAILING_DIMS: dict[type, dict[str, tuple[int, ...]]] = {}
+
+
+def fixed_trailing_dims(cls: type, dims: Mapping[str, tuple[int, ...]]) -> None:
+    """Declare that field ``name`` of every ``cls`` (and subclass) instance is a C-contiguous array whose
+    dimensions after the first are ``dims[name]``."""
+    unknown = set(dims) - set(getattr(cls, "_fields", ()))
+    if unknown:
+        raise ValueError(f"{cls.__name__} has no fields {sorted(unknown)}")
+    _TRAILING_DIMS[cls] = {name: tuple(int(d) for d in shape) for name, shape in dims.items()}
+
+
+def _declared(cls: type) -> dict[str, tuple[int, ...]]:
+    return next((_TRAILING_DIMS[k] for k in getattr(cls, "__mro__", ()) if k in _TRAILING_DIMS), {})
+
+
+def check_trailing_dims(tup: Any) -> None:
+    """Raise ``ValueError`` unless each declared array field of ``tup`` is C-contiguous with its declared
+    trailing dimensions: compiled code reads through those constants, so a mismatch would read wrong memory."""
+    for name, trailing in _declared(type(tup)).items():
+        a = getattr(tup, name)
+        if not isinstance(a, np.ndarray) or a.shape[1:] != trailing or not a.flags.c_contiguous:
+            shape = getattr(a, "shape", type(a).__name__)
+            raise ValueError(f"{type(tup).__name__}.{name}: expected a C-contiguous array of shape (n, "
+                             f"{', '.join(map(str, trailing))}), got {shape}")
+
+
+def _with_constant_dims(context, builder, array_type: types.Array, data, trailing: tuple[int, ...]):
+    """The array's data representation ``data`` with its trailing shapes and every stride set to constants."""
+    model = context.data_model_manager[array_type]
+    shape, strides = model.get_field_position("shape"), model.get_field_position("strides")
+    i64 = context.get_value_type(types.intp)
+    stride = context.get_abi_sizeof(context.get_data_type(array_type.dtype))
+    for k in range(array_type.ndim - 1, -1, -1):
+        data = builder.insert_value(data, i64(stride), [strides, k])
+        if k > 0:
+            data = builder.insert_value(data, i64(trailing[k - 1]), [shape, k])
+            stride *= trailing[k - 1]
+    return data
+
+
 @lower_getattr_generic(Ref)
 def _ref_getattr(context, builder, typ: Ref, value, attr: str):
     i = typ.dtype.fields.index(attr)
     field_type = typ.dtype.types[i]
     data = builder.load(cgutils.gep_inbounds(builder, value, 0, i))
+    trailing = _declared(getattr(typ.dtype, "instance_class", None)).get(attr)
+    if trailing is not None and isinstance(field_type, types.Array) and field_type.layout == "C" \
+            and field_type.ndim == len(trailing) + 1:
+        data = _with_constant_dims(context, builder, field_type, data, trailing)
     return impl_ret_borrowed(context, builder, field_type, context.data_model_manager[field_type].from_data(builder, data))
 
 

@@ -33,8 +33,6 @@ HEROIC = {
 TARGETS = {"nearest": L.TGT_NEAREST, "aggro": L.TGT_AGGRO, "area": L.TGT_AREA, None: L.TGT_NONE}
 WALL_ROWS = {"bottom": ("row", 4), "top": ("row", 0), "left": ("col", 0), "right": ("col", 4)}
 DIE_LETTERS = "KUO"
-LSTAT_THRESHOLDS = 8
-LSTAT_NEEDS = 41
 
 
 @dataclass(frozen=True)
@@ -98,17 +96,17 @@ def _line_stats(k: int, u: int, o: int, mod: int, faces: dict[str, list[int]]) -
 def _line_stats_of(k: int, u: int, o: int, mod: int, face_key: tuple[tuple[str, tuple[int, ...]], ...]) -> np.ndarray:
     """:func:`_line_stats` for hashable faces, memoised: a whole game compiles hundreds of item instances."""
     faces = {letter: list(values) for letter, values in face_key}
-    out = np.zeros((2, LSTAT_THRESHOLDS, LSTAT_NEEDS), np.int32)
+    out = np.zeros((2, X.LSTAT_THRESHOLDS, X.LSTAT_NEEDS), np.int32)
     if k + u + o == 0:
         return out
     for bonus in (0, 1):
         pool = Pool(counts=(("K", k + bonus), ("U", u), ("O", o)), modifier=mod)
         pmf = pmf_array(pool, faces)
         totals = np.arange(pmf.size)
-        for th in range(LSTAT_THRESHOLDS):
+        for th in range(X.LSTAT_THRESHOLDS):
             dmg = np.maximum(totals - th, 0)
             out[bonus, th, 0] = int(round(100 * float(pmf @ dmg)))
-            for need in range(1, LSTAT_NEEDS):
+            for need in range(1, X.LSTAT_NEEDS):
                 out[bonus, th, need] = int(round(1000 * float(pmf[dmg >= need].sum())))
     return out
 
@@ -278,7 +276,7 @@ class ItemTables:
         return (
             np.array(self.items, np.int32).reshape(-1, L.IT_FIELDS),
             np.array(self.lines, np.int32).reshape(-1, L.L_FIELDS),
-            np.array(self.lstat, np.int32).reshape(-1, 2, LSTAT_THRESHOLDS, LSTAT_NEEDS),
+            np.array(self.lstat, np.int32).reshape(-1, 2, X.LSTAT_THRESHOLDS, X.LSTAT_NEEDS),
         )
 
 

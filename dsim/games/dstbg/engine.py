@@ -33,9 +33,13 @@ from dsim.games.dstbg.kernel.core import (
 )
 from dsim.games.dstbg.policy import BATTLE_TYPE, POLICY_SIG, PolicyFunctionType
 from dsim.numba_cache import cache_folder, cache_under
+from dsim.numba_ref import check_trailing_dims
 from dsim.policy import Deferred, compiled
 
+
 def _tables_type(tables: X.Tables) -> numba.types.Type:
+    """The Numba type of ``tables``, once their columns are checked (the kernel reads them as constants)."""
+    check_trailing_dims(tables)
     return numba.typeof(tables)
 
 

@@ -215,7 +215,7 @@ def play(t, b, policy) -> None:
             break
         c = st[L.G_NEXT_CHAR]
         activate_character(t, b, policy, c)
-        st[L.G_NEXT_CHAR] = (c + 1) % n_chars  # clockwise
+        st[L.G_NEXT_CHAR] = c + 1 if c + 1 < n_chars else 0  # clockwise (no division: ~26 cycles a round)
         if not enemies_first and running(b):
             enemy_turn(t, b, policy)
             offer_retreat(t, b, policy)

@@ -21,12 +21,17 @@ from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.compile import CompiledGame
 from dsim.games.dstbg.whole.strategy import StrategyFunctionType
 from dsim.numba_cache import cache_under
+from dsim.numba_ref import check_trailing_dims
 from dsim.policy import compiled
 
 DEFAULT_CHUNK = 1 << 12
 
 
 def _types(cg: CompiledGame) -> tuple[numba.types.Type, numba.types.Type]:
+    """The Numba types of the game's tables and its battles' tables, once the battle tables' columns are checked
+    (the kernel reads them as constants, dsim.numba_ref)."""
+    for tables in (cg.encounters, *cg.bosses):
+        check_trailing_dims(tables)
     return numba.typeof(cg.game), numba.typeof(cg.encounters)
 
 

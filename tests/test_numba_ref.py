@@ -1,0 +1,99 @@
+"""dsim.numba_ref: named tuples by reference, and tables whose trailing dimensions compiled code takes as constants."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+from numba import njit
+
+from dsim.numba_ref import check_trailing_dims, fixed_trailing_dims, keep_alive, ref
+
+
+class Grid(NamedTuple):
+    cells: np.ndarray  # int32 (n, 3, 2)
+    rows: np.ndarray  # int32 (n, 5)
+    free: np.ndarray  # int32 (n, m): not declared
+
+
+fixed_trailing_dims(Grid, {"cells": (3, 2), "rows": (5,)})
+
+
+class LabelledGrid(Grid):
+    __slots__ = ()
+
+
+@njit
+def _read(r, i: int, j: int, k: int):
+    return r.cells[i, j, k], r.rows[i, j], r.free[i, j], r.cells.shape[1], r.cells.shape[2], r.rows.shape[1], \
+        r.cells[i].strides[0], r.rows[i, 1:].shape[0]
+
+
+@njit
+def _write(r, i: int, j: int, value: int) -> None:
+    r.rows[i, j] = value
+    r.cells[i, j % 3, 1] = value
+
+
+@njit
+def _through_ref(g, i: int, j: int, k: int):
+    r = ref(g)
+    out = _read(r, i, j, k)
+    _write(r, i, j, -7)
+    keep_alive(g)
+    return out
+
+
+def _grid(cls=Grid, n: int = 4) -> Grid:
+    return cls(np.arange(n * 6, dtype=np.int32).reshape(n, 3, 2), np.arange(n * 5, dtype=np.int32).reshape(n, 5) * 10,
+               np.arange(n * 7, dtype=np.int32).reshape(n, 7) * 100)
+
+
+@pytest.mark.parametrize("cls", [Grid, LabelledGrid])
+def test_declared_trailing_dims_read_and_write_the_same_elements_as_numpy(cls):
+    g, before = _grid(cls), _grid(cls)
+    got = _through_ref(g, 3, 2, 1)
+    # values, the declared shapes, a row's stride (2 int32) and a slice's length, all as numpy has them
+    assert got == (before.cells[3, 2, 1], before.rows[3, 2], before.free[3, 2], 3, 2, 5, 8, 4)
+    assert g.rows[3, 2] == -7 and g.cells[3, 2, 1] == -7  # the writes land on the elements numpy names so
+    assert np.count_nonzero(g.rows != before.rows) == 1 and np.count_nonzero(g.cells != before.cells) == 1
+
+
+def test_check_trailing_dims_names_the_field_and_the_expected_shape():
+    check_trailing_dims(_grid())
+    bad = _grid()._replace(rows=np.zeros((4, 6), np.int32))
+    with pytest.raises(ValueError, match=r"Grid\.rows: expected a C-contiguous array of shape \(n, 5\), got \(4, 6\)"):
+        check_trailing_dims(bad)
+    strided = _grid()._replace(cells=np.zeros((4, 3, 4), np.int32)[:, :, ::2])
+    with pytest.raises(ValueError, match=r"LabelledGrid\.cells|Grid\.cells"):
+        check_trailing_dims(LabelledGrid(*strided))
+
+
+def test_declaring_an_unknown_field_is_refused():
+    with pytest.raises(ValueError, match="no fields"):
+        fixed_trailing_dims(Grid, {"colums": (5,)})
+
+
+def test_the_kernel_refuses_tables_whose_columns_differ_from_the_declared_ones():
+    from dsim.games.dstbg import engine
+    from dsim.games.dstbg.compile import compile_encounter
+    from dsim.games.dstbg.loader import load_game_data
+    from dsim.games.dstbg.policy import get_policy
+
+    tables = compile_encounter(load_game_data(), ["knight", "warrior"], "the_forgotten").tables
+    baseline = get_policy("baseline")
+    narrow = tables._replace(etypes=np.ascontiguousarray(tables.etypes[:, :-1]))
+    with pytest.raises(ValueError, match=r"Tables\.etypes: expected a C-contiguous array of shape \(n, 10\)"):
+        engine.play_batch(narrow, baseline.decide, baseline.vector(), 1, 2, 0, 10)
+
+
+def test_compiled_code_takes_the_declared_dims_as_constants_not_the_arrays_own():
+    """What the entry points' check guards: a tuple that breaks its declaration is read with the declared dims."""
+    g = _grid()._replace(rows=np.zeros((4, 6), np.int32), free=np.zeros((4, 9), np.int32))
+    _, _, _, _, _, rows_width, _, _ = _through_ref(g, 0, 0, 0)
+    assert rows_width == 5
+    assert np.flatnonzero(g.rows.ravel()).tolist() == [0]  # rows[0, 0] written at offset 0
+    g = _grid()._replace(rows=np.zeros((4, 6), np.int32))
+    _through_ref(g, 1, 0, 0)
+    assert np.flatnonzero(g.rows.ravel()).tolist() == [5]  # rows[1, 0] at 1 * 5, the declared width, not 6
