@@ -423,12 +423,20 @@ def compile_encounter(
                    scen, variants, enemy_ids, item_ids, line_names)
 
 
+def _node_columns(a: np.ndarray, axes: int, fill: int) -> np.ndarray:
+    """``a`` with its last ``axes`` dimensions widened to ``NODE_COLS`` (``fill`` in the new places): the kernel's
+    node-by-node tables have rows of that constant width (``context.fixed_trailing_dims``)."""
+    out = np.full(a.shape[:-axes] + (L.NODE_COLS,) * axes, fill, np.int32)
+    out[tuple(slice(0, s) for s in a.shape)] = a
+    return out
+
+
 def _setup_walk(board: B.Board, scen: np.ndarray) -> np.ndarray:
     """Walk distances around the terrain placed at setup (gravestones, chests, barrels block)."""
     n = board.neighbour.shape[0]
     terrain = scen[X.SC_TERRAIN : X.SC_TERRAIN + n]
     blocked = np.isin(terrain, (L.TERRAIN_GRAVESTONE, L.TERRAIN_CHEST, L.TERRAIN_BARREL))
-    return B.walk_distances_nb(np.ascontiguousarray(board.neighbour, np.int32), blocked).astype(np.int32)
+    return _node_columns(B.walk_distances_nb(np.ascontiguousarray(board.neighbour, np.int32), blocked), 1, L.UNREACHABLE)
 
 
 def _finish(data: Any, board: B.Board, party: list[str], party_tables: tuple, etypes: list, prog: list,
@@ -441,9 +449,9 @@ def _finish(data: Any, board: B.Board, party: list[str], party_tables: tuple, et
     tables = (X.BossTables if scen[X.SC_IS_BOSS] == 1 else X.Tables)(
         neighbour=np.ascontiguousarray(board.neighbour, np.int32),
         adjacent_nodes=np.ascontiguousarray(board.adjacent_nodes, np.int32),
-        steps=np.ascontiguousarray(board.steps, np.int32),
+        steps=_node_columns(board.steps, 1, L.UNREACHABLE),
         dwalk0=_setup_walk(board, scen),
-        arcs=np.ascontiguousarray(board.arc_mask, np.int32),
+        arcs=_node_columns(board.arc_mask, 2, 0),
         chars=chars,
         items=items,
         lines=lines,

@@ -296,7 +296,7 @@ def battle_buffers(n_nodes: int, params):
         np.zeros(L.STATE_LEN, np.int32),
         np.zeros(2, np.uint64),
         np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
-        np.zeros((n_nodes, n_nodes), np.int32),
+        np.zeros((n_nodes, L.NODE_COLS), np.int32),
         np.zeros(L.MAX_NODES, np.int32),
         np.zeros(8, np.int32),
         np.zeros(8, np.int32),

@@ -50,9 +50,9 @@ class Tables(NamedTuple):
 
     neighbour: np.ndarray  # int32 (n, 8): node in direction d, -1 off board
     adjacent_nodes: np.ndarray  # int32 (n, 8): the nodes of neighbour[n] in direction order, then -1 (Board)
-    steps: np.ndarray  # int32 (n, n): adjacency steps ignoring terrain
-    dwalk0: np.ndarray  # int32 (n, n): walk distances around the setup's blocking terrain
-    arcs: np.ndarray  # int32 (8, n, n): arc bitmask of node for boss facing/boss node
+    steps: np.ndarray  # int32 (n, NODE_COLS): adjacency steps ignoring terrain (columns from n on unused)
+    dwalk0: np.ndarray  # int32 (n, NODE_COLS): walk distances around the setup's blocking terrain
+    arcs: np.ndarray  # int32 (8, NODE_COLS, NODE_COLS): arc bitmask of node for boss facing/boss node
     chars: np.ndarray  # int32 (MAX_CHARS, CT_FIELDS)
     items: np.ndarray  # int32 (n_items, IT_FIELDS)
     lines: np.ndarray  # int32 (n_lines, L_FIELDS)
@@ -81,7 +81,7 @@ class Battle(NamedTuple):
     st: np.ndarray  # int32 (STATE_LEN,)
     rng: np.ndarray  # uint64 (2,): key, counter
     opts: np.ndarray  # int32 (MAX_OPTS, OPT_FIELDS)
-    dwalk: np.ndarray  # int32 (n, n) walk distances avoiding blocking terrain
+    dwalk: np.ndarray  # int32 (n, NODE_COLS) walk distances avoiding blocking terrain
     figs: np.ndarray  # int32 (MAX_NODES,): living figures on each node, kept by the kernel (core.figures_at)
     dice: np.ndarray  # int32 (8,) scratch: last roll's dice values
     dcol: np.ndarray  # int32 (8,) scratch: last roll's dice colours
@@ -117,12 +117,12 @@ CARD_FIELDS = CARD_HALF + 2 * HALF_FIELDS
 # Every cell's tables and every battle's buffers have these columns: compiled code indexes them with constant
 # strides (dsim.numba_ref), ~3% fewer instructions a battle than loading each array's shape to multiply by it
 fixed_trailing_dims(Tables, {
-    "neighbour": (8,), "adjacent_nodes": (8,), "chars": (L.CT_FIELDS,), "items": (L.IT_FIELDS,),
+    "steps": (L.NODE_COLS,), "dwalk0": (L.NODE_COLS,), "arcs": (L.NODE_COLS, L.NODE_COLS), "neighbour": (8,), "adjacent_nodes": (8,), "chars": (L.CT_FIELDS,), "items": (L.IT_FIELDS,),
     "lines": (L.L_FIELDS,), "lstat": (2, LSTAT_THRESHOLDS, LSTAT_NEEDS), "etypes": (L.ET_FIELDS,),
     "prog": (L.S_FIELDS,), "cards": (CARD_FIELDS,), "faces": (6,),
     "taken": (DEFENCE_DICE + 1, DEFENCE_DICE + 1, DEFENCE_DAMAGE + 1), "dodge": (DODGE_DIFFICULTY + 1,),
 })
-fixed_trailing_dims(Battle, {"opts": (L.OPT_FIELDS,), "trace": (L.EV_FIELDS + L.STATE_LEN,)})
+fixed_trailing_dims(Battle, {"opts": (L.OPT_FIELDS,), "dwalk": (L.NODE_COLS,), "trace": (L.EV_FIELDS + L.STATE_LEN,)})
 
 
 def new_battle(
@@ -136,7 +136,7 @@ def new_battle(
         st=np.zeros(L.STATE_LEN, np.int32),
         rng=np.zeros(2, np.uint64),
         opts=np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
-        dwalk=np.zeros((n_nodes, n_nodes), np.int32),
+        dwalk=np.zeros((n_nodes, L.NODE_COLS), np.int32),
         figs=np.zeros(L.MAX_NODES, np.int32),
         dice=np.zeros(8, np.int32),
         dcol=np.zeros(8, np.int32),

@@ -737,9 +737,10 @@ in_batch = (lambda: 0) if config.DISABLE_JIT else _in_batch
 
 @kernel
 def copy_distances(dst, src, n: int) -> None:
-    """``dst[:n, :n] = src[:n, :n]``: one ``memcpy`` when both are ``n`` × ``n``, as a battle's own buffers are;
-    element by element otherwise (a game played whole keeps buffers sized for its largest board)."""
-    if dst.shape[0] == n and dst.shape[1] == n and src.shape[0] == n and src.shape[1] == n:
+    """``dst[:n, :n] = src[:n, :n]``: one ``memcpy`` when both have ``n`` rows of one width, as a battle's own
+    buffers and its tables do; element by element otherwise (a game played whole keeps buffers sized for its
+    largest board; a board's fresh walk distances are ``n`` × ``n``)."""
+    if dst.shape[0] == n and src.shape[0] == n and dst.shape[1] == src.shape[1]:
         _copy_same(dst, src)
         return
     for x in range(n):  # element by element: a slice assignment compiles a shape-error message, string code

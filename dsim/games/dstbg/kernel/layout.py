@@ -12,6 +12,8 @@ from dsim.games.dstbg.variants import VARIANTS as _V
 MAX_CHARS = 4
 MAX_ENEMIES = 8  # largest core encounter has 6; bosses use at most 2 slots
 MAX_NODES = 26  # the joined main-boss arena
+NODE_COLS = 32  # row width of the node-by-node tables (steps, walk distances, arcs): MAX_NODES or more, a power of
+# two so a row's offset is a shift; every board pads its rows to it (compile._node_columns)
 MAX_OPTS = 64
 OPT_FIELDS = 9  # set_opt fills 8; column 8 is a move step's boss-arc feature (else 0)
 MAX_HANDS = 2
