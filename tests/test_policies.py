@@ -412,3 +412,9 @@ def test_ask_hands_the_policy_the_caller_s_own_arrays_and_refuses_others():
         ask(get_policy("naive").decide, L.H_AGGRO, st.astype(np.int64), opts, 3, get_policy("naive").vector(), dist)
     with pytest.raises(ValueError, match="ask: dist must be a C-ordered int32 array"):
         ask(get_policy("naive").decide, L.H_AGGRO, st, opts, 3, get_policy("naive").vector(), dist.T)
+    with pytest.raises(ValueError, match=r"ask: dist must be n × n with n ≤ 32, got shape \(3, 4\)"):
+        ask(get_policy("naive").decide, L.H_AGGRO, st, opts, 3, get_policy("naive").vector(),
+            np.zeros((3, 4), np.int32))
+    with pytest.raises(ValueError, match=r"Battle\.opts: expected a C-contiguous array of shape \(n, 9\)"):
+        ask(get_policy("naive").decide, L.H_AGGRO, st, np.zeros((L.MAX_OPTS, 8), np.int32), 3,
+            get_policy("naive").vector(), dist)

@@ -20,7 +20,8 @@ import numpy as np
 from numba import njit, typeof, types
 
 from dsim.games.dstbg.kernel import context as X
-from dsim.numba_ref import Ref, keep_alive, ref
+from dsim.games.dstbg.kernel import layout as L
+from dsim.numba_ref import Ref, check_trailing_dims, keep_alive, ref
 from dsim.policy import Param, Policy, PolicyRegistry, compiled, policy_decorator
 
 __all__ = ["POLICY_SIG", "Param", "Policy", "REGISTRY", "all_policies", "ask", "get_policy", "policy_function",
@@ -60,11 +61,17 @@ def _asker():
 
 
 def ask(decide, hook: int, st: np.ndarray, opts: np.ndarray, n: int, params: np.ndarray, dist: np.ndarray) -> int:
-    """The row a policy's ``decide`` picks for one question put from Python (tests, notebooks): the state,
-    option rows and walk distances are handed over as they are (int32, C order; never copied, so a test sees
-    whatever the policy wrote into them), as the kernel hands them."""
+    """The row a policy's ``decide`` picks for one question put from Python (tests, notebooks): the state and
+    option rows are handed over as they are (int32, C order; never copied, so a test sees whatever the policy
+    wrote into them), as the kernel hands them; the walk distances (``n`` × ``n``) go in a copy whose rows are
+    widened to the kernel's ``NODE_COLS`` columns."""
     for name, array in (("st", st), ("opts", opts), ("dist", dist)):
         if array.dtype != np.int32 or not array.flags.c_contiguous:
             raise ValueError(f"ask: {name} must be a C-ordered int32 array, got {array.dtype}")
-    battle = X.new_battle(dist.shape[0], params)._replace(st=st, opts=opts, dwalk=dist)
+    if dist.ndim != 2 or dist.shape[0] != dist.shape[1] or dist.shape[0] > L.NODE_COLS:
+        raise ValueError(f"ask: dist must be n × n with n ≤ {L.NODE_COLS}, got shape {dist.shape}")
+    wide = np.full((dist.shape[0], L.NODE_COLS), L.UNREACHABLE, np.int32)
+    wide[:, :dist.shape[1]] = dist
+    battle = X.new_battle(dist.shape[0], params)._replace(st=st, opts=opts, dwalk=wide)
+    check_trailing_dims(battle)
     return int(_asker()(compiled(decide), hook, n, battle))
