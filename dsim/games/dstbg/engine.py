@@ -158,7 +158,7 @@ def _one_entry(tables_type: numba.types.Type):
         )(K.run_one_impl)
 
 
-PIECE = 1 << 13  # battles a thread takes at a time: ~10 ms, so a thread held up by other work delays the rest little
+PIECE = 1 << 11  # battles a thread takes at a time: ~4 ms, so a thread held up by other work delays the rest little
 MIN_PIECE = 1 << 10  # fewer battles than this are not worth a thread hand-off (~50 µs)
 
 
