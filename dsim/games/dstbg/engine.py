@@ -159,7 +159,7 @@ def _one_entry(tables_type: numba.types.Type):
 
 
 PIECE = 1 << 11  # battles a thread takes at a time: ~4 ms, so a thread held up by other work delays the rest little
-MIN_PIECE = 1 << 10  # fewer battles than this are not worth a thread hand-off (~50 µs)
+MIN_PIECE = 1 << 10  # fewer battles than this (~2 ms) are not worth waking another thread for
 
 
 def pieces(count: int, threads: int, piece: int = PIECE) -> list[tuple[int, int]]:
