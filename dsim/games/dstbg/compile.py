@@ -436,7 +436,8 @@ def _setup_walk(board: B.Board, scen: np.ndarray) -> np.ndarray:
     n = board.neighbour.shape[0]
     terrain = scen[X.SC_TERRAIN : X.SC_TERRAIN + n]
     blocked = np.isin(terrain, (L.TERRAIN_GRAVESTONE, L.TERRAIN_CHEST, L.TERRAIN_BARREL))
-    return _node_columns(B.walk_distances_nb(np.ascontiguousarray(board.neighbour, np.int32), blocked), 1, L.UNREACHABLE)
+    walk = B.walk_distances_nb(np.ascontiguousarray(board.neighbour, np.int32), blocked)
+    return _node_columns(walk, 1, L.UNREACHABLE)
 
 
 def _finish(data: Any, board: B.Board, party: list[str], party_tables: tuple, etypes: list, prog: list,

@@ -324,10 +324,9 @@ def play_block(t, policy, params, seed: int, stream: int, start: int, lo: int, h
 
 def play_batch_impl(t, policy, params, seed, stream, start, lo, hi, out):
     """Battles ``start+lo .. start+hi-1`` into columns ``lo .. hi-1`` of ``out``, one after another on one
-    set of buffers. The engine runs
-    several calls at once on threads of its own (the entry releases the GIL): a ``prange`` here made
-    Numba optimise and generate the whole kernel three more times (parallel body, its wrapper, this
-    function), a third of a cold compile. Results do not depend on threads or slices."""
+    set of buffers. The engine runs several calls at once on threads of its own (the entry releases the GIL):
+    a ``prange`` here made Numba optimise and generate the whole kernel three more times (parallel body, its
+    wrapper, this function), a third of a cold compile. Results do not depend on threads or pieces."""
     play_block(t, policy, params, seed, stream, start, lo, hi, out)
 
 
