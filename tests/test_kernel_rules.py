@@ -5,6 +5,7 @@ Each test names the rule it guards; the trace records every event with the state
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
@@ -114,24 +115,43 @@ def test_F_8_1_battle_ends_when_last_enemy_dies(data, baseline):
 
 def test_counter_based_rng_independent_of_chunking(data, baseline):
     comp = compile_encounter(data, ["knight", "warrior"], "the_forgotten")
-    whole = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 3, 11, 0, 3000)
-    pieces = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 3, 11, 0, 3000, piece=257)
-    tail = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 3, 11, 1000, 2000)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        whole = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 3, 11, 0, 3000)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))  # pieces taken by two threads in turn
+        pieces = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 3, 11, 0, 3000, piece=257)
+        tail = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 3, 11, 1000, 2000)
+    finally:
+        numba.set_num_threads(before)
     assert np.array_equal(whole, pieces)
     assert np.array_equal(whole[:, 1000:], tail)
 
 
 @pytest.mark.parametrize("count, threads, piece", [(0, 2, 8192), (1, 2, 8192), (1500, 2, 8192), (2048, 2, 8192),
-                                                   (65536, 2, 8192), (100_003, 3, 8192), (3000, 2, 257)])
-def test_pieces_cover_every_battle_once_near_equally(count, threads, piece):
+                                                   (2048, 2, 2048), (65536, 2, 2048), (100_003, 3, 8192),
+                                                   (3000, 2, 257), (5000, 2, 100), (65536, 1, 2048)])
+def test_pieces_cover_every_battle_once_tapering_to_small_last_pieces(count, threads, piece):
     cut = engine.pieces(count, threads, piece)
     assert [i for lo, hi in cut for i in range(lo, hi)] == list(range(count))
     sizes = [hi - lo for lo, hi in cut]
-    if count:
-        assert max(sizes) - min(sizes) <= 1 and max(sizes) <= max(piece, -(-count // threads)) + 1
-    if len(cut) > 1:  # a thread hand-off only for pieces worth it, and every thread gets one when it can
-        assert min(sizes) >= min(piece, engine.MIN_PIECE) and len(cut) >= threads
-    assert len(cut) > 1 or count < threads * min(piece, engine.MIN_PIECE)
+    floor = min(piece, engine.LAST_PIECE)
+    if len(cut) > 1:  # threads take pieces in turn: full pieces first, then smaller, the last small enough that
+        # the threads finish together; a hand-off only for enough battles, and a piece for every thread
+        assert sizes[:-1] == sorted(sizes[:-1], reverse=True) and max(sizes[:-1]) <= piece
+        assert min(sizes) >= floor and sizes[-1] < 2 * floor and len(cut) >= threads
+    assert len(cut) > 1 or threads == 1 or count < threads * min(piece, engine.MIN_PIECE)
+
+
+def test_tables_type_is_numba_typeof_for_each_kind_of_array(data):
+    """The remembered type follows what numba.typeof reads: a read-only or strided array is another type."""
+    tables = compile_encounter(data, ["knight", "warrior"], "the_forgotten").tables
+    frozen = tables.scen.copy()
+    frozen.flags.writeable = False
+    for t in (tables, tables._replace(scen=frozen), tables._replace(scen=np.repeat(tables.scen, 2)[::2]),
+              tables._replace(variants=tables.variants.astype(np.int64))):
+        assert engine._tables_type(t) == numba.typeof(t)
+    assert len({engine._tables_type(t) for t in (tables, tables._replace(scen=frozen))}) == 2
 
 
 def test_replay_matches_batch(data, baseline):

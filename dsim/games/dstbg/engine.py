@@ -14,6 +14,7 @@ import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
 from pathlib import Path
+from queue import Empty, SimpleQueue
 from types import FunctionType
 
 import numba
@@ -38,9 +39,18 @@ from dsim.policy import Deferred, compiled
 
 
 def _tables_type(tables: X.Tables) -> numba.types.Type:
-    """The Numba type of ``tables``, once their columns are checked (the kernel reads them as constants)."""
+    """The Numba type of ``tables``, once their columns are checked (the kernel reads them as constants).
+    Kept by what ``numba.typeof`` reads of each array (class, dtype, dimensions, layout and flags): it takes
+    ~130 us, and every batch asks."""
     check_trailing_dims(tables)
-    return numba.typeof(tables)
+    key = (type(tables), *((type(a), a.dtype, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
+                           for a in tables for f in (a.flags,)))
+    if key not in _TABLES_TYPES:
+        _TABLES_TYPES[key] = numba.typeof(tables)
+    return _TABLES_TYPES[key]
+
+
+_TABLES_TYPES: dict[tuple, numba.types.Type] = {}
 
 
 @lru_cache(maxsize=None)
@@ -160,14 +170,24 @@ def _one_entry(tables_type: numba.types.Type):
 
 PIECE = 1 << 11  # battles a thread takes at a time: ~4 ms, so a thread held up by other work delays the rest little
 MIN_PIECE = 1 << 10  # fewer battles than this (~2 ms) are not worth waking another thread for
+LAST_PIECE = 1 << 7  # the smallest piece, at the end of a call (~0.25 ms): threads finish within about this
 
 
 def pieces(count: int, threads: int, piece: int = PIECE) -> list[tuple[int, int]]:
-    """``count`` battles cut into near-equal ``(lo, hi)`` pieces of about ``piece``: at least one per thread
-    when there are enough battles, none under ``min(piece, MIN_PIECE)`` unless there is only one."""
-    n = max(1, min(count // min(piece, MIN_PIECE), max(threads, -(-count // piece))))
-    cuts = [count * k // n for k in range(n + 1)]
-    return [(lo, hi) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+    """``count`` battles cut into ``(lo, hi)`` pieces for threads that take them in turn: ``piece`` battles while
+    plenty are left, then a ``threads``-th of what is left (none under ``LAST_PIECE``), so that the threads
+    finish close together, as OpenMP's guided schedule does; one piece when fewer than ``threads × MIN_PIECE``."""
+    if threads == 1 or count < threads * min(piece, MIN_PIECE):
+        return [(0, count)] if count else []
+    floor = min(piece, LAST_PIECE)
+    cut, lo = [], 0
+    while lo < count:
+        left = count - lo
+        size = min(piece, max(floor, -(-left // threads)))
+        hi = count if left - size < floor else lo + size  # no sliver after the last piece
+        cut.append((lo, hi))
+        lo = hi
+    return cut
 
 
 def play_batch(
@@ -177,8 +197,8 @@ def play_batch(
     """The outcome table of battles ``start .. start+count-1``: ``N_OUT`` × ``count`` int32, a row per
     measure (``K.OUTCOME_NAMES``), so each measure is a contiguous column of results without a copy.
 
-    On several threads (``numba.get_num_threads()``, as a ``prange`` would use) the pieces go to whichever
-    thread is free; battle i's dice depend only on its index, so the cutting changes nothing."""
+    On several threads (``numba.get_num_threads()``, as a ``prange`` would use) each thread takes the next piece
+    (:func:`pieces`) whenever it is free; battle i's dice depend only on its index, so the cutting changes nothing."""
     params = np.ascontiguousarray(params, np.float64)
     if isinstance(policy, Deferred) and not config.DISABLE_JIT:
         batch = partial(_policy_batch_entry(_tables_type(tables), policy), tables, params)
@@ -187,11 +207,23 @@ def play_batch(
     out = np.empty((K.N_OUT, count), np.int32)  # every battle fills its whole column
     threads = numba.get_num_threads()
     parts = pieces(count, threads, piece)
-    if threads == 1 or len(parts) == 1:
+    if len(parts) <= 1:
         batch(seed, stream, start, 0, count, out)
         return out
-    jobs = [_pool(threads).submit(batch, seed, stream, start, lo, hi, out) for lo, hi in parts]
-    for job in jobs:
+    todo: SimpleQueue[tuple[int, int]] = SimpleQueue()
+    for part in parts:
+        todo.put(part)
+
+    def take_pieces() -> None:
+        """One thread's share: the next piece in order until none are left (a piece hand-off costs ~10 us)."""
+        while True:
+            try:
+                lo, hi = todo.get_nowait()
+            except Empty:
+                return
+            batch(seed, stream, start, lo, hi, out)
+
+    for job in [_pool(threads).submit(take_pieces) for _ in range(threads)]:
         job.result()
     return out
 
