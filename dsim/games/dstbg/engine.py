@@ -149,7 +149,8 @@ _POOLS: dict[int, ThreadPoolExecutor] = {}
 
 
 def _pool(threads: int) -> ThreadPoolExecutor:
-    """A pool of ``threads`` threads kept for the process (one per thread count asked for)."""
+    """A pool of ``threads`` threads kept for the process (one per thread count asked for): the helpers of
+    the calling thread."""
     if threads not in _POOLS:
         _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="dstbg")
     return _POOLS[threads]
@@ -223,7 +224,9 @@ def play_batch(
                 return
             batch(seed, stream, start, lo, hi, out)
 
-    for job in [_pool(threads).submit(take_pieces) for _ in range(threads)]:
+    helpers = [_pool(threads - 1).submit(take_pieces) for _ in range(threads - 1)]
+    take_pieces()  # this thread too: it starts at once, where a pool thread takes a wake-up first
+    for job in helpers:
         job.result()
     return out
 
