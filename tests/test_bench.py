@@ -106,7 +106,7 @@ atexit.register(report_peak)
 from dsim.games.dstbg import engine
 from dsim.games.dstbg.kernel import battle as K
 
-def fake_play_batch(tables, policy, params, seed, stream, start, count, piece=engine.PIECE):
+def fake_play_batch(tables, policy, params, seed, stream, start, count, piece=0):
     table = np.zeros((K.N_OUT, count), np.int32)
     table[K.OUT_RESULT], table[K.OUT_ROUNDS] = 1, 3
     return table

@@ -128,21 +128,6 @@ def test_counter_based_rng_independent_of_chunking(data, baseline):
     assert np.array_equal(whole[:, 1000:], tail)
 
 
-@pytest.mark.parametrize("count, threads, piece", [(0, 2, 8192), (1, 2, 8192), (1500, 2, 8192), (2048, 2, 8192),
-                                                   (2048, 2, 2048), (65536, 2, 2048), (100_003, 3, 8192),
-                                                   (3000, 2, 257), (5000, 2, 100), (65536, 1, 2048)])
-def test_pieces_cover_every_battle_once_tapering_to_small_last_pieces(count, threads, piece):
-    cut = engine.pieces(count, threads, piece)
-    assert [i for lo, hi in cut for i in range(lo, hi)] == list(range(count))
-    sizes = [hi - lo for lo, hi in cut]
-    floor = min(piece, engine.LAST_PIECE)
-    if len(cut) > 1:  # threads take pieces in turn: full pieces first, then smaller, the last small enough that
-        # the threads finish together; a hand-off only for enough battles, and a piece for every thread
-        assert sizes[:-1] == sorted(sizes[:-1], reverse=True) and max(sizes[:-1]) <= piece
-        assert min(sizes) >= floor and sizes[-1] < 2 * floor and len(cut) >= threads
-    assert len(cut) > 1 or threads == 1 or count < threads * min(piece, engine.MIN_PIECE)
-
-
 def test_tables_type_is_numba_typeof_for_each_kind_of_array(data):
     """The remembered type follows what numba.typeof reads: a read-only or strided array is another type."""
     tables = compile_encounter(data, ["knight", "warrior"], "the_forgotten").tables

@@ -616,7 +616,7 @@ def test_properties_souls_sparks_cards_and_ends(strategy):
         _check_places(t)
 
 
-def test_games_are_bit_identical_for_one_and_two_threads_and_any_chunk():
+def test_games_are_bit_identical_for_one_and_two_threads_and_any_cutting():
     cg = compiled()
     battle, st = get_policy("tactician"), REGISTRY.get("balanced")
     args = (cg, battle.decide, st.decide, battle.vector(), st.vector(), 3, 5, 0, 300)
@@ -625,7 +625,7 @@ def test_games_are_bit_identical_for_one_and_two_threads_and_any_chunk():
         numba.set_num_threads(1)
         one = engine.play_batch(*args)
         numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = engine.play_batch(*args, chunk=37)
+        two = engine.play_batch(*args, piece=7)
     finally:
         numba.set_num_threads(before)
     assert np.array_equal(one, two)

@@ -11,10 +11,8 @@ arguments). The two give the same battles, provided a policy reads only the move
 from __future__ import annotations
 
 import hashlib
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
 from pathlib import Path
-from queue import Empty, SimpleQueue
 from types import FunctionType
 
 import numba
@@ -35,6 +33,7 @@ from dsim.games.dstbg.kernel.core import (
 from dsim.games.dstbg.policy import BATTLE_TYPE, POLICY_SIG, PolicyFunctionType
 from dsim.numba_cache import cache_folder, cache_under
 from dsim.numba_ref import check_trailing_dims
+from dsim.pieces import PIECE, pieces, play_pieces
 from dsim.policy import Deferred, compiled
 
 
@@ -145,17 +144,6 @@ def _policy_batch_entry(tables_type: numba.types.Type, policy: Deferred):
         )(entry)
 
 
-_POOLS: dict[int, ThreadPoolExecutor] = {}
-
-
-def _pool(threads: int) -> ThreadPoolExecutor:
-    """A pool of ``threads`` threads kept for the process (one per thread count asked for): the helpers of
-    the calling thread."""
-    if threads not in _POOLS:
-        _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="dstbg")
-    return _POOLS[threads]
-
-
 @lru_cache(maxsize=None)
 def _one_entry(tables_type: numba.types.Type):
     """Compile (or load from cache) the single-battle entry (replays, rule tests) for one Tables type:
@@ -169,28 +157,6 @@ def _one_entry(tables_type: numba.types.Type):
         )(K.run_one_impl)
 
 
-PIECE = 1 << 11  # battles a thread takes at a time: ~4 ms, so a thread held up by other work delays the rest little
-MIN_PIECE = 1 << 10  # fewer battles than this (~2 ms) are not worth waking another thread for
-LAST_PIECE = 1 << 7  # the smallest piece, at the end of a call (~0.25 ms): threads finish within about this
-
-
-def pieces(count: int, threads: int, piece: int = PIECE) -> list[tuple[int, int]]:
-    """``count`` battles cut into ``(lo, hi)`` pieces for threads that take them in turn: ``piece`` battles while
-    plenty are left, then a ``threads``-th of what is left (none under ``LAST_PIECE``), so that the threads
-    finish close together, as OpenMP's guided schedule does; one piece when fewer than ``threads × MIN_PIECE``."""
-    if threads == 1 or count < threads * min(piece, MIN_PIECE):
-        return [(0, count)] if count else []
-    floor = min(piece, LAST_PIECE)
-    cut, lo = [], 0
-    while lo < count:
-        left = count - lo
-        size = min(piece, max(floor, -(-left // threads)))
-        hi = count if left - size < floor else lo + size  # no sliver after the last piece
-        cut.append((lo, hi))
-        lo = hi
-    return cut
-
-
 def play_batch(
     tables: X.Tables, policy, params: np.ndarray, seed: int, stream: int, start: int, count: int,
     piece: int = PIECE,
@@ -199,7 +165,7 @@ def play_batch(
     measure (``K.OUTCOME_NAMES``), so each measure is a contiguous column of results without a copy.
 
     On several threads (``numba.get_num_threads()``, as a ``prange`` would use) each thread takes the next piece
-    (:func:`pieces`) whenever it is free; battle i's dice depend only on its index, so the cutting changes nothing."""
+    (:mod:`dsim.pieces`) whenever it is free; battle i's dice depend only on its index, so the cutting changes nothing."""
     params = np.ascontiguousarray(params, np.float64)
     if isinstance(policy, Deferred) and not config.DISABLE_JIT:
         batch = partial(_policy_batch_entry(_tables_type(tables), policy), tables, params)
@@ -207,27 +173,7 @@ def play_batch(
         batch = partial(_batch_entry(_tables_type(tables)), tables, compiled(policy), params)
     out = np.empty((K.N_OUT, count), np.int32)  # every battle fills its whole column
     threads = numba.get_num_threads()
-    parts = pieces(count, threads, piece)
-    if len(parts) <= 1:
-        batch(seed, stream, start, 0, count, out)
-        return out
-    todo: SimpleQueue[tuple[int, int]] = SimpleQueue()
-    for part in parts:
-        todo.put(part)
-
-    def take_pieces() -> None:
-        """One thread's share: the next piece in order until none are left (a piece hand-off costs ~10 us)."""
-        while True:
-            try:
-                lo, hi = todo.get_nowait()
-            except Empty:
-                return
-            batch(seed, stream, start, lo, hi, out)
-
-    helpers = [_pool(threads - 1).submit(take_pieces) for _ in range(threads - 1)]
-    take_pieces()  # this thread too: it starts at once, where a pool thread takes a wake-up first
-    for job in helpers:
-        job.result()
+    play_pieces(pieces(count, threads, piece), threads, lambda worker, lo, hi: batch(seed, stream, start, lo, hi, out))
     return out
 
 

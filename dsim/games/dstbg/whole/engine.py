@@ -1,8 +1,8 @@
 """Python entry points of whole games: play batches on threads, replay one game with its log and a battle's trace.
 
-Each thread plays its slice of games on its own copies of the battle tables whose scenario vector the games
+Each thread plays its pieces of games on its own copies of the battle tables whose scenario vector the games
 write (gear, tokens). Game ``i`` depends only on (seed, stream, i): results are bit-identical for any thread
-count or chunk size.
+count or cutting.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from functools import lru_cache
 import numba
 import numpy as np
 
-from dsim.games.dstbg.engine import _pool
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel.core import BatchEntryPipeline, EntryPipeline
 from dsim.games.dstbg.policy import PolicyFunctionType
@@ -22,9 +21,12 @@ from dsim.games.dstbg.whole.compile import CompiledGame
 from dsim.games.dstbg.whole.strategy import StrategyFunctionType
 from dsim.numba_cache import cache_under
 from dsim.numba_ref import check_trailing_dims
+from dsim.pieces import pieces, play_pieces
 from dsim.policy import compiled
 
-DEFAULT_CHUNK = 1 << 12
+GAME_PIECE = 32  # games a thread takes at a time: a two-character game takes ~140 us a thread, so ~5 ms
+MIN_GAME_PIECE = 16  # fewer games than this (~2 ms) are not worth waking another thread for
+LAST_GAME_PIECE = 2  # the smallest piece, at the end of a batch
 
 
 def _types(cg: CompiledGame) -> tuple[numba.types.Type, numba.types.Type]:
@@ -87,26 +89,22 @@ def _own_tables(cg: CompiledGame) -> tuple[X.Tables, ...]:
 
 
 def play_batch(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams: np.ndarray, seed: int, stream: int,
-               start: int, count: int, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
-    """Outcome rows (``count`` × ``N_OUT`` int32) of games ``start .. start+count-1``."""
+               start: int, count: int, piece: int = GAME_PIECE) -> np.ndarray:
+    """Outcome rows (``count`` × ``N_OUT`` int32) of games ``start .. start+count-1``, in pieces that the
+    threads take in turn (:mod:`dsim.pieces`), each thread on its own copies of the tables."""
     batch = _batch_entry(*_types(cg))
     policy, strategy = compiled(policy), compiled(strategy)
     bparams = np.ascontiguousarray(bparams, np.float64)
     sparams = np.ascontiguousarray(sparams, np.float64)
     out = np.zeros((count, G.N_OUT), np.int32)
     threads = numba.get_num_threads()
-    tables = [_own_tables(cg) for _ in range(threads)]
-    for lo in range(0, count, chunk):
-        hi = min(count, lo + chunk)
-        cuts = [lo + (hi - lo) * k // threads for k in range(threads + 1)]
-        parts = [(a, z) for a, z in zip(cuts, cuts[1:]) if z > a]
-        if len(parts) == 1:
-            batch(cg.game, *tables[0], policy, strategy, bparams, sparams, seed, stream, start + lo, out[lo:hi])
-            continue
-        jobs = [_pool(threads).submit(batch, cg.game, *tables[k], policy, strategy, bparams, sparams, seed, stream,
-                                      start + a, out[a:z]) for k, (a, z) in enumerate(parts)]
-        for job in jobs:
-            job.result()
+    parts = pieces(count, threads, piece, MIN_GAME_PIECE, LAST_GAME_PIECE)
+    tables = [_own_tables(cg) for _ in range(min(threads, len(parts)))]
+
+    def play(worker: int, lo: int, hi: int) -> None:
+        batch(cg.game, *tables[worker], policy, strategy, bparams, sparams, seed, stream, start + lo, out[lo:hi])
+
+    play_pieces(parts, threads, play)
     return out
 
 

@@ -5,7 +5,7 @@ The state machine of R-6.6. Battles are played by the battle kernel (``dsim.game
 whose scenario vector the game fills before each battle (gear, tokens, first-activation token); every
 choice between battles is the strategy's (hooks ``layout.GH_*``), every choice in a battle the battle
 policy's. Game ``i`` draws only from ``battle_key(seed, stream, i)``; its battle ``k`` from a key of that
-and ``k``: results do not depend on threads or chunks.
+and ``k``: results do not depend on threads or pieces.
 """
 
 from __future__ import annotations
