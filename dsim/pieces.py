@@ -12,16 +12,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from queue import Empty, SimpleQueue
 
-PIECE = 1 << 11  # DS:TBG battles a thread takes at a time: ~4 ms, so a thread held up by other work delays the rest little
-MIN_PIECE = 1 << 10  # fewer battles than this (~2 ms) are not worth waking another thread for
-LAST_PIECE = 1 << 7  # the smallest piece, at the end of a batch (~0.25 ms): threads finish within about this
 
-
-def pieces(count: int, threads: int, piece: int = PIECE, min_piece: int = MIN_PIECE,
-           last_piece: int = LAST_PIECE) -> list[tuple[int, int]]:
+def pieces(count: int, threads: int, piece: int, min_piece: int, last_piece: int) -> list[tuple[int, int]]:
     """``count`` items cut into ``(lo, hi)`` pieces for threads that take them in turn: ``piece`` items while
     plenty are left, then a ``threads``-th of what is left (none under ``last_piece``); one piece when
-    fewer than ``threads × min_piece``."""
+    fewer than ``threads × min_piece``. A game sizes them by what its items cost: a piece of a few ms, so a
+    thread held up by other work delays the rest little, and a last piece a tenth of that."""
     if threads == 1 or count < threads * min(piece, min_piece):
         return [(0, count)] if count else []
     floor = min(piece, last_piece)

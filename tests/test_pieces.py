@@ -1,4 +1,4 @@
-"""dsim.pieces: a batch cut into pieces that threads take in turn."""
+"""dsim.pieces: a batch cut into pieces that threads take in turn (sized as DS:TBG battles are)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,15 @@ import time
 
 import pytest
 
-from dsim.pieces import LAST_PIECE, MIN_PIECE, pieces, play_pieces
+from dsim.games.dstbg.engine import LAST_PIECE, MIN_PIECE
+from dsim.pieces import pieces, play_pieces
 
 
 @pytest.mark.parametrize("count, threads, piece", [(0, 2, 8192), (1, 2, 8192), (1500, 2, 8192), (2048, 2, 8192),
                                                    (2048, 2, 2048), (65536, 2, 2048), (100_003, 3, 8192),
                                                    (3000, 2, 257), (5000, 2, 100), (65536, 1, 2048)])
 def test_pieces_cover_every_battle_once_tapering_to_small_last_pieces(count, threads, piece):
-    cut = pieces(count, threads, piece)
+    cut = pieces(count, threads, piece, MIN_PIECE, LAST_PIECE)
     assert [i for lo, hi in cut for i in range(lo, hi)] == list(range(count))
     sizes = [hi - lo for lo, hi in cut]
     floor = min(piece, LAST_PIECE)
@@ -34,7 +35,7 @@ def test_pieces_honour_a_game_s_own_sizes():
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_play_pieces_plays_every_piece_once_on_the_calling_thread_and_helpers(threads):
-    parts = pieces(10_000, threads, 300)
+    parts = pieces(10_000, threads, 300, 100, 20)
     seen: list[tuple[int, int, int, int]] = []
 
     def play(worker: int, lo: int, hi: int) -> None:  # sleeps without the GIL, as a batch entry plays
@@ -55,4 +56,4 @@ def test_play_pieces_raises_what_a_piece_raised():
             raise ValueError("piece 0")
 
     with pytest.raises(ValueError, match="piece 0"):
-        play_pieces(pieces(5000, 2, 500), 2, play)
+        play_pieces(pieces(5000, 2, 500, 100, 20), 2, play)

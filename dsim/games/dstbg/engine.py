@@ -33,7 +33,7 @@ from dsim.games.dstbg.kernel.core import (
 from dsim.games.dstbg.policy import BATTLE_TYPE, POLICY_SIG, PolicyFunctionType
 from dsim.numba_cache import cache_folder, cache_under
 from dsim.numba_ref import check_trailing_dims
-from dsim.pieces import PIECE, pieces, play_pieces
+from dsim.pieces import pieces, play_pieces
 from dsim.policy import Deferred, compiled
 
 
@@ -157,6 +157,11 @@ def _one_entry(tables_type: numba.types.Type):
         )(K.run_one_impl)
 
 
+PIECE = 1 << 11  # battles a thread takes at a time: ~4 ms, so a thread held up by other work delays the rest little
+MIN_PIECE = 1 << 10  # fewer battles than this (~2 ms) are not worth waking another thread for
+LAST_PIECE = 1 << 7  # the smallest piece, at the end of a call (~0.25 ms): threads finish within about this
+
+
 def play_batch(
     tables: X.Tables, policy, params: np.ndarray, seed: int, stream: int, start: int, count: int,
     piece: int = PIECE,
@@ -173,7 +178,8 @@ def play_batch(
         batch = partial(_batch_entry(_tables_type(tables)), tables, compiled(policy), params)
     out = np.empty((K.N_OUT, count), np.int32)  # every battle fills its whole column
     threads = numba.get_num_threads()
-    play_pieces(pieces(count, threads, piece), threads, lambda worker, lo, hi: batch(seed, stream, start, lo, hi, out))
+    parts = pieces(count, threads, piece, MIN_PIECE, LAST_PIECE)
+    play_pieces(parts, threads, lambda worker, lo, hi: batch(seed, stream, start, lo, hi, out))
     return out
 
 
