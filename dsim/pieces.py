@@ -9,7 +9,7 @@ its index); the tests of each game check that.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from queue import Empty, SimpleQueue
 
 
@@ -45,7 +45,8 @@ def play_pieces(parts: list[tuple[int, int]], threads: int, play: Callable[[int,
     """``play(worker, lo, hi)`` for every piece of ``parts``, on ``threads`` threads that each take the next
     piece when free. Worker 0 is the calling thread (it starts at once, where a pool thread would take a
     wake-up first); workers 1 .. threads-1 are pool threads. A worker index lets a game give each thread
-    buffers of its own. A piece's hand-off costs ~10 us."""
+    buffers of its own. A piece's hand-off costs ~10 us. When the calling thread's piece raises (or Ctrl-C
+    stops it), no further piece starts, and the error is raised once the helpers' pieces are done."""
     todo: SimpleQueue[tuple[int, int]] = SimpleQueue()
     for part in parts:
         todo.put(part)
@@ -59,6 +60,12 @@ def play_pieces(parts: list[tuple[int, int]], threads: int, play: Callable[[int,
             play(worker, lo, hi)
 
     helpers = [_pool(threads - 1).submit(take_pieces, k) for k in range(1, min(threads, len(parts)))]
-    take_pieces(0)
+    try:
+        take_pieces(0)
+    except BaseException:  # an error or Ctrl-C here: the helpers stop after the piece they are on
+        while not todo.empty():
+            todo.get_nowait()
+        wait(helpers)
+        raise
     for job in helpers:
         job.result()

@@ -57,3 +57,21 @@ def test_play_pieces_raises_what_a_piece_raised():
 
     with pytest.raises(ValueError, match="piece 0"):
         play_pieces(pieces(5000, 2, 500, 100, 20), 2, play)
+
+
+def test_play_pieces_stops_the_helpers_when_the_calling_thread_fails():
+    """An error (or Ctrl-C) on the calling thread: no piece starts after it, and no helper is still playing."""
+    started: list[int] = []
+
+    def play(worker: int, lo: int, hi: int) -> None:
+        started.append(lo)
+        time.sleep(0.005)
+        if worker == 0:
+            raise KeyboardInterrupt
+
+    parts = pieces(10_000, 2, 100, 100, 20)
+    with pytest.raises(KeyboardInterrupt):
+        play_pieces(parts, 2, play)
+    played = len(started)
+    time.sleep(0.05)
+    assert played == len(started) and played <= 10 < len(parts)  # ~2: the caller's piece and a helper's
