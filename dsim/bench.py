@@ -9,8 +9,9 @@ peak memory (``resource.getrusage`` in that process) belong to it alone:
 * *cold* — a fresh temporary ``NUMBA_CACHE_DIR`` per workload: time of the first battle is the full
   compile of what that workload runs (its game's kernel, its policies, boss code for a boss);
 * *no JIT* — ``NUMBA_DISABLE_JIT=1``: the same code as plain Python on a few dozen battles;
-* *scaling* — in the cached process, the same battles on one thread, and a trivial parallel probe
-  loop on all threads and on one: every record carries its machine's own ceiling;
+* *scaling* — in the cached process, a trivial parallel probe loop's rate, and the speed-up from one thread to
+  all of the battles and of the probe, each the median over pairs of the same work played on one thread and on
+  all back to back (:func:`_paired_speedup`): every record carries its machine's own ceiling;
 * *start* — the wall time of a fresh process that loads the cached kernel and plays one battle;
 * *instructions* (``--instructions``) — instructions per battle counted by valgrind's callgrind on one thread
   (:mod:`dsim.instructions`) in one fixed CPU target: repeatable to 0.1%, where the rates move by 10–20% on
@@ -30,6 +31,7 @@ import json
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -145,12 +147,33 @@ def _fastest(play: Callable[[], Any]) -> float:
     return first if first >= REPEAT_UNDER_S else min(first, _timed(play), _timed(play))
 
 
+PROBE_PAIRS = 16  # probe calls on one thread and on all, for its paired speed-up
+
+
+def _paired_speedup(run: Callable[[int], Any], pairs: int, threads: int) -> float:
+    """Median over ``pairs`` of (seconds on one thread / seconds on ``threads``) of the same work ``run(k)``, the
+    two of a pair back to back, in alternating order: other work on a shared host slows both of a pair alike,
+    where runs seconds apart met different loads (a record read 2.10× from one thread to two)."""
+    import numba
+
+    ratios = []
+    for k in range(pairs):
+        seconds = {}
+        for n in (1, threads) if k % 2 else (threads, 1):
+            numba.set_num_threads(n)
+            seconds[n] = _timed(lambda: run(k))
+        ratios.append(seconds[1] / seconds[threads])
+    numba.set_num_threads(threads)
+    return statistics.median(ratios)
+
+
 def measure(game_name: str, game_module: str | None, settings: Mapping[str, Any], battles: int, batch: int,
             seed: int = SEED, scaling: bool = False) -> dict[str, Any]:
     """In this process: time the first battle (kernel compile or cache load), then ``battles``
     battles in batches of ``batch`` through the game's play (:func:`_fastest` of three runs), summing only,
     so memory is O(batch).
-    With ``scaling``, also the same battles on one thread, and the probe loop on all threads and on one."""
+    With ``scaling``, also the probe loop's rate, and the speed-up from one thread to all of the battles (batch by
+    batch) and of the probe loop, each measured in pairs (:func:`_paired_speedup`)."""
     import numba
 
     from dsim.games import load_game
@@ -161,11 +184,12 @@ def measure(game_name: str, game_module: str | None, settings: Mapping[str, Any]
     game.check_settings(settings)
     compile_s = _timed(lambda: game.play(settings, seed, stream, 0, 1))
     sums = {"rounds": 0, "wins": 0}
+    batches = [(lo, min(batch, battles - lo)) for lo in range(0, battles, batch)]
 
     def play_all() -> None:
         sums["rounds"] = sums["wins"] = 0
-        for lo in range(0, battles, batch):
-            cols = game.play(settings, seed, stream, lo, min(batch, battles - lo))
+        for lo, count in batches:
+            cols = game.play(settings, seed, stream, lo, count)
             sums["rounds"] += int(cols[game.outcome.rounds].sum())
             sums["wins"] += int(cols[game.outcome.success].sum()) if game.outcome.success else 0
 
@@ -177,10 +201,11 @@ def measure(game_name: str, game_module: str | None, settings: Mapping[str, Any]
         probe, items = _probe_kernel(), max(battles, 1) * 4
         probe(threads)  # compile or load
         out["probe_items_per_s"] = items / _fastest(lambda: probe(items))
-        numba.set_num_threads(1)
-        out["seconds_1_thread"] = _fastest(play_all)
-        out["probe_items_per_s_1_thread"] = items / _fastest(lambda: probe(items))
-        numba.set_num_threads(threads)
+        if threads > 1:  # one thread over one thread is noise, not a speed-up
+            out["thread_speedup"] = _paired_speedup(lambda k: game.play(settings, seed, stream, *batches[k]),
+                                                    len(batches), threads)
+            out["probe_thread_speedup"] = _paired_speedup(lambda k: probe(max(items // PROBE_PAIRS, 1)),
+                                                          PROBE_PAIRS, threads)
     return out | {"peak_rss_mb": _peak_rss_mb()}
 
 
@@ -229,9 +254,9 @@ def _result(workload: Workload, jit: Mapping[str, Any], nojit: Mapping[str, Any]
     probe = jit.get("probe_items_per_s")
     several = jit["threads"] > 1  # one thread over one thread is noise, not a speed-up
     scaling = {} if probe is None else {
-        "thread_speedup": jit["seconds_1_thread"] / jit["seconds"] if several else None,
+        "thread_speedup": jit.get("thread_speedup") if several else None,
         "probe_items_per_s": probe,
-        "probe_thread_speedup": probe / jit["probe_items_per_s_1_thread"] if several else None,
+        "probe_thread_speedup": jit.get("probe_thread_speedup") if several else None,
         "probe_items_per_battle": probe / rate,  # a battle's cost in probe items (the same threads)
     }
     rounds_rate = jit["rounds"] / jit["seconds"]
@@ -387,7 +412,9 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
         "*start s* is the wall time of a fresh process that imports dsim, loads the cached kernel and plays",
         "one battle (from 2026-12-07 with Python's bytecode cache on, as on an installed copy; before, the",
         "hosts' PYTHONDONTWRITEBYTECODE recompiled dsim's sources at each start, about 0.1 s).",
-        "*× threads* is the rate on all threads over the rate on one; the *probe* is a trivial",
+        "*× threads* is the rate on all threads over the rate on one (from 2026-12-07 13:30 on, the median over",
+        "batches each played on one thread and on all back to back, so both meet the same load; before, whole runs",
+        "seconds apart, which once read 2.10× on two threads); the *probe* is a trivial",
         f"parallel Numba loop ({PROBE_DRAWS} hashes per item) measured in the same process, so *probe × threads*",
         "is the machine's ceiling for that speed-up and *probe/battle* is a battle's cost in probe items",
         "(a ratio that holds across hosts). *instr/battle* (`--instructions`, from 2026-12-06) is the",

@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
+import numba
 import pytest
 from typer.testing import CliRunner
 
@@ -54,14 +56,36 @@ def test_a_one_thread_bench_reports_no_thread_speed_up():
     """`--threads 1` printed "× threads 1.32": one thread against one thread, the noise of two timings."""
     from dsim.bench import _result
 
-    jit = {"battles": 100, "batch": 100, "threads": 1, "seconds": 1.0, "seconds_1_thread": 1.3, "rounds": 400,
+    jit = {"battles": 100, "batch": 100, "threads": 1, "seconds": 1.0, "thread_speedup": 1.3, "rounds": 400,
            "wins": 50, "compile_s": 0.1, "peak_rss_mb": 100.0, "probe_items_per_s": 1e9,
-           "probe_items_per_s_1_thread": 0.8e9}
+           "probe_thread_speedup": 1.25}
     result = _result(all_workloads()[0], jit, {"battles": 2, "seconds": 1.0}, None, 1.0, None)
     assert result["thread_speedup"] is None and result["probe_thread_speedup"] is None
     assert result["probe_items_per_battle"] == pytest.approx(1e7)
     two = _result(all_workloads()[0], {**jit, "threads": 2}, {"battles": 2, "seconds": 1.0}, None, 1.0, None)
     assert two["thread_speedup"] == pytest.approx(1.3) and two["probe_thread_speedup"] == pytest.approx(1.25)
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two Numba threads")
+def test_paired_speed_up_is_the_median_of_pairs_so_one_slowed_run_does_not_move_it():
+    """Work twice as fast on two threads, one run slowed fivefold (another job on the host): its pair reads 10,
+    a mean of the six pairs 3.3; the median is 2."""
+    from dsim.bench import _paired_speedup
+
+    calls = []
+
+    def run(k: int) -> None:
+        calls.append(k)
+        time.sleep(0.008 / numba.get_num_threads() * (5 if len(calls) == 7 else 1))
+
+    before = numba.get_num_threads()
+    try:
+        speedup = _paired_speedup(run, 6, 2)
+        assert numba.get_num_threads() == 2  # left on all threads, as the run after it expects
+    finally:
+        numba.set_num_threads(before)
+    assert speedup == pytest.approx(2.0, rel=0.2)
+    assert calls == [k for k in range(6) for _ in range(2)]  # each piece of work on one thread and on two
 
 
 def test_bench_record_appends_machine_info_and_writes_the_readme_table(tiny_bench):
