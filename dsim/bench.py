@@ -412,7 +412,7 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
         "*start s* is the wall time of a fresh process that imports dsim, loads the cached kernel and plays",
         "one battle (from 2026-12-07 with Python's bytecode cache on, as on an installed copy; before, the",
         "hosts' PYTHONDONTWRITEBYTECODE recompiled dsim's sources at each start, about 0.1 s).",
-        "*× threads* is the rate on all threads over the rate on one (from 2026-12-07 13:30 on, the median over",
+        "*× threads* is the rate on all threads over the rate on one (from 2026-12-07 13:10 on, the median over",
         "batches each played on one thread and on all back to back, so both meet the same load; before, whole runs",
         "seconds apart, which once read 2.10× on two threads); the *probe* is a trivial",
         f"parallel Numba loop ({PROBE_DRAWS} hashes per item) measured in the same process, so *probe × threads*",
