@@ -63,8 +63,11 @@ def play_pieces(parts: list[tuple[int, int]], threads: int, play: Callable[[int,
     try:
         take_pieces(0)
     except BaseException:  # an error or Ctrl-C here: the helpers stop after the piece they are on
-        while not todo.empty():
-            todo.get_nowait()
+        try:
+            while True:
+                todo.get_nowait()
+        except Empty:  # a helper may take the last piece between a check and a get: only Empty ends the drain
+            pass
         wait(helpers)
         raise
     for job in helpers:

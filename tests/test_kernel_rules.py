@@ -128,17 +128,6 @@ def test_counter_based_rng_independent_of_chunking(data, baseline):
     assert np.array_equal(whole[:, 1000:], tail)
 
 
-def test_tables_type_is_numba_typeof_for_each_kind_of_array(data):
-    """The remembered type follows what numba.typeof reads: a read-only or strided array is another type."""
-    tables = compile_encounter(data, ["knight", "warrior"], "the_forgotten").tables
-    frozen = tables.scen.copy()
-    frozen.flags.writeable = False
-    for t in (tables, tables._replace(scen=frozen), tables._replace(scen=np.repeat(tables.scen, 2)[::2]),
-              tables._replace(variants=tables.variants.astype(np.int64))):
-        assert engine._tables_type(t) == numba.typeof(t)
-    assert len({engine._tables_type(t) for t in (tables, tables._replace(scen=frozen))}) == 2
-
-
 def test_replay_matches_batch(data, baseline):
     comp = compile_encounter(data, ["knight", "warrior"], "the_forgotten")
     table = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 5, 2, 0, 50)

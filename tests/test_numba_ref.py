@@ -6,9 +6,9 @@ from typing import NamedTuple
 
 import numpy as np
 import pytest
-from numba import njit
+from numba import njit, typeof
 
-from dsim.numba_ref import check_trailing_dims, fixed_trailing_dims, keep_alive, ref
+from dsim.numba_ref import check_trailing_dims, fixed_trailing_dims, keep_alive, ref, typeof_arrays
 
 
 class Grid(NamedTuple):
@@ -98,3 +98,16 @@ def test_compiled_code_takes_the_declared_dims_as_constants_not_the_arrays_own()
     g = _grid()._replace(rows=np.zeros((4, 6), np.int32))
     _through_ref(g, 1, 0, 0)
     assert np.flatnonzero(g.rows.ravel()).tolist() == [5]  # rows[1, 0] at 1 * 5, the declared width, not 6
+
+
+def test_typeof_arrays_is_numba_typeof_for_each_kind_of_array_and_class():
+    """The remembered type follows what numba.typeof reads: a read-only, strided or int64 array, or a subclass, is
+    another type; a field that is not an array is typed afresh."""
+    g = _grid()
+    frozen = g.free.copy()
+    frozen.flags.writeable = False
+    kinds = [g, g._replace(free=frozen), g._replace(free=np.repeat(g.free, 2, axis=1)[:, ::2]),
+             g._replace(free=g.free.astype(np.int64)), LabelledGrid(*g), g._replace(free=7)]
+    for tup in kinds:
+        assert typeof_arrays(tup) == typeof(tup)
+    assert len({typeof_arrays(tup) for tup in kinds}) == len(kinds)

@@ -32,24 +32,15 @@ from dsim.games.dstbg.kernel.core import (
 )
 from dsim.games.dstbg.policy import BATTLE_TYPE, POLICY_SIG, PolicyFunctionType
 from dsim.numba_cache import cache_folder, cache_under
-from dsim.numba_ref import check_trailing_dims
+from dsim.numba_ref import check_trailing_dims, typeof_arrays
 from dsim.pieces import pieces, play_pieces
 from dsim.policy import Deferred, compiled
 
 
 def _tables_type(tables: X.Tables) -> numba.types.Type:
-    """The Numba type of ``tables``, once their columns are checked (the kernel reads them as constants).
-    Kept by what ``numba.typeof`` reads of each array (class, dtype, dimensions, layout and flags): it takes
-    ~130 us, and every batch asks."""
+    """The Numba type of ``tables``, once their columns are checked (the kernel reads them as constants)."""
     check_trailing_dims(tables)
-    key = (type(tables), *((type(a), a.dtype, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
-                           for a in tables for f in (a.flags,)))
-    if key not in _TABLES_TYPES:
-        _TABLES_TYPES[key] = numba.typeof(tables)
-    return _TABLES_TYPES[key]
-
-
-_TABLES_TYPES: dict[tuple, numba.types.Type] = {}
+    return typeof_arrays(tables)
 
 
 @lru_cache(maxsize=None)

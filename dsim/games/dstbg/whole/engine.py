@@ -20,7 +20,7 @@ from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.compile import CompiledGame
 from dsim.games.dstbg.whole.strategy import StrategyFunctionType
 from dsim.numba_cache import cache_under
-from dsim.numba_ref import check_trailing_dims
+from dsim.numba_ref import check_trailing_dims, typeof_arrays
 from dsim.pieces import pieces, play_pieces
 from dsim.policy import compiled
 
@@ -34,7 +34,7 @@ def _types(cg: CompiledGame) -> tuple[numba.types.Type, numba.types.Type]:
     (the kernel reads them as constants, dsim.numba_ref)."""
     for tables in (cg.encounters, *cg.bosses):
         check_trailing_dims(tables)
-    return numba.typeof(cg.game), numba.typeof(cg.encounters)
+    return typeof_arrays(cg.game), typeof_arrays(cg.encounters)
 
 
 @lru_cache(maxsize=None)
