@@ -50,3 +50,14 @@ def test_a_dark_maiden_sweep_reports_and_plots_how_far_the_team_got(tmp_path: Pa
         assert low <= cleared[0] <= high
     figure = runner.invoke(app, ["plot", str(out), "--kind", "shares"])
     assert figure.exit_code == 0 and (out / "_plots" / "shares.png").stat().st_size > 0, figure.output
+
+
+def test_DM_8_1_explain_seed_1_index_133_names_each_mount_taken_in_the_bonus_phase():
+    """This replay raised IndexError: the bonus event stored the mount's slot in the middle, which the decoder read
+    as a mount id. Each bonus 'mount' now names the mount the next event shows the hero riding."""
+    out = runner.invoke(app, ["explain", "--game", "dark_maiden", "--seed", "1", "--index", "133", "--json"])
+    assert out.exit_code == 0, out.output
+    events = [json.loads(line) for line in out.stdout.splitlines()]
+    takes = [(e, after) for e, after in zip(events, events[1:]) if e["event"] == "bonus" and e["action"] == "mount"]
+    assert takes and all(after["event"] == "mount_taken" and (after["seat"], after["mount"]) == (e["seat"], e["mount"])
+                         for e, after in takes)

@@ -211,6 +211,44 @@ def test_DM_7_6_quick_strike_lands_first_even_if_the_hero_then_dies() -> None:
     assert foes(s) == [("amazona_jinete", 0)] and s.heroes[0, L.H_DEATHS] == 1
 
 
+@pytest.mark.parametrize("white,red,taken,units", [
+    (5, 1, 5, ["dama_negra"]),             # she strikes with the higher die, 5 (it was: 0 and a call)
+    (1, 1, 0, ["dama_negra", "asesino"]),  # her die is 1 only on a double 1: she calls reinforcements
+    (3, 2, 3, ["dama_negra"])])
+def test_DM_7_6_quick_strike_the_dark_maiden_uses_the_higher_die_and_calls_only_on_double_1(
+        white: int, red: int, taken: int, units: list) -> None:
+    """Seed L95: in a quick strike the enemies use «siempre el de mayor valor»; the Dark Maiden calls reinforcements
+    when her die shows 1 (DM-9.4, L55), so only when both dice do. A total below 7: the strike fails."""
+    s = kit.scene(("guerrero",), site=3, deck=(kit.card("asesino"),))
+    kit.add_foe(s, "dama_negra", role=L.ROLE_FINAL)
+    attack(s, 0, white, red, attack="quick strike")
+    assert damage(s) == [taken] and kit.foe_units(s) == units
+    assert len(kit.events(s, "reinforcements")) == (1 if units[1:] else 0)
+
+
+def test_DM_7_6_a_dark_maiden_disabled_by_a_quick_strike_neither_strikes_nor_calls() -> None:
+    """White 6 / red 1 totals 7: the quick strike hits her for 2 and «deshabilita al enemigo … (este enemigo no hace
+    daño)» (seed L94); the engine still drew reinforcements on the red 1."""
+    s = kit.scene(("guerrero",), site=3, deck=(kit.card("asesino"),))
+    kit.add_foe(s, "dama_negra", role=L.ROLE_FINAL)
+    attack(s, 0, 6, 1, attack="quick strike")
+    assert damage(s) == [0] and foes(s) == [("dama_negra", 2)] and kit.events(s, "reinforcements") == []
+    assert s.table[L.T_DECK] == 1
+
+
+def test_DM_7_1_site_bosses_called_by_the_hit_do_not_strike_with_the_dice_rolled_before_they_came() -> None:
+    """Seed L165: the red die strikes for the enemies «en juego en ese momento». The quick strike's 2 kills the
+    riding amazon (+1: the Village's 12) and the Lords enter; the higher die, 4, is on their faces but was rolled
+    before them."""
+    s = kit.scene(("guerrero",))
+    s.table[L.T_ADVANCE] = 11
+    kit.add_foe(s, "amazona_jinete", damage=1)
+    attack(s, 0, 3, 4, attack="quick strike", target="amazona_jinete")
+    assert kit.foe_units(s) == ["lord", "lord"] and damage(s) == [0]
+    attack(s, 0, 6, 4)  # the next roll is theirs: 4 each
+    assert damage(s) == [0] and s.heroes[0, L.H_DEATHS] == 1
+
+
 def test_DM_7_6_an_exhausted_hero_cannot_quick_strike() -> None:
     s = kit.scene(("amazona",))
     kit.add_foe(s, "asesino")

@@ -383,7 +383,8 @@ def test_DM_4_5_the_target_reached_in_phase_1_the_others_skip_it_and_the_bosses_
     assert names(s, "foe_falls") == []  # a boss being fought cannot be thrown (DM-5.2.4)
     assert s.table[L.T_SITE] == 1 and s.table[L.T_FORCED_NEXT] == 8
     assert [e["deck"] for e in kit.events(s, "site_complete")] == [1 + 3 + 5]  # asesino; precipice, 2 lords; level 2
-    assert names(s, "bonus") == [] and s.heroes[1, L.H_EXHAUSTED] == 1  # DM-8.4: no bonus phase this turn
+    # DM-8.4 (seed L36, L110): the bosses came in phase 1, not by enemy points: a bonus phase follows their defeat
+    assert [e["seat"] for e in kit.events(s, "bonus")] == [1] and s.heroes[1, L.H_EXHAUSTED] == 0
 
 
 def test_DM_4_5_reading_after_cards_the_bosses_enter_after_the_drawn_cards() -> None:
@@ -855,6 +856,20 @@ def test_DM_8_4_a_bonus_strike_that_completes_the_site_ends_the_bonus_phase() ->
     assert [e["seat"] for e in kit.events(s, "bonus")] == [0] and s.table[L.T_FORCED_NEXT] == 1
 
 
+def test_DM_8_1_explain_names_the_mount_taken_not_its_slot_in_the_middle() -> None:
+    """The bonus event records the mount taken (mount_3, in middle slot 0), which the trace decoder names; it
+    recorded the slot, which the decoder read as a mount id (slot 0 printed mount_1; a slot past the mount ids
+    raised IndexError)."""
+    s = kit.scene(("amazona",))
+    for slot, mount in enumerate(("mount_3", "mount_1")):
+        s.middle[slot, L.M_MOUNT], s.middle[slot, L.M_CARD] = kit.comp().mount_ids.index(mount), kit.card(mount)
+    s.table[L.T_MIDDLE] = 2
+    kit.step(s, "bonus", 0, kit.script(bonus="mount"))
+    (bonus,) = kit.events(s, "bonus")
+    assert bonus["action"] == "mount" and bonus["mount"] == "mount_3"
+    assert kit.comp().mount_ids[s.heroes[0, L.H_MOUNT]] == "mount_3" and s.table[L.T_MIDDLE] == 1
+
+
 def test_DM_8_5_nothing_useful_to_do_no_bonus_phase() -> None:
     s = kit.scene(("amazona",))
     kit.step(s, "bonus", 0, kit.script(bonus="strike"))
@@ -929,8 +944,8 @@ def test_DM_10_1_the_target_brings_the_site_bosses(before: int, reached: bool) -
     assert s.table[L.T_BOSSES_IN] == int(reached) and s.table[L.T_NO_BONUS] == int(reached)
 
 
-def test_DM_10_3_enemies_left_after_the_bosses_are_fought_on_at_once() -> None:
-    s = kit.scene(("amazona",))
+def test_DM_10_3_reading_fight_on_enemies_left_after_the_bosses_are_fought_on_at_once() -> None:
+    s = kit.scene(("amazona",), vary={"leftover_enemies": "fight_on"})
     s.table[L.T_BOSSES_IN] = 1
     kit.add_foe(s, "mercenaria")
     kit.force(s, 6, 4, 2, 6)  # round 1 misses all round; round 2 kills
@@ -938,8 +953,9 @@ def test_DM_10_3_enemies_left_after_the_bosses_are_fought_on_at_once() -> None:
     assert [(e["white"], e["red"]) for e in kit.events(s, "roll")] == [(6, 4), (2, 6)] and kit.foe_units(s) == []
 
 
-def test_DM_10_3_reading_next_turns_one_round_and_the_bonus_phase_a_turn() -> None:
-    s = kit.scene(("amazona",), deck=(GO,), vary={"leftover_enemies": "next_turns"})
+def test_DM_10_3_and_5_5_1_enemies_left_after_the_bosses_get_one_round_and_the_bonus_phase_a_turn() -> None:
+    """Seed L39 «SOLO UN ATAQUE POR JUGADOR»: only bosses and sub-bosses are attacked more than once a turn."""
+    s = kit.scene(("amazona",), deck=(GO,))
     s.table[L.T_BOSSES_IN] = 1
     kit.add_foe(s, "mercenaria")
     kit.force(s, 6, 4, 6)  # one round misses all round; the bonus strike misses

@@ -81,6 +81,73 @@ def test_variant_goblin_heal_one_to_four(reading: str, red: int, damage: int) ->
 
 
 # ---------------------------------------------------------------- when bosses enter, what is left after them
+@pytest.mark.parametrize("reading,taken,deaths", [("rolled_before", 0, 0), ("join", 6, 1)])
+def test_variant_late_foes_join(reading: str, taken: int, deaths: int) -> None:
+    """DM-7.1: the Amazona's white 1 lands first, kills the riding amazon and completes the Village (11 + 1): the
+    Lords (faces 3-5) enter at once. The red 3 was rolled before them: by default they do not strike with it;
+    under ``join`` each deals 3 and she dies (5 vitality; the bonus attack's 6 misses)."""
+    assert VARIANTS.by_id["late_foes"].default == "rolled_before"
+    s = kit.scene(("amazona",), vary={"late_foes": reading})
+    s.table[L.T_ADVANCE] = 11
+    kit.add_foe(s, "amazona_jinete", damage=2)
+    kit.force(s, 1, 3, 6)
+    kit.step(s, "attack", 0)
+    assert kit.foe_units(s) == ["lord", "lord"] and s.heroes[0, L.H_DEATHS] == deaths
+    assert [e["damage"] for e in kit.events(s, "enemies_hit")] == ([taken] if taken else [])
+    assert s.table[L.T_FORCED_NEXT] == 2 + deaths and list(s.foes[:2, L.F_LATE]) == [0, 0]  # cleared after
+
+
+def village_in_phase_1(reading: str) -> State:
+    """The Amazona walks from 11 to the Village's 12 and draws nothing: the Lords enter in phase 1. The Guerrero,
+    exhausted, would recover in a bonus phase. Every white 3 deals 3 (Lords have 5 vitality), every red 6
+    misses; the Village's goblin rolls 5 and 5 (nothing)."""
+    s = kit.scene(("amazona", "guerrero"), vary={"bonus_after_bosses": reading})
+    s.table[L.T_ADVANCE] = 11
+    s.heroes[1, L.H_EXHAUSTED] = 1
+    kit.force(s, 3, 6, 3, 6, 3, 6, 3, 6, 5, 5)
+    kit.step(s, "turn", 0, kit.script(target="lord", bonus="recover"))
+    assert [e["unit"] for e in kit.events(s, "kill")] == ["lord", "lord"] and s.table[L.T_SITE] == 1
+    return s
+
+
+@pytest.mark.parametrize("reading,recovered", [("after_phase_1", True), ("never", False), ("always", True)])
+def test_variant_bonus_after_bosses_never(reading: str, recovered: bool) -> None:
+    """DM-8.4: bosses called in phase 1 and beaten in the attacks: a bonus phase follows (seed L36 «no hay fase
+    de bonus sino hasta que estos jefes son derrotados»; L110 speaks of enemy points only), but not under
+    ``never`` (the digest's DM-4.5 a)."""
+    s = village_in_phase_1(reading)
+    assert [e["seat"] for e in kit.events(s, "bonus")] == ([1] if recovered else [])
+    assert s.heroes[1, L.H_EXHAUSTED] == (0 if recovered else 1)
+
+
+@pytest.mark.parametrize("reading,recovered", [("after_phase_1", False), ("never", False), ("always", True)])
+def test_variant_bonus_after_bosses_always(reading: str, recovered: bool) -> None:
+    """DM-8.4: enemy points (the potions kill the riding amazon: 11 + 1) call the Lords; once they are beaten
+    there is no bonus phase (seed L110 «y ya no hay fase de bonus»), but there is under ``always``."""
+    s = kit.scene(("amazona",), vary={"bonus_after_bosses": reading})
+    s.table[L.T_ADVANCE] = 10
+    s.heroes[0, L.H_EXHAUSTED] = 1  # walks to 11; would recover in a bonus phase
+    s.heroes[0, L.H_POTIONS] = 5
+    kit.add_foe(s, "amazona_jinete")
+    kit.force(s, 6, 6, 3, 6, 2, 6, 3, 6, 2, 6, 5)
+    kit.step(s, "turn", 0, kit.script(potions="drink", bonus="recover"))
+    assert [e["unit"] for e in kit.events(s, "kill")] == ["amazona_jinete", "lord", "lord"]
+    assert s.table[L.T_SITE] == 1 and s.heroes[0, L.H_EXHAUSTED] == (0 if recovered else 1)
+
+
+@pytest.mark.parametrize("reading,ridden,middle", [("no", -1, 1), ("at_once", 0, 0)])
+def test_variant_amazon_takes_middle_at_once(reading: str, ridden: int, middle: int) -> None:
+    """DM-5.4.1: a riding amazon drawn while a mount waits in the middle: by default she leaves it there (seed
+    L41 covers mounts drawn or dismounted while she is in play); under ``at_once`` she takes it as she enters."""
+    s = kit.scene(("amazona",), deck=(kit.card("amazona_jinete"),), vary={"amazon_takes_middle": reading})
+    m = kit.comp().mount_ids.index("mount_2")
+    s.middle[0, L.M_MOUNT], s.middle[0, L.M_CARD], s.middle[0, L.M_DAMAGE] = m, kit.card("mount_2"), 1
+    s.table[L.T_MIDDLE] = 1
+    kit.step(s, "draw", 0)
+    assert kit.foe_units(s) == ["amazona_jinete"] and s.table[L.T_MIDDLE] == middle
+    assert s.foes[0, L.F_MOUNT] == (m if ridden == 0 else -1)
+    assert s.foes[0, L.F_MOUNT_DAMAGE] == (1 if ridden == 0 else 0)
+
 @pytest.mark.parametrize("reading,bosses_first", [("at_once", True), ("after_cards", False)])
 def test_variant_bosses_enter_after_cards(reading: str, bosses_first: bool) -> None:
     """The walk and a go card reach the Village's 12 in phase 1: the Lords join the round against the asesino, or
@@ -98,8 +165,10 @@ def test_variant_bosses_enter_after_cards(reading: str, bosses_first: bool) -> N
 
 @pytest.mark.parametrize("reading,expected", [("fight_on", [(5, 6, "attack"), (3, 6, "attack")]),
                                               ("next_turns", [(5, 6, "attack"), (3, 0, "bonus strike")])])
-def test_variant_leftover_enemies_next_turns(reading: str, expected: list) -> None:
-    """An asesino left once the Village's bosses are dead: attacked until dead, or one round then the bonus phase."""
+def test_variant_leftover_enemies_fight_on(reading: str, expected: list) -> None:
+    """An asesino left once the Village's bosses are dead: one round then the bonus phase (the default, seed L39
+    «SOLO UN ATAQUE POR JUGADOR»), or attacked until dead."""
+    assert VARIANTS.by_id["leftover_enemies"].default == "next_turns"
     s = kit.scene(("amazona",), vary={"leftover_enemies": reading})
     s.table[L.T_BOSSES_IN] = 1
     kit.add_foe(s, "asesino")

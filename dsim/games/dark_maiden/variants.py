@@ -34,6 +34,24 @@ VARIANTS = VariantSet((
             "Seed L82: the remaining players skip phase 1; L110 for enemy points.",
             at_once="at once: they join phase 2 with the cards already drawn",
             after_cards="after the drawn cards and the turn's round of attacks are resolved"),
+    reading("late_foes", "DM-7.1", "do enemies that enter during an exchange strike with its dice",
+            "Seed L165: the red die strikes «dependiendo de qué enemigos están en juego en ese momento» (the enemies in "
+            "play at that moment); e.g. a hit whose points complete the site calls the bosses at once (L110).",
+            rolled_before="no: only the enemies in play when the dice were rolled strike with them",
+            join="yes: they strike at once with the dice already rolled (the engine before issue 41)"),
+    reading("bonus_after_bosses", "DM-8.4", "is there a bonus phase once the site's bosses called this turn are beaten",
+            "Seed L110: enemy points that complete the site call the bosses «y ya no hay fase de bonus»; L36 «no hay "
+            "fase de bonus sino hasta que estos jefes son derrotados» and L109 (after sub-bosses) say nothing stops it "
+            "when phase 1 called them (the digest's DM-4.5 a extends L110 to phase 1: the seed does not).",
+            after_phase_1="yes when phase 1 reached the target; no when enemy points did (L110)",
+            never="no bonus phase in a turn whose site bosses came in, however they came (the digest's DM-4.5 a)",
+            always="yes, however they came (L36, L109 read as the rule and L110 as 'not while they are in play')"),
+    reading("amazon_takes_middle", "DM-5.4.1", "does an arriving riding amazon take a free mount already in play",
+            "Seed L41: she takes a mount «cuando sale alguna en juego» (drawn with her or while she is in play) and L31 "
+            "one dismounted while she is in play; a mount already waiting in the middle when she arrives is not "
+            "covered (GAP).",
+            no="no: she takes only mounts drawn or dismounted while she is in play",
+            at_once="yes: she takes the first free mount in the middle as she enters play"),
     reading("barbara_reroll", "DM-7.5", "what Bárbara rerolls on a double",
             "Seed L18, L173: 'puede volver a tirar los dados' (plural).",
             both="both dice", white="only her white die"),
@@ -79,10 +97,12 @@ VARIANTS = VariantSet((
             "Seed L124: each site has a basic side and an ability side; only the Forest's ability is known.",
             basic="the basic sides", ability="the ability sides (Forest go cards −2; the others as basic, GAP)"),
     reading("leftover_enemies", "DM-10.3", "enemies still in play once the site's bosses are dead",
-            "Seed L49: they must be defeated before the team moves on; when is a GAP.",
-            fight_on="the attacks go on, as against a boss, until every enemy is dead",
+            "Seed L49: they must be defeated before the team moves on; L39 «SOLO UN ATAQUE POR JUGADOR» and L162 "
+            "make more than one attack a turn the exception for bosses and sub-bosses only.",
             next_turns="turns go on without phase 1 (the site is reached): one round of attacks, then the bonus phase, "
-                       "until no enemy is in play"),
+                       "until no enemy is in play (seed L39, L162)",
+            fight_on="the attacks go on, as against a boss, until every enemy is dead (the engine before issue 41; "
+                     "against seed L39)"),
     reading("carry_over", "DM-10.3", "do the heroes' damage and exhaustion carry over to the next site",
             "GAP: the seed resets only the advance track.",
             carry="they carry over", rest="every hero starts the next site unhurt and ready"),
@@ -111,6 +131,9 @@ V_PRECIPICE_FALL = VARIANTS.index["precipice_fall"]
 V_GOBLIN_DICE = VARIANTS.index["goblin_dice"]
 V_GOBLIN_HEAL = VARIANTS.index["goblin_heal"]
 V_BOSSES_ENTER = VARIANTS.index["bosses_enter"]
+V_LATE_FOES = VARIANTS.index["late_foes"]
+V_BONUS_AFTER_BOSSES = VARIANTS.index["bonus_after_bosses"]
+V_AMAZON_TAKES_MIDDLE = VARIANTS.index["amazon_takes_middle"]
 V_BARBARA_REROLL = VARIANTS.index["barbara_reroll"]
 V_GRAB_NEEDS_FACE = VARIANTS.index["grab_needs_face"]
 V_GRAB_ARMOUR = VARIANTS.index["grab_armour"]
@@ -132,3 +155,5 @@ V_LIVES = VARIANTS.index["lives"]
 V_MAX_TURNS = VARIANTS.index["max_turns"]
 
 FINAL_DARK_MAIDEN, FINAL_PALADIN, FINAL_ROLL = 0, 1, 2
+BONUS_AFTER_PHASE_1, BONUS_NEVER, BONUS_ALWAYS = 0, 1, 2
+LEFTOVER_NEXT_TURNS, LEFTOVER_FIGHT_ON = 0, 1

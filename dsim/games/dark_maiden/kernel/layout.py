@@ -153,7 +153,8 @@ F_MOUNT = 9         # a riding amazon's mount (index in t.mounts), -1: none (DM-
 F_MOUNT_CARD = 10
 F_MOUNT_DAMAGE = 11
 F_STUNNED = 12      # hit by this exchange's quick strike: cannot strike (DM-7.6)
-F_FIELDS = 13
+F_LATE = 13         # entered after this exchange's dice were rolled: not in it (DM-7.1, seed L165)
+F_FIELDS = 14
 
 # --- s.middle[m, M_*]: free mounts ---------------------------------------------------------------
 M_MOUNT, M_CARD, M_DAMAGE = 0, 1, 2
@@ -235,7 +236,7 @@ E_DEATH = 24         # deaths of this hero, lives after, out
 E_DISMOUNT = 25      # mount, mount damage, where (0 middle, 1 discarded, 2 to a riding amazon)
 E_REINFORCE = 26     # card drawn, kind, entered
 E_PALADIN_HEALS = 27  # healed, damage after
-E_BONUS = 28         # action
+E_BONUS = 28         # action, mount taken (-1: none)
 E_SITE_DONE = 30     # site completed, next deck size
 E_END = 31           # over
 E_DECISION = 32      # hook, chosen row's action, chosen row's foe

@@ -227,6 +227,8 @@ def enter_foe(s, t, card, role):
     row[L.F_SPECIAL] = t.units[u, L.U_SPECIAL]
     row[L.F_MOUNT] = -1
     row[L.F_MOUNT_CARD] = -1
+    # DM-7.1, seed L165: the dice of an exchange already on the table are for the enemies in play when rolled
+    row[L.F_LATE] = 1 if s.table[L.T_RED] > 0 and s.variants[V.V_LATE_FOES] == 0 else 0
     s.hits[n] = 0
     s.table[L.T_FOES] = n + 1
     event(s, L.E_BOSS_ENTERS if role >= L.ROLE_BOSS else L.E_ENTERS, -1, card, u, role)
@@ -238,6 +240,10 @@ def drawn_enemy_enters(s, t, card, kind):
     """An enemy card from the deck enters play, a beaten boss as a sub-boss (DM-9.3); returns whether it is a
     skeleton, which draws another card (DM-4.4, DM-9.2)."""
     f = enter_foe(s, t, card, L.ROLE_ENEMY if kind == L.K_ENEMY else L.ROLE_SUB_BOSS)
+    if (f >= 0 and s.foes[f, L.F_SPECIAL] == L.SP_TAKES_MOUNTS and s.table[L.T_MIDDLE] > 0
+            and s.variants[V.V_AMAZON_TAKES_MIDDLE] == 1):  # DM-5.4.1 reading at_once
+        mount, c, damage = pop_middle(s, 0)
+        mount_foe(s, f, mount, c, damage)
     return f >= 0 and s.foes[f, L.F_SPECIAL] == L.SP_DRAWS_CARD
 
 
@@ -263,6 +269,18 @@ def to_middle(s, mount, card, damage):
     s.middle[m, L.M_MOUNT], s.middle[m, L.M_CARD], s.middle[m, L.M_DAMAGE] = mount, card, damage
     s.table[L.T_MIDDLE] = m + 1
     event(s, L.E_MOUNT_MIDDLE, -1, mount, damage, 0)
+
+
+@jit
+def pop_middle(s, m):
+    """Take middle mount ``m`` off the table (later ones move up): its (mount, card, damage)."""
+    mount, card, damage = s.middle[m, L.M_MOUNT], s.middle[m, L.M_CARD], s.middle[m, L.M_DAMAGE]
+    n = s.table[L.T_MIDDLE]
+    for k in range(m, n - 1):
+        for c in range(L.M_FIELDS):
+            s.middle[k, c] = s.middle[k + 1, c]
+    s.table[L.T_MIDDLE] = n - 1
+    return mount, card, damage
 
 
 @jit(inline=True)
@@ -356,7 +374,9 @@ def advance(s, t, points, phase1):
     event(s, L.E_ADVANCE, s.table[L.T_ACTOR], points, a, 0)
     if s.table[L.T_BOSSES_IN] == 0 and s.table[L.T_BOSSES_DUE] == 0 and a >= s.table[L.T_TARGET]:
         event(s, L.E_SITE_REACHED, -1, s.table[L.T_SITE], a, 0)
-        s.table[L.T_NO_BONUS] = 1  # DM-4.5, DM-8.4
+        bonus = s.variants[V.V_BONUS_AFTER_BOSSES]  # DM-8.4: L110 for enemy points; phase 1 by reading
+        if bonus == V.BONUS_NEVER or (bonus == V.BONUS_AFTER_PHASE_1 and not phase1):
+            s.table[L.T_NO_BONUS] = 1
         if phase1 and s.variants[V.V_BOSSES_ENTER] == 1:
             s.table[L.T_BOSSES_DUE] = 1
         else:
@@ -531,12 +551,30 @@ def hurt_foe(s, t, f, amount, attack):
 
 
 @jit(inline=True)
+def enemy_die(white, red, quick):
+    """The die the enemies strike with: the red one (DM-7.1), in a quick strike the higher of the two (DM-7.6,
+    seed L95 «siempre el de mayor valor»)."""
+    return max(white, red) if quick else red
+
+
+@jit(inline=True)
+def calls_reinforcements(s, f, white, red, quick):
+    """DM-9.4: foe ``f`` is the Dark Maiden, in this exchange (not its quick strike's target, DM-7.6, seed L94
+    «este enemigo no hace daño»; not entered after the roll, DM-7.1) and her die shows 1 (in a quick strike the
+    higher die: she calls only on a double 1)."""
+    row = s.foes[f]
+    return (row[L.F_SPECIAL] == L.SP_REINFORCEMENTS and row[L.F_STUNNED] == 0 and row[L.F_LATE] == 0
+            and enemy_die(white, red, quick) == L.DARK_MAIDEN_CALL)
+
+
+@jit(inline=True)
 def foe_strike(s, f, white, red, quick):
     """What foe ``f`` deals this exchange (0: nothing): the red die's value on one of its faces (DM-7.3), or in a
-    quick strike the higher die on its faces (DM-7.6); the Dark Maiden's red 1 calls reinforcements instead
-    (DM-9.4); the quick strike's target does not strike."""
+    quick strike the higher die on its faces (DM-7.6); the Dark Maiden's 1 calls reinforcements instead (DM-9.4);
+    the quick strike's target and enemies that entered after the roll (DM-7.1 reading) do not strike."""
     row = s.foes[f]
-    if row[L.F_STUNNED] == 1 or (row[L.F_SPECIAL] == L.SP_REINFORCEMENTS and red == L.DARK_MAIDEN_CALL):
+    if (row[L.F_STUNNED] == 1 or row[L.F_LATE] == 1
+            or (row[L.F_SPECIAL] == L.SP_REINFORCEMENTS and enemy_die(white, red, quick) == L.DARK_MAIDEN_CALL)):
         return 0
     faces = row[L.F_FACES]
     if quick:
@@ -602,7 +640,7 @@ def snapshot(s, white, red, quick):
     paladin, healing, calls = -1, 0, False
     for f in range(s.table[L.T_FOES]):
         row = s.foes[f]
-        if row[L.F_SPECIAL] == L.SP_REINFORCEMENTS and red == L.DARK_MAIDEN_CALL:
+        if calls_reinforcements(s, f, white, red, quick):
             calls = True
         d = foe_strike(s, f, white, red, quick)
         if d > 0:
@@ -844,6 +882,8 @@ def hero_attack(s, t, pol, params, h):
         else:
             normal_attack(s, t, pol, params, h)
     s.table[L.T_WHITE], s.table[L.T_RED], s.table[L.T_ACTOR] = 0, 0, -1
+    for f in range(s.table[L.T_FOES]):
+        s.foes[f, L.F_LATE] = 0  # the exchange is over: every enemy in play strikes at the next roll
 
 
 # ---------------------------------------------------------------- phase 2 cards (DM-5.2–5.4)
@@ -978,14 +1018,15 @@ def attack_round(s, t, pol, params):
 @jit
 def fight(s, t, pol, params):
     """DM-5.5: one round of attacks; while a boss or sub-boss is in play the rounds go on (DM-5.5.2), and so
-    they do against enemies left once the site's bosses are in (DM-10.3, reading ``fight_on``)."""
+    they do against enemies left once the site's bosses are in under reading ``fight_on`` (DM-10.3; by default
+    normal enemies get one round a turn, seed L39)."""
     if s.table[L.T_FOES] > 0:
         attack_round(s, t, pol, params)
     if s.table[L.T_BOSSES_DUE] == 1 and s.table[L.T_OVER] == L.OVER_RUNNING:
         bosses_enter(s, t)  # DM-4.5 reading after_cards
     cap = s.variants[V.V_MAX_TURNS] * L.FIGHT_ROUNDS_PER_TURN
     while s.table[L.T_OVER] == L.OVER_RUNNING and s.table[L.T_FOES] > 0 and (
-            boss_in_play(s) or (s.table[L.T_BOSSES_IN] == 1 and s.variants[V.V_LEFTOVER] == 0)):
+            boss_in_play(s) or (s.table[L.T_BOSSES_IN] == 1 and s.variants[V.V_LEFTOVER] == V.LEFTOVER_FIGHT_ON)):
         if s.table[L.T_FIGHT_ROUNDS] >= cap:
             s.table[L.T_OVER] = L.OVER_TIMEOUT
             return
@@ -995,12 +1036,8 @@ def fight(s, t, pol, params):
 @jit
 def take_mount(s, t, h, m):
     """DM-8.1: hero ``h`` takes middle mount ``m`` (allowed while exhausted)."""
-    ride(s, t, h, s.middle[m, L.M_MOUNT], s.middle[m, L.M_CARD], s.middle[m, L.M_DAMAGE])
-    n = s.table[L.T_MIDDLE]
-    for k in range(m, n - 1):
-        for c in range(L.M_FIELDS):
-            s.middle[k, c] = s.middle[k + 1, c]
-    s.table[L.T_MIDDLE] = n - 1
+    mount, card, damage = pop_middle(s, m)
+    ride(s, t, h, mount, card, damage)
     event(s, L.E_MOUNT_TAKEN, h, s.heroes[h, L.H_MOUNT], -1, 0)
 
 
@@ -1026,9 +1063,9 @@ def bonus_strike(s, t, pol, params, h):
 
 @jit
 def bonus_phase(s, t, pol, params):
-    """DM-8: in turn order each hero strikes, recovers or takes a mount — not in a turn whose site bosses came
-    in (DM-4.5, DM-8.4) nor while a boss or sub-boss is in play (DM-8.3); a hero with nothing useful to do
-    skips it (DM-8.5)."""
+    """DM-8: in turn order each hero strikes, recovers or takes a mount — not in a turn whose site bosses enemy
+    points called (DM-8.4; phase 1 by reading ``bonus_after_bosses``) nor while a boss or sub-boss is in play
+    (DM-8.3); a hero with nothing useful to do skips it (DM-8.5)."""
     if s.table[L.T_NO_BONUS] == 1 or boss_in_play(s):
         return
     for k in range(s.table[L.T_HEROES]):
@@ -1058,7 +1095,7 @@ def bonus_phase(s, t, pol, params):
         s.table[L.T_ACTOR] = h
         k_row = ask(s, pol, params, L.HOOK_BONUS, h, n)
         action, m = s.opts[k_row, L.OPT_ACTION], s.opts[k_row, L.OPT_MOUNT]
-        event(s, L.E_BONUS, h, action, m, 0)
+        event(s, L.E_BONUS, h, action, s.middle[m, L.M_MOUNT] if action == L.A_MOUNT else -1, 0)
         if action == L.A_STRIKE:
             bonus_strike(s, t, pol, params, h)
         elif action == L.A_RECOVER:
@@ -1067,7 +1104,7 @@ def bonus_phase(s, t, pol, params):
             take_mount(s, t, h, m)
         if s.table[L.T_OVER] != L.OVER_RUNNING:
             return
-        if s.table[L.T_NO_BONUS] == 1:
+        if boss_in_play(s):
             break  # DM-8.4: a strike's points completed the site, the bosses are in: the bonus phase ends
     s.table[L.T_ACTOR] = -1
 
