@@ -48,10 +48,13 @@ def _show(
     as_json: bool,
     params: Mapping[str, int] | None = None,
     p_success: Fraction | None = None,
+    beyond: Fraction = Fraction(0),
+    mean: Fraction | None = None,
 ) -> None:
-    """Print a distribution (value, probability, P(≥ value)) and its mean, as a rich table or one JSON object."""
+    """Print a distribution (value, probability, P(≥ value)) and its mean, as a rich table or one JSON object. A
+    truncated pmf gives the exact mass ``beyond`` its last value (added to every P(≥ value)) and its exact mean."""
     params = dict(params or {})
-    mean = dice.mean(pmf)
+    mean = dice.mean(pmf) if mean is None else mean
     if as_json:
         payload: dict[str, Any] = {"pool": str(pool), **params}
         payload["pmf"] = [[value, _number(p, exact)] for value, p in pmf.items()]
@@ -60,7 +63,7 @@ def _show(
             payload["p_success"] = _number(p_success, exact)
         typer.echo(json.dumps(payload))
         return
-    tail = dice.survival(pmf)
+    tail = {value: p + beyond for value, p in dice.survival(pmf).items()}
     heading = ", ".join([str(pool), *(f"{key} {value}" for key, value in params.items())])
     table = Table(title=f"{title}: {heading}")
     for column in ("value", "probability", "P(≥ value)"):
@@ -93,6 +96,6 @@ def roll(pool: PoolArgument, json_: JsonOption = False, exact: ExactOption = Fal
     with exit_on_data_error(), _user_errors():
         dist = support.roll(pool, data)
     title, _, heading = dist.title.partition(": ")
-    _show(title, heading or pool, dist.pmf, exact, json_)
+    _show(title, heading or pool, dist.pmf, exact, json_, beyond=dist.beyond, mean=dist.mean)
     if dist.note and not json_:
         typer.echo(dist.note)

@@ -87,6 +87,8 @@ class Distribution:
     title: str
     pmf: Mapping[int, Fraction | float]
     note: str = ""  # e.g. "truncated where the remaining mass is below 1e-12"
+    beyond: Fraction = Fraction(0)  # the exact mass of the totals past the listed ones (a truncated pmf)
+    mean: Fraction | None = None  # the exact mean when the listed pmf is truncated (its own mean is not)
 
 
 class DiceSupport(Protocol):

@@ -30,6 +30,19 @@ def test_BB_8_2_dice_roll_prints_the_exact_combo_distribution():
     assert bad.exit_code == 1 and "purple" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def test_BB_8_2_dice_roll_exact_prints_the_exact_mean_and_tails_of_a_truncated_pmf():
+    """Green: 0, 0, 1, 2 plain, 1+ twice, so the total's mean is exactly 5/4 (closed form); the listed totals stop
+    at a 1e-12 tail, which every P(≥ value) must still count (P(≥ 0) = 1)."""
+    out = runner.invoke(app, ["dice", "roll", "--game", "bloodborne", "green", "--exact"])
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    assert "mean: 5/4" in lines
+    row0 = next(line for line in lines if line.replace("│", " ").split()[:1] == ["0"])
+    assert row0.replace("│", " ").split() == ["0", "1/3", "1"]
+    res = json.loads(runner.invoke(app, ["dice", "roll", "--game", "bloodborne", "green", "--exact", "--json"]).stdout)
+    assert res["mean"] == "5/4"
+
+
 EXTERNAL = '''
 """A policy from outside the package: always the first option."""
 from dsim.games.bloodborne.policy import Policy, policy_function, register

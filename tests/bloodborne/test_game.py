@@ -102,6 +102,17 @@ def test_explain_replays_the_game_that_run_played():
     assert all(e["rule"].startswith(("BB-", "card")) for e in events)
 
 
+def test_explain_decisions_cite_the_rule_of_their_hook():
+    """Every decision cited BB-5.1 (the step-1 play) whatever it decided: now each hook its rule."""
+    out = runner.invoke(app, ["explain", "--game", "bloodborne", "--hunters", "4", "--index", "7", "--decisions",
+                              "--json"])
+    assert out.exit_code == 0, out.output
+    decisions = [e for e in map(json.loads, out.stdout.splitlines()) if e["event"] == "decision"]
+    hooks = {"play": "BB-5.1", "transform": "BB-6.1", "cancel": "BB-3.7", "upgrade": "BB-11.1", "discard": "BB-11.7"}
+    assert {e["hook"] for e in decisions} > {"play"}  # the game asks more than the step-1 play
+    assert all(e["rule"] == hooks[e["hook"]] for e in decisions)
+
+
 def test_sweep_report_and_plot_a_bloodborne_experiment(tmp_path: Path):
     exp = tmp_path / "bb.toml"
     exp.write_text('game = "bloodborne"\nname = "tables"\nseed = 3\nbattles = 2000\nchunk = 1000\n'

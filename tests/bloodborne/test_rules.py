@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dsim.games.bloodborne import engine
+from dsim.games.bloodborne import engine, trace
 from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.policy import policy_function, public_views
 from dsim.policy import compiled
@@ -348,6 +348,20 @@ def test_BB_7_5_instants_after_the_killing_one_still_resolve():
     assert s.table[L.T_KILLED] == 1
     assert s.hunters[1, L.H_HEALTH] == 8
     assert s.hunters[2, L.H_BANKED] == 4 and s.hunters[2, L.H_COLLECTED] == 0
+
+
+def test_BB_3_8_explain_cites_a_blood_vial_and_a_bank_card_as_instants_and_the_dream_as_BB_11_1():
+    """The trace decoder names the rule of each heal and bank by its step (a Blood Vial, an Instant bank: BB-3.8;
+    the Dream's: BB-11.1) and of each decision by its hook."""
+    hands = {1: STARTERS + ["blood_vial"], 2: STARTERS + ["bank_now"]}
+    s = K.scene(3, G3B, echoes=9, forced=(G0,), hands=hands, health={0: 3, 1: 3}, collected={0: 2, 2: 4},
+                display=["heavy_melee", "blood_vial", "bank_now"])
+    K.play(s, plays("hunters_dream", "blood_vial", "bank_now"))
+    evs = trace.events(s.trace[: s.table[L.T_NEV]], K.comp())
+    rules = {(e["event"], e["seat"]): e["rule"] for e in evs if e["event"] in ("heal", "bank")}
+    assert rules == {("heal", 1): "BB-3.8", ("bank", 2): "BB-3.8", ("heal", 0): "BB-11.1", ("bank", 0): "BB-11.1"}
+    decisions = {e["hook"]: e["rule"] for e in evs if e["event"] == "decision"}
+    assert decisions == {"play": "BB-5.1", "upgrade": "BB-11.1"}
 
 
 def test_BB_7_cancel_melee_stops_the_chosen_hunters_melee_attack():

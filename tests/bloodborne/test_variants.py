@@ -71,7 +71,7 @@ def test_echo_pool_finite_75_a_dry_reserve_leaves_nothing_to_fight_and_the_card_
 # ---------------------------------------------------------------- BB-7.4
 @pytest.mark.parametrize(("reading", "fired", "clashed"), [
     ("mutual_cancel", [], [2, 0]),
-    ("last_cancels", [0], [2]),  # order from first player 1: seats 1, 2, 0: the last pistol is seat 0's
+    ("transform_cancels", [], [2, 0]),  # both played in step 1, at the same moment: they cancel each other
     ("none", [2, 0], []),
 ])
 def test_pistol_clash_readings(reading, fired, clashed):
@@ -80,6 +80,27 @@ def test_pistol_clash_readings(reading, fired, clashed):
     evs = K.events(s)
     assert K.order(evs, "instant") == fired and K.order(evs, "clash") == clashed
     assert [s.hunters[h, L.H_COLLECTED] for h in (0, 2)] == [int(0 in fired), int(2 in fired)]
+
+
+@pytest.mark.parametrize(("reading", "fired", "clashed"), [
+    ("transform_cancels", [0], [1]),  # seed L69: Henryk's Transform pistol cancels Eileen's and fires
+    ("mutual_cancel", [], [0, 1]),
+])
+def test_pistol_clash_transform_cancels_follows_the_seed_example_L69(reading, fired, clashed):
+    """Henryk, the first player (seat 0, seed L82), picks his Hunter Pistol through Transform; Eileen (seat 1)
+    played hers in step 1; Ludwig (seat 2) his Hunter Axe."""
+    s = K.scene(3, G3B, echoes=9, first=0, forced=(G0,), variants={"pistol_clash": reading})
+    K.play(s, plays("transform", "hunter_pistol", "hunter_axe") | {0: {"play": "transform",
+                                                                       "transform": "hunter_pistol"}})
+    evs = K.events(s)
+    assert K.order(evs, "instant") == fired and K.order(evs, "clash") == clashed
+    assert s.hunters[:3, L.H_COLLECTED].tolist() == [len(fired), 0, 2]
+
+
+def test_pistol_clash_no_reading_reverses_the_seed_example_and_none_says_it_is_a_house_rule():
+    clash = VARIANTS.by_id["pistol_clash"]
+    assert "last_cancels" not in clash.readings
+    assert "house rule" in dict(zip(clash.readings, clash.reading_docs))["none"]
 
 
 # ---------------------------------------------------------------- BB-7.5
@@ -101,6 +122,9 @@ def test_instant_kill_trophies_none_leaves_step_5_kills_alone():
 # ---------------------------------------------------------------- BB-9.4
 @pytest.mark.parametrize(("reading", "trophies"), [("no_trophy", [1, 1, 0, 0]), ("trophy", [1, 1, 1, 0])])
 def test_zero_damage_trophy_readings(reading, trophies):
+    """Seed L87-L88: trophies go to hunters who dealt damage (the echoes taken); ``trophy`` is a house rule."""
+    docs = dict(zip(VARIANTS.by_id["zero_damage_trophy"].readings, VARIANTS.by_id["zero_damage_trophy"].reading_docs))
+    assert docs["trophy"].startswith("house rule") and "house rule" not in docs["no_trophy"]
     """Axes from seat 0 on 3 echoes: 2, 1, then seat 2 attacks for 0; seat 3 dreams (no weapon, no trophy)."""
     s = K.scene(4, G3B, echoes=3, forced=(G0,), variants={"zero_damage_trophy": reading}, display=["heavy_melee"] * 4)
     K.play(s, plays("hunter_axe", "hunter_axe", "hunter_axe", "hunters_dream"))
@@ -227,6 +251,29 @@ def test_hand_limit_readings(limit, kept, discarded):
     K.play(s, {0: {"play": "hunters_dream", "discard": "transform"}, 1: {"play": "saw_cleaver"}})
     assert s.hand[0].sum() == kept and s.hunters[0, L.H_DISCARDED] == discarded
     assert s.hand[0, card("transform")] == 1 - discarded and s.hunters[0, L.H_OWNED] == kept
+
+
+@pytest.mark.parametrize(("reading", "kept", "discarded"), [("upgrade_taken", 8, 0), ("upgrade_due", 7, 1)])
+def test_hand_limit_when_readings_with_the_upgrade_deck_and_display_empty(reading, kept, discarded):
+    """BB-11.7: 'if taking an upgrade puts a hunter above 7'. Seat 0 holds 7 cards, Hunter's Dream among them,
+    with 1 card used; the Dream brings the hand to 8 with no upgrade left to take."""
+    hands = {0: STARTERS + ["heavy_melee", "blood_vial"]}
+    s = K.scene(3, G3B, echoes=9, forced=(G0,), hands=hands, display=[], variants={"hand_limit_when": reading})
+    K.set_used(s, 0, ["bank_now"])
+    s.table[L.T_UPDECK_NEXT] = s.updeck.shape[0]  # the upgrade deck is empty too
+    K.play(s, {0: {"play": "hunters_dream", "discard": "transform"}, 1: {"play": "saw_cleaver"}})
+    assert not K.named(K.events(s), "upgrade", seat=0)
+    assert s.hand[0].sum() == kept and s.hunters[0, L.H_DISCARDED] == discarded and s.used[0].sum() == 0
+
+
+def test_hand_limit_when_an_upgrade_taken_above_the_limit_discards_in_both_readings():
+    for reading in ("upgrade_taken", "upgrade_due"):
+        hands = {0: STARTERS + ["heavy_melee", "blood_vial"]}
+        s = K.scene(3, G3B, echoes=9, forced=(G0,), hands=hands, display=["bank_now"],
+                    variants={"hand_limit_when": reading})
+        K.play(s, {0: {"play": "hunters_dream", "discard": "transform"}, 1: {"play": "saw_cleaver"}})
+        assert K.named(K.events(s), "upgrade", seat=0)
+        assert s.hand[0].sum() == 7 and s.hunters[0, L.H_DISCARDED] == 1
 
 
 # ---------------------------------------------------------------- BB-12.4

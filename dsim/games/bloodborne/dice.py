@@ -166,7 +166,8 @@ def pool_distribution(pool: str, dice: dict[str, Die], tail: float = TAIL) -> Di
     for die in chosen:
         counts[die.id] = counts.get(die.id, 0) + 1
     title = "+".join(f"{n}{die_id}" if n > 1 else die_id for die_id, n in counts.items())
-    return Distribution(title=title + (f"+{modifier}" if modifier else ""), pmf=pmf, note=note)
+    return Distribution(title=title + (f"+{modifier}" if modifier else ""), pmf=pmf, note=note, beyond=remaining,
+                        mean=mean)
 
 
 class BloodborneDice:

@@ -20,7 +20,7 @@ EVENTS: dict[int, tuple[str, str, tuple[str, ...]]] = {
     L.E_CANCEL: ("cancel", "BB-7", ("target",)),
     L.E_INSTANT: ("instant", "BB-7.2", ("card", "echoes_taken", "echoes_left")),
     L.E_HEAL: ("heal", "BB-11.1", ("in_dream",)),
-    L.E_BANK: ("bank", "BB-11.1", ("echoes", "banked")),
+    L.E_BANK: ("bank", "BB-11.1", ("echoes", "banked", "in_dream")),
     L.E_ROLL: ("monster_roll", "BB-8.1", ("rolled", "damage")),
     L.E_WOUND: ("wound", "BB-8.5", ("damage", "health")),
     L.E_DEATH: ("death", "BB-8.6", ("echoes_lost",)),
@@ -38,6 +38,21 @@ EVENTS: dict[int, tuple[str, str, tuple[str, ...]]] = {
     L.E_DECISION: ("decision", "BB-5.1", ("hook", "card", "target")),
     L.E_LOSE_HEALTH: ("lose_health", "card text", ("health_lost",)),
 }
+DECISION_RULES = {L.HOOK_PLAY: "BB-5.1", L.HOOK_TRANSFORM: "BB-6.1", L.HOOK_CANCEL: "BB-3.7",
+                  L.HOOK_UPGRADE: "BB-11.1", L.HOOK_DISCARD: "BB-11.7"}
+"""The rule each decision hook answers (cancel: a ranged card stopping melee, seed L44)."""
+INSTANT = "BB-3.8"
+"""A heal or bank outside the Dream is an Instant card's effect in step 3 (a Blood Vial, a bank card)."""
+
+
+def rule_of(kind: int, row: np.ndarray) -> str:
+    """The rule an event cites: by hook for a decision, by step for a heal or a bank, else the event's own."""
+    if kind == L.E_DECISION:
+        return DECISION_RULES[int(row[L.EV_A])]
+    if kind in (L.E_HEAL, L.E_BANK):
+        in_dream = row[L.EV_A] if kind == L.E_HEAL else row[L.EV_C]
+        return EVENTS[kind][1] if in_dream else INSTANT
+    return EVENTS[kind][1]
 CLASSES = ("monster", "boss", "final boss")
 OVER = ("running", "final boss dead", "timeout")
 
@@ -65,9 +80,10 @@ def events(trace: np.ndarray, comp: Compiled) -> list[dict[str, Any]]:
     """Every trace row as ``{"event", "rule", "round", "seat", <named fields>}`` (seat ``None``: the table)."""
     out = []
     for row in trace:
-        name, rule, fields = EVENTS[int(row[L.EV_KIND])]
+        kind = int(row[L.EV_KIND])
+        name, _, fields = EVENTS[kind]
         seat = int(row[L.EV_SEAT])
-        item: dict[str, Any] = {"event": name, "rule": rule, "round": int(row[L.EV_ROUND]),
+        item: dict[str, Any] = {"event": name, "rule": rule_of(kind, row), "round": int(row[L.EV_ROUND]),
                                 "seat": seat if seat >= 0 else None}
         for field, value in zip(fields, row[L.EV_A: L.EV_C + 1]):
             item[field] = _value(field, int(value), comp)

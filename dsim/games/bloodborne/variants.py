@@ -15,19 +15,24 @@ VARIANTS = VariantSet((
             unlimited="the reserve never runs out (integer counts)",
             finite_75="75 one-point tokens: a revealed card gets only what is left in the reserve"),
     reading("pistol_clash", "BB-7.4", "what happens when two or more Hunter Pistols are played",
-            "Seed L69: Henryk's pistol 'would cancel Eileen's pistol'. A third reading (a pistol cancels one "
-            "chosen opposing ranged or instant card) needs card text we do not have.",
+            "Seed L69: Henryk (the first player, L82) picking his Hunter Pistol through Transform «anularía la "
+            "pistola de Eileen» (would cancel Eileen's pistol). A third reading (a pistol cancels one chosen "
+            "opposing ranged or instant card) needs card text we do not have. (A reading in which only the last "
+            "pistol in resolution order fires reversed this example and was removed.)",
             mutual_cancel="all clashing pistols cancel: none deals damage",
-            last_cancels="in resolution order only the last pistol fires; it cancels the earlier ones",
-            none="pistols never clash"),
+            transform_cancels="a later pistol cancels the earlier ones (the digest's b, 'later' as seed L69 has it): "
+                              "one picked through Transform in step 2 fires and cancels those played in step 1; "
+                              "pistols chosen at the same moment cancel each other",
+            none="pistols never clash (house rule: against seed L69)"),
     reading("instant_kill_trophies", "BB-7.5", "trophies after a kill in step 3",
             "The seed spells out the kill rule only in step 5.",
             as_kill="hunters who dealt damage this round get trophies exactly as BB-9.4",
             none="a kill by an Instant gives no trophies"),
     reading("zero_damage_trophy", "BB-9.4", "a hunter who attacked but took 0 echoes in the killing round",
             "Seed L88: 'each hunter who dealt damage to the monster that round'.",
-            no_trophy="0 echoes taken is no damage: no trophy",
-            trophy="attacking with a weapon in the killing round is enough for a trophy"),
+            no_trophy="0 echoes taken is no damage: no trophy (seed L87: the echoes taken are the damage dealt)",
+            trophy="house rule, against seed L87-L88: attacking with a weapon in the killing round is enough for "
+                   "a trophy"),
     number("trophies_per_kill", "BB-9.4", "trophies per kill (0 = each card's printed count, 1 by default)", 0,
            "0: the card's `trophies` (1 unless the data says otherwise); N ≥ 1: every kill gives N",
            seed="One review: 'one or more trophies (based on the strength of the monster)'.", low=0, high=10),
@@ -58,6 +63,12 @@ VARIANTS = VariantSet((
     reading("escaped_echoes_to", "BB-10.3", "where the echoes left on an escaped monster go",
             "GAP; one fan version reshuffles escaped monsters, treated as non-canonical.",
             reserve="back to the reserve"),
+    reading("hand_limit_when", "BB-11.7", "when the hand limit is applied",
+            "[PUB:4], [PUB:9] as the digest gives them: 'if taking an upgrade puts a hunter above 7 cards'.",
+            upgrade_taken="only after a hunter takes an upgrade: with the upgrade deck and display empty, a Dream "
+                          "hunter keeps every recovered card",
+            upgrade_due="whenever a hunter is due an upgrade (Dream, death), even with none left to take "
+                        "(the engine before issue 41)"),
     number("hand_limit", "BB-11.7", "most cards in hand after taking upgrades", 7,
            "discard down to N (discards leave the game)", seed="[PUB:4], [PUB:9]: hand limit 7.", low=1, high=40),
     reading("first_player_pass", "BB-12.4", "where the First Player token goes",
@@ -86,9 +97,10 @@ V_SCORE_COLLECTED = VARIANTS.index["score_collected_at_end"]
 V_DREAM_HEALS = VARIANTS.index["dream_heals_full"]
 V_DISPLAY_REFILL = VARIANTS.index["upgrade_display_refill"]
 V_HAND_LIMIT = VARIANTS.index["hand_limit"]
+V_HAND_LIMIT_WHEN = VARIANTS.index["hand_limit_when"]
 V_FIRST_PASS = VARIANTS.index["first_player_pass"]
 V_TIE_BREAK = VARIANTS.index["tie_break"]
 V_FINAL_BOSS_HEALTH = VARIANTS.index["final_boss_health"]
 V_MAX_ROUNDS = VARIANTS.index["max_rounds"]
 
-CLASH_MUTUAL, CLASH_LAST, CLASH_NONE = 0, 1, 2
+CLASH_MUTUAL, CLASH_TRANSFORM, CLASH_NONE = 0, 1, 2

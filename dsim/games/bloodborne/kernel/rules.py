@@ -175,8 +175,7 @@ def reveal(s, t, pols, params, card):
                 s.hunters[h, L.H_DEAD] = 0
                 s.hunters[h, L.H_HEALTH] = L.START_HEALTH
                 event(s, L.E_REVIVE, h, 0, 0, 0)
-                take_upgrades(s, t, pols, params, h, 1)
-                hand_limit(s, t, pols, params, h)
+                upgrade(s, t, pols, params, h, 1)
 
 
 @jit
@@ -306,14 +305,17 @@ def kill(s, t, trophies_allowed):
 # ---------------------------------------------------------------- step 3 (BB-7)
 @jit
 def clashes(s, t, k, card):
-    """BB-7.4: is the clash card ``card`` of the ``k``-th hunter in order cancelled by other copies?"""
+    """BB-7.4: is the clash card ``card`` of the ``k``-th hunter in order cancelled by other copies? Reading
+    ``transform_cancels``: only by a copy chosen at the same moment or later (through Transform, seed L69)."""
     rule = s.variants[V.V_PISTOL_CLASH]
     if t.cards[card, L.C_CLASH] == 0 or rule == V.CLASH_NONE:
         return False
     n = s.table[L.T_HUNTERS]
+    mine_later = s.hunters[seat_at(s, k), L.H_WEAPON] >= 0
     for j in range(n):
-        if j != k and acting_card(s, seat_at(s, j)) == card:
-            if rule == V.CLASH_MUTUAL or j > k:
+        other = seat_at(s, j)
+        if j != k and acting_card(s, other) == card:
+            if rule == V.CLASH_MUTUAL or s.hunters[other, L.H_WEAPON] >= 0 or not mine_later:
                 return True
     return False
 
@@ -356,7 +358,7 @@ def resolve_instants(s, t, pols, params):
             s.hunters[h, L.H_HEALTH] = L.START_HEALTH
             event(s, L.E_HEAL, h, 0, 0, 0)
         if c[L.C_INSTANT_BANK] > 0:
-            bank(s, h)
+            bank(s, h, False)
         if c[L.C_TYPE] != L.UTILITY:
             if clashes(s, t, k, card):
                 event(s, L.E_CLASH, h, card, 0, 0)
@@ -461,12 +463,12 @@ def escape(s, t):
 
 # ---------------------------------------------------------------- step 7 (BB-11)
 @jit
-def bank(s, h):
-    """Collected echoes to Banked (BB-11.1 step 1)."""
+def bank(s, h, in_dream):
+    """Collected echoes to Banked (BB-11.1 step 1 in the Dream; an Instant's bank in step 3, BB-3.8)."""
     amount = s.hunters[h, L.H_COLLECTED]
     s.hunters[h, L.H_BANKED] += amount
     s.hunters[h, L.H_COLLECTED] = 0
-    event(s, L.E_BANK, h, amount, s.hunters[h, L.H_BANKED], 0)
+    event(s, L.E_BANK, h, amount, s.hunters[h, L.H_BANKED], 1 if in_dream else 0)
 
 
 @jit
@@ -487,11 +489,11 @@ def recover(s, h, with_played):
 @jit(inline=True)
 def take_upgrades(s, t, pols, params, h, count):
     """Take ``count`` Available Upgrades into hand, the policy choosing (BB-11.1 step 4); BB-11.8 variant:
-    each costs ``upgrade_cost`` Banked echoes."""
+    each costs ``upgrade_cost`` Banked echoes. Returns how many were taken."""
     cost = s.variants[V.V_UPGRADE_COST]
-    for _ in range(count):
+    for taken in range(count):
         if s.hunters[h, L.H_BANKED] < cost:
-            return
+            return taken
         n = 0
         for slot in range(s.display.shape[0]):
             if s.display[slot] >= 0:
@@ -499,7 +501,7 @@ def take_upgrades(s, t, pols, params, h, count):
                 s.opts[n, L.OPT_SEAT] = slot
                 n += 1
         if n == 0:
-            return
+            return taken
         slot = s.opts[ask(s, pols, params, L.HOOK_UPGRADE, h, n), L.OPT_SEAT]
         card = s.display[slot]
         s.display[slot] = -1
@@ -509,6 +511,15 @@ def take_upgrades(s, t, pols, params, h, count):
         s.hunters[h, L.H_BANKED] -= cost
         s.table[L.T_RESERVE] += cost
         event(s, L.E_UPGRADE, h, card, 0, 0)
+    return count
+
+
+@jit
+def upgrade(s, t, pols, params, h, count):
+    """Hunter ``h`` is due ``count`` upgrades: take them, then the hand limit (BB-11.7) if one was taken (reading
+    ``upgrade_taken``) or in any case (reading ``upgrade_due``)."""
+    if take_upgrades(s, t, pols, params, h, count) > 0 or s.variants[V.V_HAND_LIMIT_WHEN] == 1:
+        hand_limit(s, t, pols, params, h)
 
 
 @jit(inline=True)
@@ -557,7 +568,7 @@ def dream(s, t, pols, params):
         if card >= 0 and t.cards[card, L.C_STEP] == L.STEP_DREAM:
             c = t.cards[card]
             if c[L.C_DREAM_BANK] > 0 and not dead:
-                bank(s, h)
+                bank(s, h, True)
             if c[L.C_DREAM_RECOVER] > 0:
                 recover(s, h, True)
             if c[L.C_DREAM_HEAL] > 0 and s.variants[V.V_DREAM_HEALS] == 0:
@@ -576,8 +587,7 @@ def dream(s, t, pols, params):
     for k in range(n):
         h = seat_at(s, k)
         if s.scratch[h] > 0:
-            take_upgrades(s, t, pols, params, h, s.scratch[h])
-            hand_limit(s, t, pols, params, h)
+            upgrade(s, t, pols, params, h, s.scratch[h])
 
 
 # ---------------------------------------------------------------- step 8 (BB-12)
