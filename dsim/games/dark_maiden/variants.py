@@ -1,8 +1,10 @@
 """Dark Maiden rule variants: every [AMBIG] reading and [GAP] default of the rules digest, and the house rules.
 
-Reading 0 is the digest's default. The kernel reads ``variants[V_*]``; the indices below come from
-:data:`VARIANTS`, so each reading is written down here only. ``lives`` is the numeric house rule ``dsim tune``
-searches ("how many lives make normal 50%?"); ``max_turns`` bounds a game.
+Reading 0 is the default: the digest's, or the seed's where the seed is clear and the digest says otherwise or
+nothing (``bonus_after_bosses``, ``leftover_enemies``, ``late_foes``: the seed text says why). The kernel reads
+``variants[V_*]``; the indices below come from :data:`VARIANTS`, so each reading is written down here only.
+``lives`` is the numeric house rule ``dsim tune`` searches ("how many lives make normal 50%?"); ``max_turns``
+bounds a game.
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ VARIANTS = VariantSet((
             at_once="at once: they join phase 2 with the cards already drawn",
             after_cards="after the drawn cards and the turn's round of attacks are resolved"),
     reading("late_foes", "DM-7.1", "do enemies that enter during an exchange strike with its dice",
-            "Seed L165: the red die strikes «dependiendo de qué enemigos están en juego en ese momento» (the enemies in "
-            "play at that moment); e.g. a hit whose points complete the site calls the bosses at once (L110).",
+            "Seed L165: the red die strikes «dependiendo de qué enemigos están en juego en ese momento» (the "
+            "enemies in play at that moment); e.g. a hit whose points complete the site calls the bosses at once (L110).",
             rolled_before="no: only the enemies in play when the dice were rolled strike with them",
             join="yes: they strike at once with the dice already rolled (the engine before issue 41)"),
     reading("bonus_after_bosses", "DM-8.4", "is there a bonus phase once the site's bosses called this turn are beaten",
@@ -47,8 +49,8 @@ VARIANTS = VariantSet((
             never="no bonus phase in a turn whose site bosses came in, however they came (the digest's DM-4.5 a)",
             always="yes, however they came (L36, L109 read as the rule and L110 as 'not while they are in play')"),
     reading("amazon_takes_middle", "DM-5.4.1", "does an arriving riding amazon take a free mount already in play",
-            "Seed L41: she takes a mount «cuando sale alguna en juego» (drawn with her or while she is in play) and L31 "
-            "one dismounted while she is in play; a mount already waiting in the middle when she arrives is not "
+            "Seed L41: she takes a mount «cuando sale alguna en juego» (drawn with her or while she is in play) and "
+            "L31 one dismounted while she is in play; a mount already waiting in the middle when she arrives is not "
             "covered (GAP).",
             no="no: she takes only mounts drawn or dismounted while she is in play",
             at_once="yes: she takes the first free mount in the middle as she enters play"),
