@@ -1,15 +1,24 @@
 """`compare`, `tune`, `policies compare` and `tune-policy` play in chunks: the same figures as when they held
-every play (pinned in tests/golden/chunked_figures.json, written by make_chunked_figures.py before the change)."""
+every play (pinned in tests/golden/chunked_figures.json, written by make_chunked_figures.py before the change),
+whatever the chunk size, and a billion plays are asked for a chunk at a time in flat memory."""
 
 from __future__ import annotations
 
 import json
+import tracemalloc
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+import dsim.play
+from dsim import tuning
 from dsim.cli import app
+from dsim.compare import compare
+from dsim.play import CHUNK, count_true
+from dsim.tune import tune
+from tests.toygame import ToyGame
 
 runner = CliRunner()
 DS = ("--party", "knight,warrior", "--encounter", "the_forgotten", "--seed", "4")
@@ -47,6 +56,110 @@ def _figures(args: tuple[str, ...]) -> dict:
     return json.loads(out.stdout)
 
 
+def _same(new: object, old: object, path: str = "") -> None:
+    """Equal, except that a number measure's paired normal interval (``…/measures/<m>/ci95``) may differ in the
+    last bits: its spread now comes from exact whole-number moments (any chunking gives the same) where numpy's
+    two-pass std of the whole array rounded otherwise, and z is the standard library's, as everywhere else."""
+    if isinstance(old, dict):
+        assert isinstance(new, dict) and new.keys() == old.keys(), path
+        for key in old:
+            _same(new[key], old[key], f"{path}/{key}")
+    elif isinstance(old, list):
+        assert isinstance(new, list) and len(new) == len(old), path
+        for k, (a, b) in enumerate(zip(new, old, strict=True)):
+            _same(a, b, f"{path}[{k}]")
+    elif "/measures/" in path and "/ci95[" in path:
+        assert new == pytest.approx(old, rel=1e-14, abs=0), path
+    else:
+        assert new == old, path
+
+
 @pytest.mark.parametrize("name", CASES)
 def test_small_counts_give_the_figures_pinned_before_chunking(name):
-    assert _figures(CASES[name]) == json.loads(GOLDEN.read_text())[name]
+    _same(_figures(CASES[name]), json.loads(GOLDEN.read_text())[name])
+
+
+@pytest.mark.parametrize("name", ["dstbg compare", "bloodborne tune", "dark_maiden policies compare",
+                                  "dstbg tune-policy", "bloodborne compare"])
+def test_the_figures_do_not_depend_on_the_chunk_size(name, monkeypatch):
+    whole = _figures(CASES[name])
+    monkeypatch.setattr(dsim.play, "CHUNK", 37)  # every count above becomes several uneven chunks
+    assert _figures(CASES[name]) == whole
+
+
+class Stop(Exception):
+    """Raised by the progress callback: the test has seen enough chunks of a billion plays."""
+
+
+def _stopper(chunks: int):
+    """A progress callback that stops the run after ``chunks`` chunks, recording each chunk's plays."""
+    seen: list[int] = []
+
+    def on_chunk(n: int) -> None:
+        seen.append(n)
+        if len(seen) >= chunks:
+            raise Stop
+
+    return seen, on_chunk
+
+
+TOY = {"p": 0.5, "max_rounds": 10}
+
+
+def test_compare_and_tune_ask_for_a_billion_plays_a_chunk_at_a_time(monkeypatch):
+    asked: list[int] = []
+    play = ToyGame.play
+    monkeypatch.setattr(ToyGame, "play", lambda self, s, seed, stream, start, count:
+                        asked.append(count) or play(self, s, seed, stream, start, count))
+    seen, on_chunk = _stopper(3)
+    with pytest.raises(Stop):
+        compare(ToyGame(), [TOY], [{}, {"variants": {"p_shift": 5}}], 10**9, 1, on_chunk=on_chunk)
+    assert asked == [CHUNK] * 6 and seen == [2 * CHUNK] * 3  # both settings of each chunk, then the next chunk
+    asked.clear()
+    seen, on_chunk = _stopper(3)
+    with pytest.raises(Stop):
+        tune(ToyGame(), TOY, "p_shift", "variants", 0.6, -3, 6, 10**9, 1, on_chunk=on_chunk)
+    assert asked == seen == [CHUNK] * 3
+
+
+def test_policy_commands_ask_for_a_billion_plays_a_chunk_at_a_time():
+    asked: list[int] = []
+
+    def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
+        asked.append(count)
+        return np.arange(start, start + count) % 3 == 0
+
+    seen, on_chunk = _stopper(4)
+    with pytest.raises(Stop):
+        count_true(evaluate, np.zeros(1), 0, 10**9, on_chunk)
+    assert asked == seen == [CHUNK] * 4
+    asked.clear()
+    bounds = tuning.Bounds(("edge",), np.zeros(1), np.zeros(1), np.ones(1))
+    seen, on_chunk = _stopper(4)
+    with pytest.raises(Stop):
+        tuning.tune(evaluate, bounds, 10**11, 1, candidates=4, eta=2, on_chunk=on_chunk)
+    assert asked == seen == [CHUNK] * 4
+
+
+def test_memory_stays_flat_however_many_plays():
+    """Forty chunks of a paired comparison and of a tune value: the peak is a few chunks, not the plays."""
+    battles = 40 * CHUNK
+    tracemalloc.start()
+    try:
+        records = compare(ToyGame(), [TOY], [{}, {"variants": {"p_shift": 5}}], battles, 1)
+        tune(ToyGame(), TOY, "p_shift", "variants", 0.55, 3, 7, battles, 1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    held = 2 * battles * sum(v.nbytes for v in ToyGame().play(TOY, 1, 1, 0, 1).values())  # every play kept
+    assert records[0]["battles"] == battles and peak < held / 8, (peak, held)
+
+
+def test_compare_of_one_play_says_it_has_no_interval_for_the_measures():
+    """`compare --battles 1` printed (+nan, +nan): one play has no spread to estimate an interval from."""
+    args = ["compare", *DS, "--setting", "enemy_health_delta=1", "--battles", "1"]
+    res = _figures(tuple(args))
+    assert all(m["ci95"] is None for m in res["measures"].values()) and res["measures"]
+    out = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert out.exit_code == 0 and "nan" not in out.stdout and "no interval from 1 play" in out.stdout
+    assert "1 paired battle)" in " ".join(out.stdout.split())
