@@ -163,3 +163,36 @@ def test_compare_of_one_play_says_it_has_no_interval_for_the_measures():
     out = runner.invoke(app, args, env={"COLUMNS": "200"})
     assert out.exit_code == 0 and "nan" not in out.stdout and "no interval from 1 play" in out.stdout
     assert "1 paired battle)" in " ".join(out.stdout.split())
+
+
+def test_explain_search_over_a_big_range_shows_progress_and_finds_the_first_match(monkeypatch):
+    """`explain --search` over a million plays showed nothing while it scanned: now a bar (on the terminal's error
+    stream) counts the plays searched, in chunks that double from 4,096 up to a run's chunk, and the play found is
+    the first match of the whole range scanned at once."""
+    import io
+
+    from rich.console import Console
+
+    import dsim.cli.run
+    from dsim.cli.run import first_match
+    from dsim.play import cell_stream
+
+    where = "lost and damage_dealt > 19.999 and deaths == 3"  # about 1 play in 240,000
+    settings = {"p": 0.5, "policy": "steady"}
+    cols = ToyGame().play(settings, 4, cell_stream(settings), 0, 10**6)
+    expected = first_match(ToyGame(), cols, where)
+    assert expected is not None and expected > 4 * CHUNK  # several chunks in
+    asked: list[int] = []
+    play = ToyGame.play
+    monkeypatch.setattr(ToyGame, "play", lambda self, s, seed, stream, start, count:
+                        asked.append(count) or play(self, s, seed, stream, start, count))
+    screen = io.StringIO()
+    monkeypatch.setattr(dsim.cli.run, "err", Console(file=screen, force_terminal=True, width=100))
+    out = runner.invoke(app, ["explain", "--game", "toy", "--p", "0.5", "--seed", "4", "--where", where,
+                              "--search", "1000000"])
+    assert out.exit_code == 0, out.output
+    assert f"battle {expected} (seed 4) is the first where" in out.stdout
+    assert "battles searched" in screen.getvalue() and "/1,000,000" in screen.getvalue()
+    scanned = asked[:-1]  # the last play is the replay of the match
+    assert scanned[:5] == [4096, 8192, 16384, 32768, CHUNK] and max(scanned) == CHUNK
+    assert sum(scanned) - scanned[-1] <= expected < sum(scanned)
