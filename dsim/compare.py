@@ -10,16 +10,18 @@ per-battle differences. Over a grid, p-values are adjusted for multiple testing 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-from scipy import stats as _st
 
 from dsim.games.base import Game
+from dsim.play import chunks
 from dsim.rng import stream_key
-from dsim.stats import adjust_pvalues, mcnemar_test, paired_difference_interval, two_proportion_test, wilson_interval
-
+from dsim.stats import (Moments, adjust_pvalues, mcnemar_test, paired_difference_interval, two_proportion_test,
+                        wilson_interval)
+from dsim.text import count
 
 
 def with_rules(base: Mapping[str, Any], rules: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
@@ -35,44 +37,78 @@ def crn_stream(base: Mapping[str, Any], rule_tables: Sequence[str] = ("variants"
     return stream_key(json.dumps({k: v for k, v in base.items() if k not in rule_tables}, sort_keys=True, default=str))
 
 
-def _mean_diff(a: np.ndarray, b: np.ndarray, level: float) -> dict[str, float]:
-    """Mean of ``b - a`` with a normal interval (paired battles)."""
-    d = b.astype(np.float64) - a.astype(np.float64)
-    half = float(_st.norm.isf((1 - level) / 2) * d.std(ddof=1) / np.sqrt(d.size)) if d.size > 1 else float("nan")
-    return {"a": float(a.mean()), "b": float(b.mean()), "diff": float(d.mean()), "ci95": [float(d.mean()) - half, float(d.mean()) + half]}
+@dataclass
+class PairedTotals:
+    """What a paired comparison of settings A and B keeps of the plays seen so far, in O(1) memory: the cells
+    of the yes/no outcome's 2×2 table (wins under A and B, won under one only), the plays whose outcome differs
+    in any column, and the moments of each number measure under A, under B and of their difference."""
+
+    success: str = "win"
+    measures: tuple[str, ...] = ("rounds", "damage_dealt", "damage_taken", "deaths")
+    battles: int = 0
+    wins_a: int = 0
+    wins_b: int = 0
+    only_a: int = 0
+    only_b: int = 0
+    changed: int = 0
+    moments: dict[str, tuple[Moments, Moments, Moments]] = field(default_factory=dict)  # measure → A, B, B − A
+
+    def add(self, a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray]) -> PairedTotals:
+        """Take in one chunk: the outcome columns of the same plays under A and under B; returns ``self``."""
+        wa = np.asarray(a[self.success], bool)
+        wb = np.asarray(b[self.success], bool)
+        if wa.shape != wb.shape:
+            raise ValueError("paired comparison needs the same battles under both settings")
+        self.battles += int(wa.size)
+        self.wins_a += int(np.count_nonzero(wa))
+        self.wins_b += int(np.count_nonzero(wb))
+        self.only_a += int(np.count_nonzero(wa & ~wb))
+        self.only_b += int(np.count_nonzero(~wa & wb))
+        changed = np.zeros(wa.size, bool)  # plays whose outcome differs in any column
+        for key in a.keys() & b.keys():
+            changed |= np.asarray(a[key]) != np.asarray(b[key])
+        self.changed += int(np.count_nonzero(changed))
+        for m in (m for m in self.measures if m in a and m in b):
+            x, y = np.asarray(a[m]), np.asarray(b[m])
+            whole = x.dtype.kind in "biu" and y.dtype.kind in "biu"
+            d = y.astype(np.int64) - x.astype(np.int64) if whole else y.astype(np.float64) - x.astype(np.float64)
+            for moments, values in zip(self.moments.setdefault(m, (Moments(), Moments(), Moments())), (x, y, d)):
+                moments.add(values)
+        return self
+
+    def summary(self, level: float = 0.95) -> dict[str, Any]:
+        """The comparison's figures (``diff`` = B − A): rates with Wilson intervals, the paired (Tango) and
+        unpaired intervals of the difference, McNemar's test, and each measure's means with a paired normal
+        interval (``None`` below two plays: one play gives no spread to estimate it from)."""
+        n, wa, wb = self.battles, self.wins_a, self.wins_b
+        low, high = paired_difference_interval(self.only_b, self.only_a, n, level)
+        unpaired = two_proportion_test(wb, n, wa, n, level)
+        test = mcnemar_test(self.only_a, self.only_b)
+        ci_a = wilson_interval(wa, n, level)
+        ci_b = wilson_interval(wb, n, level)
+        measures = {}
+        for m, (ma, mb, md) in self.moments.items():
+            diff, d_low, d_high = md.interval(level)
+            measures[m] = {"a": ma.mean, "b": mb.mean, "diff": diff, "ci95": [d_low, d_high] if n > 1 else None}
+        return {
+            "battles": n,
+            "win_rate_a": wa / n, "win_rate_b": wb / n,
+            "ci95_a": [float(x) for x in ci_a], "ci95_b": [float(x) for x in ci_b],
+            "diff": wb / n - wa / n,
+            "ci95": [float(low), float(high)],
+            "ci95_unpaired": [float(unpaired.ci_low), float(unpaired.ci_high)],
+            "won_only_a": self.only_a, "won_only_b": self.only_b,
+            "p_value": float(test.p_value), "test": "mcnemar_chi2",
+            "changed_battles": self.changed,
+            "measures": measures,
+        }
 
 
 def paired_summary(a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray], level: float = 0.95,
                    success: str = "win", measures: Sequence[str] = ("rounds", "damage_dealt", "damage_taken", "deaths"),
                    ) -> dict[str, Any]:
     """Compare outcome columns of the same plays under setting A and setting B (``diff`` = B − A)."""
-    wa = np.asarray(a[success], bool)
-    wb = np.asarray(b[success], bool)
-    if wa.shape != wb.shape:
-        raise ValueError("paired comparison needs the same battles under both settings")
-    n = int(wa.size)
-    only_a = int((wa & ~wb).sum())
-    only_b = int((~wa & wb).sum())
-    low, high = paired_difference_interval(only_b, only_a, n, level)
-    unpaired = two_proportion_test(int(wb.sum()), n, int(wa.sum()), n, level)
-    test = mcnemar_test(only_a, only_b)
-    ci_a = wilson_interval(int(wa.sum()), n, level)
-    ci_b = wilson_interval(int(wb.sum()), n, level)
-    changed = np.zeros(n, bool)  # battles whose outcome differs in any column
-    for key in a.keys() & b.keys():
-        changed |= np.asarray(a[key]) != np.asarray(b[key])
-    return {
-        "battles": n,
-        "win_rate_a": float(wa.mean()), "win_rate_b": float(wb.mean()),
-        "ci95_a": [float(x) for x in ci_a], "ci95_b": [float(x) for x in ci_b],
-        "diff": float(wb.mean() - wa.mean()),
-        "ci95": [float(low), float(high)],
-        "ci95_unpaired": [float(unpaired.ci_low), float(unpaired.ci_high)],
-        "won_only_a": only_a, "won_only_b": only_b,
-        "p_value": float(test.p_value), "test": "mcnemar_chi2",
-        "changed_battles": int(changed.sum()),
-        "measures": {m: _mean_diff(np.asarray(a[m]), np.asarray(b[m]), level) for m in measures if m in a and m in b},
-    }
+    return PairedTotals(success, tuple(measures)).add(a, b).summary(level)
 
 
 def compare(
@@ -84,6 +120,7 @@ def compare(
     level: float = 0.95,
     adjust: Literal["holm", "bh"] = "holm",
     measure: str | None = None,
+    on_chunk: Callable[[int], None] = lambda n: None,
 ) -> list[dict[str, Any]]:
     """Each cell under each rule setting (the first is A, each other is a B) on the same battles.
 
@@ -91,6 +128,7 @@ def compare(
     competitive game names one, e.g. ``first_player_won``). Returns one record per (cell, B) with
     :func:`paired_summary`'s fields plus the cell, both settings, the measure and ``p_adjusted``
     (over every record, ``adjust`` method; ``adjusted_over`` says how many p-values that was).
+    The battles are played chunk by chunk (memory stays flat); ``on_chunk`` gets the plays of each.
     """
     if len(rule_settings) < 2:
         raise ValueError("compare needs at least two rule settings")
@@ -98,16 +136,20 @@ def compare(
     records = []
     for base in cells:
         stream = crn_stream(base, game.rule_tables)
-        outcomes = [game.play(with_rules(base, rules), seed, stream, 0, battles) for rules in rule_settings]
-        if measure not in outcomes[0]:
-            yes_no = sorted(k for k, v in outcomes[0].items() if np.asarray(v).dtype == bool)
-            raise ValueError(f"--measure: {game.name} has no outcome {measure!r} (yes/no outcomes: {', '.join(yes_no)})")
-        if np.asarray(outcomes[0][measure]).dtype != bool:
-            raise ValueError(f"--measure {measure!r} is a number, not a yes/no outcome (its mean is in the effects)")
-        for k in range(1, len(rule_settings)):
-            rec = paired_summary(outcomes[0], outcomes[k], level, measure, game.outcome.means or ("rounds",))
+        totals = [PairedTotals(measure, tuple(game.outcome.means or ("rounds",))) for _ in rule_settings[1:]]
+        for first, n in chunks(battles):
+            outcomes = [game.play(with_rules(base, rules), seed, stream, first, n) for rules in rule_settings]
+            if measure not in outcomes[0]:
+                yes_no = sorted(k for k, v in outcomes[0].items() if np.asarray(v).dtype == bool)
+                raise ValueError(f"--measure: {game.name} has no outcome {measure!r} (yes/no outcomes: {', '.join(yes_no)})")
+            if np.asarray(outcomes[0][measure]).dtype != bool:
+                raise ValueError(f"--measure {measure!r} is a number, not a yes/no outcome (its mean is in the effects)")
+            for k, total in enumerate(totals, 1):
+                total.add(outcomes[0], outcomes[k])
+            on_chunk(n * len(rule_settings))
+        for k, total in enumerate(totals, 1):
             records.append({"cell": dict(base), "a": dict(rule_settings[0]), "b": dict(rule_settings[k]),
-                            "measure": measure, **rec})
+                            "measure": measure, **total.summary(level)})
     adjusted = adjust_pvalues([r["p_value"] for r in records], adjust)
     for rec, p in zip(records, adjusted, strict=True):
         rec.update(p_adjusted=float(p), adjust=adjust, adjusted_over=len(records))
@@ -163,7 +205,7 @@ def verdict(game: Game, rec: Mapping[str, Any], alpha: float = 0.05) -> str:
     name = "win rate" if rec.get("measure", game.outcome.success) == game.outcome.success else rec["measure"]
     numbers = (f"{name} {100 * rec['win_rate_a']:.1f}% → {100 * rec['win_rate_b']:.1f}%, "
                f"difference {100 * rec['diff']:+.2f} points (95% CI {low:+.2f} to {high:+.2f}), "
-               f"{p_label(rec)} {'< 1e-300' if p < 1e-300 else f'= {p:.3g}'}, {rec['battles']:,} paired {game.outcome.unit}s")
+               f"{p_label(rec)} {'< 1e-300' if p < 1e-300 else f'= {p:.3g}'}, {count(rec['battles'], 'paired ' + game.outcome.unit)}")
     if rec["won_only_a"] + rec["won_only_b"] == 0:
         return f"{where}: {change} changes no {game.outcome.unit}'s result ({numbers})."
     if p < alpha:

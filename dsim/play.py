@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -19,18 +19,36 @@ from dsim.rng import stream_key
 CHUNK = 1 << 16
 
 
+def chunks(count: int, start: int = 0, size: int | None = None) -> Iterator[tuple[int, int]]:
+    """``(first, n)`` of each chunk of at most ``size`` (default :data:`CHUNK`) plays covering plays ``start ..
+    start+count-1``: every command that plays many games plays them this way, so memory stays flat whatever the count."""
+    size = size or CHUNK
+    for first in range(start, start + count, size):
+        yield first, min(size, start + count - first)
+
+
+def count_true(evaluate: Callable[[Any, int, int], np.ndarray], vector: Any, start: int, count: int,
+               on_chunk: Callable[[int], None] = lambda n: None) -> int:
+    """How many plays ``start .. start+count-1`` an evaluator (:data:`dsim.games.base.Evaluate`) counts as
+    successes, chunk by chunk; ``on_chunk`` gets each chunk's size."""
+    wins = 0
+    for first, n in chunks(count, start):
+        wins += int(np.count_nonzero(evaluate(vector, first, n)))
+        on_chunk(n)
+    return wins
+
+
 def cell_stream(settings: Mapping[str, Any]) -> int:
     """The random stream of a cell run from the command line (a hash of its settings)."""
     return stream_key(json.dumps(settings, sort_keys=True))
 
 
 def play_sums(game: Game, settings: Mapping[str, Any], count: int, seed: int, stream: int,
-              on_chunk: Callable[[int], None] = lambda n: None, chunk: int = CHUNK) -> dict[str, float]:
+              on_chunk: Callable[[int], None] = lambda n: None, chunk: int | None = None) -> dict[str, float]:
     """Sums over plays ``0 .. count-1`` of every numeric outcome column (and the game's derived ones),
     chunk by chunk so memory stays flat; ``on_chunk`` gets each chunk's size."""
     totals: dict[str, float] = {}
-    for lo in range(0, count, chunk):
-        n = min(chunk, count - lo)
+    for lo, n in chunks(count, 0, chunk):
         cols = game.play(settings, seed, stream, lo, n)
         cols = {**cols, **game.derive(cols, settings)}
         for name, values in cols.items():

@@ -9,6 +9,9 @@ battle (common random numbers), where only discordant battles carry information.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+from fractions import Fraction
 from statistics import NormalDist
 from typing import Any, Literal, NamedTuple
 
@@ -69,12 +72,60 @@ def wilson_interval(
     return _out(np.clip(center - half, 0.0, 1.0)), _out(np.clip(center + half, 0.0, 1.0))
 
 
+@dataclass
+class Moments:
+    """Count, mean and spread of numbers added chunk by chunk in O(1) memory: whole numbers as exact sums
+    (Python ints), so the figures do not depend on the chunking; other numbers merged by Chan's update."""
+
+    count: int = 0
+    total: int | float = 0  # whole numbers: the sum; else the mean so far
+    spread: int | float = 0  # whole numbers: the sum of squares; else the sum of squared deviations (M2)
+
+    def add(self, values: ArrayLike) -> Moments:
+        """Take in one chunk of values; returns ``self``."""
+        x = np.asarray(values).ravel()
+        if x.size == 0:
+            return self
+        if x.dtype.kind in "biu":
+            x = x.astype(np.int64)
+            self.total += int(x.sum())
+            self.spread += int((x * x).sum())
+        else:  # Chan, Golub & LeVeque's pairwise merge of (count, mean, M2)
+            x = x.astype(np.float64)
+            mean, m2, n = float(x.mean()), float(((x - x.mean()) ** 2).sum()), x.size
+            delta, both = mean - self.total, self.count + n
+            self.total = float(self.total + delta * n / both)
+            self.spread = float(self.spread + m2 + delta * delta * self.count * n / both)
+        self.count += x.size
+        return self
+
+    @property
+    def mean(self) -> float:
+        """The mean of every value added (NaN before any)."""
+        if not self.count:
+            return float("nan")
+        return self.total / self.count if isinstance(self.total, int) else float(self.total)
+
+    @property
+    def std(self) -> float:
+        """The sample standard deviation (``ddof=1``; NaN below two values)."""
+        n = self.count
+        if n < 2:
+            return float("nan")
+        if isinstance(self.total, int) and isinstance(self.spread, int):
+            return math.sqrt(Fraction(n * self.spread - self.total**2, n * (n - 1)))
+        return math.sqrt(max(0.0, self.spread) / (n - 1))
+
+    def interval(self, level: float = 0.95) -> tuple[float, float, float]:
+        """The mean and its normal-approximation interval (mean, low, high); NaN ends below two values."""
+        mean = self.mean
+        half = _z(level) * self.std / math.sqrt(self.count) if self.count > 1 else float("nan")
+        return mean, mean - half, mean + half
+
+
 def mean_interval(values: ArrayLike, level: float = 0.95) -> tuple[float, float, float]:
     """The mean of ``values`` and its normal-approximation interval (mean, low, high)."""
-    x = np.asarray(values, np.float64)
-    mean = float(x.mean())
-    half = _z(level) * float(x.std(ddof=1)) / np.sqrt(x.size) if x.size > 1 else float("nan")
-    return mean, mean - half, mean + half
+    return Moments().add(values).interval(level)
 
 
 def clopper_pearson_interval(

@@ -22,7 +22,8 @@ import numpy as np
 
 from dsim.compare import crn_stream, measure_column, with_rules
 from dsim.games.base import Game
-from dsim.stats import mean_interval, wilson_interval
+from dsim.play import chunks
+from dsim.stats import Moments, wilson_interval
 from dsim.variants import INT32
 
 
@@ -71,6 +72,7 @@ def tune(
     bounds: tuple[int, int] | None = None,
     widen: int = 6,
     measure: str | None = None,
+    on_chunk: Callable[[int], None] = lambda n: None,
 ) -> TuneResult:
     """Find the value of ``rule`` (in settings table ``table``) in ``[low, high]`` whose win rate is nearest ``target``.
 
@@ -78,7 +80,8 @@ def tune(
     win rates at the two ends, the range widens toward it (``widen`` times at most, inside ``bounds``,
     and not past a stretch where the measure stops changing); if it still does, the nearest value is
     returned with ``hit`` false unless within tolerance, ``bracketed`` false, ``stopped`` saying why
-    the widening stopped and ``searched`` the range tried.
+    the widening stopped and ``searched`` the range tried. Each value plays its battles chunk by chunk
+    (memory stays flat); ``on_chunk`` gets the plays of each chunk.
     """
     if low >= high:
         raise ValueError(f"the search range must have low < high, got {low}..{high}")
@@ -96,27 +99,41 @@ def tune(
 
     def rate(value: int) -> float:
         if value not in seen:
-            cols = game.play(with_rules(base, {table: {rule: value}}), seed, stream, 0, battles)
+            seen[value], plays[value] = measured(value)
+        return seen[value][0]
+
+    def measured(value: int) -> tuple[tuple[float, float, float], tuple[bytes, bytes, bool]]:
+        """The measure's rate or mean with its interval at ``value``, and the digests :func:`unchanged` compares,
+        from the plays chunk by chunk (memory stays flat whatever the count)."""
+        settings = with_rules(base, {table: {rule: value}})
+        digest, every, moments = hashlib.sha256(), hashlib.sha256(), Moments()
+        first: Any = None
+        constant = True
+        for start, n in chunks(battles):
+            cols = game.play(settings, seed, stream, start, n)
             if column not in cols:
                 raise ValueError(f"{game.name} has no outcome {column!r} (outcomes: {', '.join(sorted(cols))})")
             values = np.asarray(cols[column])
-            every = hashlib.sha256()
-            for name in sorted(cols):
-                every.update(name.encode() + np.ascontiguousarray(cols[name]).tobytes())
-            plays[value] = (hashlib.sha256(values.tobytes()).digest(), every.digest(),
-                            bool(values.size == 0 or (values == values.flat[0]).all()))
-            kinds.add(values.dtype == bool)
             if values.dtype == bool:
                 if not 0.0 <= target <= 1.0:
                     raise ValueError(f"the target of the rate {column!r} must be in [0, 1], got {target}")
                 if tolerance >= 1.0:
                     raise ValueError(f"a tolerance of {tolerance} accepts every rate of {column!r}; give one below 1")
-                wins = int(np.count_nonzero(values))
-                lo, hi = wilson_interval(wins, battles)
-                seen[value] = (wins / battles, float(lo), float(hi))
-            else:
-                seen[value] = mean_interval(values)
-        return seen[value][0]
+            digest.update(values.tobytes())
+            for name in sorted(cols):
+                every.update(name.encode() + np.ascontiguousarray(cols[name]).tobytes())
+            first = values.flat[0] if first is None else first
+            constant = constant and bool((values == first).all())
+            moments.add(values)
+            on_chunk(n)
+        kinds.add(values.dtype == bool)
+        if values.dtype == bool:
+            wins = int(moments.total)
+            lo, hi = wilson_interval(wins, battles)
+            figures = (wins / battles, float(lo), float(hi))
+        else:
+            figures = moments.interval()
+        return figures, (digest.digest(), every.digest(), constant)
 
     def unchanged(a: int, b: int) -> bool:
         """The measure is the same play by play at ``a`` and ``b``; when it is one value in every play (a

@@ -11,6 +11,7 @@ paired gain (interval from the discordant battles, McNemar test) are free of the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,7 @@ import numpy as np
 from scipy.stats import qmc
 
 from dsim.games.base import Evaluate
+from dsim.play import chunks, count_true
 from dsim.stats import mcnemar_test, paired_difference_interval, wilson_interval
 
 VALIDATION_START = 1 << 40  # validation battles never overlap the search battles
@@ -128,9 +130,11 @@ def halving_schedule(n_candidates: int, budget: int, eta: int) -> list[tuple[int
 
 
 def successive_halving(
-    evaluate: Evaluate, vectors: np.ndarray, budget: int, eta: int = 3, stage: int = 0
+    evaluate: Evaluate, vectors: np.ndarray, budget: int, eta: int = 3, stage: int = 0,
+    on_chunk: Callable[[int], None] = lambda n: None,
 ) -> tuple[int, list[HalvingRound], int]:
-    """Index of the best row of ``vectors``, the rounds played and the battles spent (CRN throughout)."""
+    """Index of the best row of ``vectors``, the rounds played and the battles spent (CRN throughout; chunk by
+    chunk, ``on_chunk`` getting the plays of each)."""
     schedule = halving_schedule(len(vectors), budget, eta)
     alive = np.arange(len(vectors))
     wins = np.zeros(len(vectors), np.int64)
@@ -139,7 +143,7 @@ def successive_halving(
     rounds: list[HalvingRound] = []
     for r, (count, target) in enumerate(schedule):
         for i in alive:
-            wins[i] += int(evaluate(vectors[i], played, target - played).sum())
+            wins[i] += count_true(evaluate, vectors[i], played, target - played, on_chunk)
         spent += len(alive) * (target - played)
         played = target
         rate = wins[alive] / played
@@ -155,11 +159,13 @@ def successive_halving(
 def tune(
     evaluate: Evaluate, bounds: Bounds, budget: int, seed: int, candidates: int = 27, eta: int = 3,
     stages: int = 2, shrink: float = 0.25, validation_share: float = 0.4, level: float = 0.95,
+    on_chunk: Callable[[int], None] = lambda n: None,
 ) -> TuneResult:
     """Search the box for the highest win rate and validate the winner against the defaults.
 
     Stage ``s`` samples within ± ``shrink**s`` × (high − low) of the incumbent (the whole box at
-    ``s = 0``); the stages share the search budget equally."""
+    ``s = 0``); the stages share the search budget equally. Every evaluation plays in chunks (memory stays
+    flat whatever the budget); ``on_chunk`` gets the plays of each chunk."""
     if not 0.0 < validation_share < 1.0:
         raise ValueError(f"validation share must be in (0, 1), got {validation_share}")
     if candidates < 2 or stages < 1:
@@ -186,17 +192,20 @@ def tune(
         def staged(v: np.ndarray, start: int, count: int, offset: int = offset) -> np.ndarray:
             return evaluate(v, offset + start, count)
 
-        best, played, used = successive_halving(staged, vectors, search_budget, eta, stage)
+        best, played, used = successive_halving(staged, vectors, search_budget, eta, stage, on_chunk)
         incumbent = vectors[best].copy()
         rounds += played
         spent += used
     n_val = max(1, int(budget * validation_share) // 2)
     is_default = bool(np.array_equal(incumbent, bounds.defaults))
-    won_best = evaluate(incumbent, VALIDATION_START, n_val)
-    won_default = won_best if is_default else evaluate(bounds.defaults, VALIDATION_START, n_val)
-    only_best = int((won_best & ~won_default).sum())
-    only_default = int((won_default & ~won_best).sum())
-    bw, dw = int(won_best.sum()), int(won_default.sum())
+    bw = dw = only_best = only_default = 0
+    for start, n in chunks(n_val, VALIDATION_START):
+        won_best = evaluate(incumbent, start, n)
+        won_default = won_best if is_default else evaluate(bounds.defaults, start, n)
+        only_best += int(np.count_nonzero(won_best & ~won_default))
+        only_default += int(np.count_nonzero(won_default & ~won_best))
+        bw, dw = bw + int(np.count_nonzero(won_best)), dw + int(np.count_nonzero(won_default))
+        on_chunk(n if is_default else 2 * n)
     low, high = paired_difference_interval(only_best, only_default, n_val, level)
     return TuneResult(
         names=bounds.names,

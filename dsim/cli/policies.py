@@ -10,7 +10,9 @@ from rich.console import Console
 from rich.table import Table
 
 from dsim.cli.common import CellArgs, GameOpt, fail, game_named, listed, table, with_game_options
+from dsim.cli.run import progress
 from dsim.games import DEFAULT_GAME
+from dsim.play import CHUNK, count_true
 from dsim.text import count
 
 app = typer.Typer(help="Player policies: list them, show their parameters, compare their win rates.", no_args_is_help=True)
@@ -96,23 +98,24 @@ def compare(
     Wilson intervals."""
     from dsim.stats import wilson_interval
 
-    _, registry = _registry(cell.game)
+    game, registry = _registry(cell.game)
     seed = cell.seed
     if policies is not None and not policies.strip(" ,"):
         fail("--policies: expected comma-separated policy names, got none (leave it out for every policy)")
     names = list(dict.fromkeys(listed("--policies", policies))) if policies else [p.name for p in registry.all()]
     rows, headings = [], []
-    for name in names:
-        the_game, settings = cell.one(name)
-        headings.append(the_game.heading(settings))  # a heading may name the policy played
-        try:
-            chosen, evaluate = _evaluator(the_game, settings, seed, measure)
-            won = evaluate(chosen.vector(), 0, battles)
-        except ValueError as exc:
-            fail(str(exc))
-        low, high = wilson_interval(int(won.sum()), battles)
-        rows.append({"policy": name, "battles": battles, "wins": int(won.sum()), "win_rate": float(won.mean()),
-                     "ci95": [float(low), float(high)]})
+    with progress(f"{game.outcome.unit}s", battles * len(names), as_json, CHUNK) as on_chunk:
+        for name in names:
+            the_game, settings = cell.one(name)
+            headings.append(the_game.heading(settings))  # a heading may name the policy played
+            try:
+                chosen, evaluate = _evaluator(the_game, settings, seed, measure)
+                wins = count_true(evaluate, chosen.vector(), 0, battles, on_chunk)
+            except ValueError as exc:
+                fail(str(exc))
+            low, high = wilson_interval(wins, battles)
+            rows.append({"policy": name, "battles": battles, "wins": wins, "win_rate": wins / battles,
+                         "ci95": [float(low), float(high)]})
     if as_json:
         typer.echo(json.dumps(rows))
         return
@@ -149,9 +152,11 @@ def tune(
 
     the_game, settings = cell.one(policy)
     seed = cell.seed
-    try:
+    try:  # at most the budget is played (rounding leaves some unspent)
         chosen, evaluate = _evaluator(the_game, settings, seed, measure)
-        result = run_tuning(evaluate, policy_bounds(chosen), budget, seed, candidates=candidates, eta=eta, stages=stages)
+        with progress(f"{the_game.outcome.unit}s", budget, as_json, CHUNK) as on_chunk:
+            result = run_tuning(evaluate, policy_bounds(chosen), budget, seed, candidates=candidates, eta=eta,
+                                stages=stages, on_chunk=on_chunk)
     except ValueError as exc:
         fail(str(exc))
     summary = {"policy": policy, "settings": settings, "seed": seed, "budget": budget, "measure": measure or "win",

@@ -10,9 +10,11 @@ from rich.console import Console
 from rich.table import Table
 
 from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, with_game_options
+from dsim.cli.run import progress
 from dsim.cli.tables import fitted_table, squeezed
 from dsim.games import listing
 from dsim.games.base import Game
+from dsim.play import CHUNK
 from dsim.text import count, repeated
 from dsim.variants import INT32
 
@@ -89,9 +91,11 @@ def compare(
         fixed = {key for t in the_game.rule_tables for key in cells[0].get(t, {})}  # --set: in every cell
         if variant in fixed:
             fail(f"--set {variant}=…: --variant {variant} compares every reading of {variant}; leave it out of --set")
+        plays = len(cells) * len(rules) * battles
         try:
-            records = run_compare(the_game, cells, rules, battles, seed, adjust=adjust,  # type: ignore[arg-type]
-                                  measure=measure)
+            with progress(f"{the_game.outcome.unit}s", plays, as_json, CHUNK) as on_chunk:
+                records = run_compare(the_game, cells, rules, battles, seed, adjust=adjust,  # type: ignore[arg-type]
+                                      measure=measure, on_chunk=on_chunk)
         except ValueError as exc:
             fail(str(exc))
     for rec in records:
@@ -120,9 +124,9 @@ def compare(
         effects = Table(title=f"Other effects (mean per {the_game.outcome.unit}, B − A with 95% CI)")
         for col in ("measure", "A", "B", "B − A (95% CI)"):
             effects.add_column(col, justify="right" if col != "measure" else "left")
-        for name, m in records[0]["measures"].items():
-            effects.add_row(name.replace("_", " "), f"{m['a']:.3f}", f"{m['b']:.3f}",
-                            f"{m['diff']:+.3f} ({m['ci95'][0]:+.3f}, {m['ci95'][1]:+.3f})")
+        for name, m in records[0]["measures"].items():  # one play has no spread to give an interval
+            interval = f"({m['ci95'][0]:+.3f}, {m['ci95'][1]:+.3f})" if m["ci95"] else "(no interval from 1 play)"
+            effects.add_row(name.replace("_", " "), f"{m['a']:.3f}", f"{m['b']:.3f}", f"{m['diff']:+.3f} {interval}")
         console.print(effects)
     for rec in records:
         console.print(rec["verdict"], markup=False, highlight=False)
@@ -161,9 +165,10 @@ def tune(
         cells = [cell.one(policy)[1]]
         if rule in cells[0].get(table, {}):
             fail(f"--set {rule}=…: tune tries the values of --rule {rule} itself; leave the --set out")
-        try:
-            result = run_tune(the_game, cells[0], rule, table, target, low, high, battles, seed, tolerance,
-                              numeric[rule].bounds, measure=measure)
+        try:  # the two ends of the range first, then as many values as the search needs
+            with progress(f"{the_game.outcome.unit}s", 2 * battles, as_json, CHUNK, grow=battles) as on_chunk:
+                result = run_tune(the_game, cells[0], rule, table, target, low, high, battles, seed, tolerance,
+                                  numeric[rule].bounds, measure=measure, on_chunk=on_chunk)
         except ValueError as exc:
             fail(str(exc))
     rec = {"cell": cells[0], "battles": battles, "seed": seed, **result.as_dict()}

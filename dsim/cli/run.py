@@ -71,18 +71,23 @@ def run(
 
 
 @contextmanager
-def progress(unit: str, total: int, quiet: bool = False, threshold: int = 0) -> Iterator[Callable[[int], None]]:
+def progress(unit: str, total: int, quiet: bool = False, threshold: int = 0, grow: int = 0,
+             ) -> Iterator[Callable[[int], None]]:
     """A progress bar on stderr over ``total`` plays and, for a run over a minute, how long it will take (neither when
-    ``quiet`` or for ``threshold`` plays or fewer); yields the callback that counts each finished chunk."""
+    ``quiet`` or for ``threshold`` plays or fewer); yields the callback that counts each finished chunk. ``grow``: a
+    search that does not know how many plays it needs (``tune``) adds that many to the total when it runs past it."""
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
                   TimeRemainingColumn(), console=err, disable=quiet or total <= threshold, transient=True) as bar:
         task = bar.add_task(unit, total=total)
         notice = LongRunNotice(unit)
 
         def on_chunk(n: int) -> None:
+            done = int(bar.tasks[task].completed) + n
+            while grow and done > bar.tasks[task].total:
+                bar.update(task, total=bar.tasks[task].total + grow)
             bar.update(task, advance=n)
             if not quiet:
-                notice(int(bar.tasks[task].completed), total)
+                notice(done, int(bar.tasks[task].total))
 
         yield on_chunk
 
@@ -119,6 +124,24 @@ def first_match(game: Any, cols: dict[str, np.ndarray], where: str) -> int | Non
     return int(hits[0]) if hits.size else None
 
 
+def first_where(game: Game, settings: dict[str, Any], seed: int, stream: int, start: int, count: int, where: str,
+                on_chunk: Callable[[int], None] = lambda n: None) -> int | None:
+    """Index of the first of plays ``start .. start+count-1`` that satisfies ``where``, or ``None``: scanned in
+    chunks that start small (a match is often near) and double up to :data:`dsim.play.CHUNK`, so a long search
+    keeps memory flat; ``on_chunk`` gets the plays of each chunk scanned."""
+    from dsim.play import CHUNK
+
+    first, end, size = start, start + count, 4096
+    while first < end:
+        n = min(size, end - first)
+        hit = first_match(game, game.play(settings, seed, stream, first, n), where)
+        on_chunk(n)
+        if hit is not None:
+            return first + hit
+        first, size = first + n, min(2 * size, CHUNK)
+    return None
+
+
 def explain(
     index: Annotated[int, typer.Option("--index", min=0, max=2**62, help="Index of the play within the run (0-based).")] = 0,
     policy: PolicyOpt = None,
@@ -132,7 +155,7 @@ def explain(
     cell: CellArgs | None = None,
 ) -> None:
     """Replay one play of `dsim run` (same settings, seed and index) step by step, citing rule IDs."""
-    from dsim.play import cell_stream
+    from dsim.play import CHUNK, cell_stream
 
     chosen, settings = cell.one(policy)
     seed, stream = cell.seed, cell_stream(settings)
@@ -146,18 +169,11 @@ def explain(
         for line in chosen.explain_header(settings):
             console.print(line, markup=False, highlight=False)
     if where is not None:
-        hit = None
-        for lo in range(index, index + search, 4096):  # scan in chunks: stop at the first match
-            count = min(4096, index + search - lo)
-            try:
-                hit = first_match(chosen, chosen.play(settings, seed, stream, lo, count), where)
-            except ValueError as exc:
-                fail(str(exc))
-            if hit is not None:
-                index = lo + hit
-                break
+        with progress(f"{chosen.outcome.unit}s searched", search, as_json, CHUNK) as on_chunk, _user_values():
+            hit = first_where(chosen, settings, seed, stream, index, search, where, on_chunk)
         if hit is None:
             fail(f"no {chosen.outcome.unit} in {index}..{index + search - 1} matches --where {where!r}")
+        index = hit
         (err if as_json else console).print(f"{chosen.outcome.unit} {index} (seed {seed}) is the first where {where}",
                                             markup=False)
     with _user_values():
