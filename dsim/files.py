@@ -34,9 +34,6 @@ def read_regular(path: str | os.PathLike[str], expected: str = "a YAML file", li
             raise NotARegularFile(f"expected {expected}, found {kind_of(mode)}")
         # O_NONBLOCK: should the path become a pipe after the stat, open returns at once and fstat refuses it
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise NotARegularFile("file not found" if not os.path.islink(path) else
-                              "a broken symbolic link (its target is missing)") from None
     except OSError as exc:
         raise NotARegularFile(f"cannot read file: {exc.strerror or exc}") from None
     with os.fdopen(descriptor, "rb") as handle:

@@ -135,7 +135,8 @@ def sweep(
     except KeyboardInterrupt:  # Ctrl-C: every chunk written is whole (written aside, then renamed) and resumes
         again = f"dsim sweep {file} --out {out}" + (f" --game-module {game_module}" if game_module else "")
         err_console.print(f"Stopped: the {ids.get('played', 0)} chunks finished in this run (and any from before) are "
-                          f"kept in {out}; run `{again}` again to resume.", highlight=False, markup=False)
+                          f"kept in {out}; run `{again}` again to resume.", highlight=False, markup=False,
+                          soft_wrap=True)
         raise typer.Exit(130) from None
     except OSError as exc:  # a read-only place, a full disk: the chunks written so far stay and resume
         fail(f"{display_path(out)}: cannot write the results ({exc.strerror or exc}); the finished chunks are kept: "
