@@ -6,7 +6,7 @@ An experiment file is TOML::
     name = "gargoyle-parties"
     description = "Two-character parties against the Gargoyle"
     seed = 20240501
-    battles = 1_000_000              # per cell
+    battles = 1_000_000              # per cell (a game played whole may say games = …)
     chunk = 100_000                  # battles per chunk file (default 100 000)
     # game_module = "mypkg.mygame"   # a game outside dsim: which module registers it (never imported from
                                      # here: `dsim sweep --game-module mypkg.mygame` imports it)
@@ -42,7 +42,7 @@ import platform
 import subprocess
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -297,6 +297,30 @@ def _data_hashes(game: Game, cells: list[Cell]) -> dict[str, str]:
     return hashes
 
 
+def _policy_files(value: Any) -> Iterator[str]:
+    """Every ``path/to/module.py:name`` among a cell's settings: a policy the registry would import from its file."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _policy_files(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _policy_files(item)
+    elif isinstance(value, str) and ".py:" in value:
+        yield value
+
+
+def check_policy_files(cells: list[Cell], path: Path, trusted: Sequence[str | Path]) -> None:
+    """Refuse a policy file that the experiment names unless the user named it too (``--policy-file``): dsim imports
+    no code that a file names."""
+    allowed = {Path(p).resolve() for p in trusted}
+    for cell in cells:
+        for spec in _policy_files(cell.settings):
+            file = Path(spec.rpartition(":")[0])
+            if file.resolve() not in allowed:
+                raise ExperimentError(f"{display_path(path)}: policy {spec!r}: dsim imports no policy file that a file "
+                                      f"names; if you trust {file}, pass --policy-file {file} on the command line")
+
+
 def check_cells(game: Game, cells: list[Cell], path: Path) -> None:
     """Let the game validate every cell; one ``ExperimentError`` listing the invalid ones."""
     problems = []
@@ -448,6 +472,7 @@ def run_sweep(
     battles: int | None = None,
     chunk: int | None = None,
     game_module: str | None = None,
+    policy_files: Sequence[str | Path] = (),
     on_start: Callable[[SweepStatus], None] | None = None,
     on_chunk: Callable[[ChunkTask, bool], None] | None = None,
 ) -> SweepStatus:
@@ -456,7 +481,8 @@ def run_sweep(
     All cells are validated by the game first. ``battles`` / ``chunk`` override the file's
     values (a folder can grow to more battles later, never change chunk size); left out, a folder of this
     experiment keeps its own (grown) battles and chunk size. ``game_module`` is the module that registers a game
-    from outside dsim, named by the user (the file's ``game_module`` is never imported). ``on_start``
+    from outside dsim, named by the user (the file's ``game_module`` is never imported); ``policy_files`` the
+    policy files (``path.py``) the user trusts, which the experiment may name as ``path.py:name``. ``on_start``
     gets the work to do, ``on_chunk`` each finished chunk and whether it finished its cell.
     Returns the status counted at the start.
     """
@@ -476,6 +502,7 @@ def run_sweep(
         raise ExperimentError(f'{display_path(source.path)}: field "games": {exp.game} plays {game.outcome.unit}s, '
                               f'not whole games; write "battles = {exp.games}"')
     cells = expand(exp)
+    check_policy_files(cells, source.path, policy_files)
     check_cells(game, cells, source.path)
     manifest = _new_manifest(source, cells, battles, chunk, _data_hashes(game, cells),
                              {c.id: game.seats(c.settings) for c in cells}, game_module)

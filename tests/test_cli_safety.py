@@ -315,3 +315,19 @@ def test_bench_record_into_an_unwritable_folder_fails_before_measuring(tmp_path,
     assert out.exit_code == 1
     assert "--record: cannot write into" in out.stderr and "(Not a directory); choose a writable --bench-dir " \
            "(nothing was measured)" in " ".join(out.stderr.split())
+
+
+def test_sweep_never_imports_a_policy_file_an_experiment_names(tmp_path):
+    """`policy = "path.py:name"` in an experiment ran that file; now only a file given by --policy-file is."""
+    policy = tmp_path / "mine.py"
+    marker = tmp_path / "imported.txt"
+    policy.write_text(f"from pathlib import Path\nPath({str(marker)!r}).write_text('imported')\n", encoding="utf-8")
+    path = tmp_path / "dm.toml"
+    path.write_text(f'game = "dark_maiden"\nname = "x"\nseed = 1\ngames = 10\n[fixed]\npolicy = "{policy}:mine"\n',
+                    encoding="utf-8")
+    out = runner.invoke(app, ["sweep", str(path), "--out", str(tmp_path / "out")])
+    assert out.exit_code == 1 and not marker.exists()
+    assert f"dsim imports no policy file that a file names; if you trust {policy}, pass --policy-file {policy} on " \
+           "the command line" in _one_line(out.stderr)
+    trusted = runner.invoke(app, ["sweep", str(path), "--out", str(tmp_path / "out"), "--policy-file", str(policy)])
+    assert marker.exists() and "did not register a policy named 'mine'" in trusted.stderr  # the user named it

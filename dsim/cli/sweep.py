@@ -90,10 +90,14 @@ def sweep(
     scheduler: Annotated[
         str | None, typer.Option(help="Dask scheduler address tcp://HOST:PORT (default: start a local cluster).")
     ] = None,
-    game_module: GameModuleOpt = None,
     workers: Annotated[
         int | None, typer.Option(min=1, help="Dask workers to start (local cluster) or wait for (scheduler).")
     ] = None,
+    game_module: GameModuleOpt = None,
+    policy_file: Annotated[list[Path] | None, typer.Option(
+        "--policy-file", metavar="PATH",
+        help="A policy file (path/to/mine.py) the experiment names as path/to/mine.py:name, which you trust to be "
+             "imported (repeatable): dsim imports no policy file that an experiment names otherwise.")] = None,
 ) -> None:
     """Play every cell of an experiment in chunks, writing one Parquet file per chunk into --out."""
     from dsim import results
@@ -129,7 +133,7 @@ def sweep(
     try:
         with live:
             status = run_sweep(load_experiment(file), out, runner, battles=battles, chunk=chunk,
-                               game_module=game_module, on_start=on_start, on_chunk=on_chunk)
+                               game_module=game_module, policy_files=policy_file or (), on_start=on_start, on_chunk=on_chunk)
     except (ExperimentError, results.ResultsError, ExecutorError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:  # Ctrl-C: every chunk written is whole (written aside, then renamed) and resumes
