@@ -45,7 +45,7 @@ def read_regular(path: str | os.PathLike[str], expected: str = "a YAML file", li
         except OSError as exc:
             raise NotARegularFile(f"cannot read file: {exc.strerror or exc}") from None
     if len(data) > limit:
-        raise NotARegularFile(f"larger than {limit // 2**20} MiB; expected {expected}")
+        raise NotARegularFile(f"larger than {limit:,} bytes; expected {expected}")
     return data
 
 

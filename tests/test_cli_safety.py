@@ -331,3 +331,12 @@ def test_sweep_never_imports_a_policy_file_an_experiment_names(tmp_path):
            "the command line" in _one_line(out.stderr)
     trusted = runner.invoke(app, ["sweep", str(path), "--out", str(tmp_path / "out"), "--policy-file", str(policy)])
     assert marker.exists() and "did not register a policy named 'mine'" in trusted.stderr  # the user named it
+
+
+def test_a_file_larger_than_the_bound_is_refused_unread(tmp_path):
+    from dsim.files import NotARegularFile, read_regular
+
+    (tmp_path / "big.yaml").write_bytes(b"x" * 2049)
+    assert read_regular(tmp_path / "big.yaml", limit=4096) == b"x" * 2049
+    with pytest.raises(NotARegularFile, match="larger than 2,048 bytes; expected a YAML file"):
+        read_regular(tmp_path / "big.yaml", limit=2048)
