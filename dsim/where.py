@@ -53,11 +53,8 @@ def _parse(text: str) -> ast.Expression:
         tokens = [t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.OP]
         if any(t.string == "@" for t in tokens):
             raise WhereError("'@' (the caller's variables) is not allowed")
-        starts = [0]
-        for line in text.splitlines(keepends=True):
-            starts.append(starts[-1] + len(line))
-        for t in reversed([t for t in tokens if t.string in "&|"]):  # from the end: earlier offsets stay right
-            at = starts[t.start[0] - 1] + t.start[1]
+        for t in reversed([t for t in tokens if t.string in ("&", "|")]):  # from the end: earlier offsets stay right
+            at = t.start[1]  # one line: the column is the offset
             text = f"{text[:at]} {'and' if t.string == '&' else 'or'} {text[at + 1:]}"
         return ast.parse(text, mode="eval")
     except (SyntaxError, tokenize.TokenError, MemoryError, RecursionError) as exc:
