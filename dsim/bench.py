@@ -377,6 +377,21 @@ def record(results: Sequence[Mapping[str, Any]], options: BenchOptions, folder: 
     return folder / RESULTS_FILE
 
 
+def check_record_folder(folder: Path) -> None:
+    """Fail at once, not after minutes of measuring, when ``--record`` could not write into ``folder``."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+        for name in (RESULTS_FILE, README_FILE):
+            if (folder / name).exists():
+                with open(folder / name, "a", encoding="utf-8"):
+                    pass
+    except OSError as exc:
+        raise BenchError(f"--record: cannot write into {folder} ({exc.strerror or exc}); choose a writable "
+                         "--bench-dir (nothing was measured)") from None
+
+
 COLUMNS = ("workload", "battles", "threads", "battles/s", "/thread", "rounds/s", "× threads", "probe × threads",
            "probe/battle", "instr/battle", "JIT ×", "cold s", "cached s", "start s", "peak MiB")
 

@@ -20,5 +20,16 @@ def data_digest(game: str, overlay: str | None = None) -> str:
     for folder in [game_data_dir(game)] + ([Path(overlay)] if overlay else []):
         for path in sorted(folder.rglob("*.yaml")):
             digest.update(path.relative_to(folder).as_posix().encode())
-            digest.update(path.read_bytes())
+            digest.update(_bytes(path))
     return digest.hexdigest()[:16]
+
+
+def _bytes(path: Path) -> bytes:
+    """A data file's bytes for the digest; a pipe or device in an overlay is a one-line ``DataError``."""
+    from dsim.files import NotARegularFile, read_regular
+    from dsim.validation import DataError, Problem, display_path
+
+    try:
+        return read_regular(path)
+    except NotARegularFile as exc:
+        raise DataError([Problem(display_path(path), message=str(exc))]) from None

@@ -45,6 +45,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from dsim.files import NotARegularFile, read_regular
+
 MANIFEST = "_manifest.json"
 MANIFEST_FORMAT = 1
 HIST_LOW = -1
@@ -198,11 +200,13 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     path = Path(folder) / MANIFEST
     if Path(folder).exists() and not Path(folder).is_dir():
         raise ResultsError(f"{folder}: is a file, not a results folder (give the folder `dsim sweep --out` wrote)")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ResultsError(f"{folder}: no {MANIFEST}; not a dsim results folder") from None
-    except (OSError, ValueError) as exc:
+    if not path.exists() and not path.is_symlink():
+        raise ResultsError(f"{folder}: no {MANIFEST}; not a dsim results folder")
+    try:  # a pipe or device in its place is refused before it is opened
+        manifest = json.loads(read_regular(path, f"a {MANIFEST} file").decode("utf-8"))
+    except NotARegularFile as exc:
+        raise ResultsError(f"{path}: {exc}") from None
+    except ValueError as exc:
         raise ResultsError(f"{path}: unreadable manifest ({exc})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
         raise ResultsError(f"{path}: not a dsim manifest (format {MANIFEST_FORMAT} expected)")
@@ -330,6 +334,20 @@ def flatten_settings(settings: Mapping[str, Any], prefix: str = "") -> dict[str,
 def _outcome_names(columns: list[str]) -> list[str]:
     """Outcome names present as ``X_sum`` columns."""
     return [c[: -len("_sum")] for c in columns if c.endswith("_sum")]
+
+
+def check_outcome_columns(cells: pd.DataFrame, folder: str | Path, game: str, outcome: Any) -> None:
+    """Refuse results that lack a column of the outcome schema (:class:`dsim.games.base.Outcome`) of ``game``, the
+    game their manifest names: a manifest edited or copied to another game's name drew every cell at 0%."""
+    rounds = outcome.rounds
+    named = {"rounds" if c == rounds else c
+             for c in (rounds, *outcome.means, *outcome.optional, *outcome.shares, *outcome.seat_columns())}
+    # (not ``internal``: it may name a column the game derives for `dsim run` only, never stored)
+    missing = sorted(c for c in named if f"{c}_mean" not in cells.columns)
+    if missing:
+        raise ResultsError(f"{folder}: its {MANIFEST} names the game {game!r}, but its chunks lack that game's outcome "
+                           f"column(s) {', '.join(missing[:4])}{' …' if len(missing) > 4 else ''}: not results of "
+                           f"{game!r}; re-run its experiment into a new folder")
 
 
 def load(folder: str | Path) -> pd.DataFrame:

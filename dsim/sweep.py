@@ -6,9 +6,10 @@ An experiment file is TOML::
     name = "gargoyle-parties"
     description = "Two-character parties against the Gargoyle"
     seed = 20240501
-    battles = 1_000_000              # per cell
+    battles = 1_000_000              # per cell (a game played whole may say games = …)
     chunk = 100_000                  # battles per chunk file (default 100 000)
-    # game_module = "mypkg.mygame"   # optional: a module that registers `game` when imported
+    # game_module = "mypkg.mygame"   # a game outside dsim: which module registers it (never imported from
+                                     # here: `dsim sweep --game-module mypkg.mygame` imports it)
 
     [fixed]                          # settings shared by every cell
     boss = "gargoyle"
@@ -41,7 +42,7 @@ import platform
 import subprocess
 import tomllib
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -53,6 +54,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 import dsim
 from dsim import results
 from dsim.executors import ChunkResult, ChunkTask, Executor
+from dsim.files import NotARegularFile, read_regular
 from dsim.games import load_game
 from dsim.games.base import MAX_PLAYS, Game
 from dsim.paths import REPO_ROOT
@@ -123,7 +125,8 @@ class Experiment(BaseModel):
     name: str = Field(min_length=1)
     description: str = ""
     seed: int = Field(ge=0, lt=2**63)
-    battles: int = Field(ge=1, le=MAX_PLAYS)
+    battles: int | None = Field(default=None, ge=1, le=MAX_PLAYS)
+    games: int | None = Field(default=None, ge=1, le=MAX_PLAYS)  # the same count, for a game played whole
     chunk: int = Field(default=100_000, ge=1, le=MAX_CHUNK)
     fixed: dict[str, Any] = {}
     grid: dict[str, Any] = {}
@@ -132,7 +135,11 @@ class Experiment(BaseModel):
     @model_validator(mode="after")
     def _check_settings_shape(self) -> Experiment:
         """Settings are JSON-like; grid entries are non-empty lists without a repeated value that do not clash
-        with [fixed]."""
+        with [fixed]; the play count is given once, as ``battles`` or (a game played whole) ``games``."""
+        if (self.battles is None) == (self.games is None):
+            raise ValueError('give the plays per cell once: "battles = N" (or "games = N" for a game played whole)')
+        if self.battles is None:
+            self.battles = self.games
         _check_json(self.fixed, "fixed")
         _check_json(self.grid, "grid")
         for i, cell in enumerate(self.cells):
@@ -161,19 +168,22 @@ class ExperimentFile:
     def content_sha256(self) -> str:
         """SHA-256 of what the file asks for, less its comments, layout, name, description and play counts:
         a sweep resumes after edits that change none of its cells (``battles`` may grow a folder anyway)."""
-        content = self.experiment.model_dump(exclude={"name", "description", "battles", "chunk"})
+        content = self.experiment.model_dump(exclude={"name", "description", "battles", "games", "chunk"})
         return hashlib.sha256(results.canonical_json(content).encode()).hexdigest()
 
 
 def load_experiment(path: str | Path) -> ExperimentFile:
     """Read and validate an experiment file; ``ExperimentError`` with ``file: field: problem`` lines."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-        data = tomllib.loads(raw.decode("utf-8"))
-    except OSError as exc:
-        raise ExperimentError(f"{display_path(path)}: cannot read file: {exc.strerror}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    try:  # a pipe or device in its place is refused before it is opened; a byte-order mark is skipped
+        raw = read_regular(path, "an experiment file (TOML)")
+        data = tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"))
+    except NotARegularFile as exc:
+        raise ExperimentError(f"{display_path(path)}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ExperimentError(f"{display_path(path)}: not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at offset "
+                              f"{exc.start} (save it as UTF-8)") from None
+    except tomllib.TOMLDecodeError as exc:
         raise ExperimentError(f"{display_path(path)}: TOML syntax error: {exc}") from None
     try:
         experiment = Experiment.model_validate(data)
@@ -259,16 +269,19 @@ class SweepStatus:
     chunks_pending: int
 
 
-def _load_game(source: ExperimentFile) -> Game:
-    """The experiment's game, importing its ``game_module`` first; errors name the field."""
-    exp = source.experiment
+def _load_game(source: ExperimentFile, game_module: str | None) -> Game:
+    """The experiment's game, importing first only the module the user named (``--game-module``): a module the file
+    names is never imported, and when its game is unknown the error says to pass it on the command line."""
+    exp, where = source.experiment, display_path(source.path)
     try:
-        return load_game(exp.game, exp.game_module)
+        return load_game(exp.game, game_module)
     except ImportError as exc:
-        where = display_path(source.path)
-        raise ExperimentError(f'{where}: field "game_module": cannot import {exp.game_module!r} ({exc})') from None
+        raise ExperimentError(f"--game-module: cannot import {game_module!r} ({exc})") from None
     except KeyError as exc:
-        raise ExperimentError(f'{display_path(source.path)}: field "game": {exc.args[0]}') from None
+        if exp.game_module is not None and exp.game_module != game_module:
+            raise ExperimentError(f'{where}: field "game_module": dsim imports no module a file names; if you trust '
+                                  f"{exp.game_module!r}, pass --game-module {exp.game_module} on the command line") from None
+        raise ExperimentError(f'{where}: field "game": {exc.args[0]}') from None
 
 
 def _data_hashes(game: Game, cells: list[Cell]) -> dict[str, str]:
@@ -282,6 +295,30 @@ def _data_hashes(game: Game, cells: list[Cell]) -> dict[str, str]:
             by_overlay[overlay] = game.data_hash(cell.settings)
         hashes[cell.id] = by_overlay[overlay]
     return hashes
+
+
+def _policy_files(value: Any) -> Iterator[str]:
+    """Every ``path/to/module.py:name`` among a cell's settings: a policy the registry would import from its file."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _policy_files(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _policy_files(item)
+    elif isinstance(value, str) and ".py:" in value:
+        yield value
+
+
+def check_policy_files(cells: list[Cell], path: Path, trusted: Sequence[str | Path]) -> None:
+    """Refuse a policy file that the experiment names unless the user named it too (``--policy-file``): dsim imports
+    no code that a file names."""
+    allowed = {Path(p).resolve() for p in trusted}
+    for cell in cells:
+        for spec in _policy_files(cell.settings):
+            file = Path(spec.rpartition(":")[0])
+            if file.resolve() not in allowed:
+                raise ExperimentError(f"{display_path(path)}: policy {spec!r}: dsim imports no policy file that a file "
+                                      f"names; if you trust {file}, pass --policy-file {file} on the command line")
 
 
 def check_cells(game: Game, cells: list[Cell], path: Path) -> None:
@@ -342,16 +379,17 @@ def _run_record(executor: Executor) -> dict[str, Any]:
 
 
 def _new_manifest(source: ExperimentFile, cells: list[Cell], battles: int, chunk: int,
-                  data_hashes: Mapping[str, str | None], seats: Mapping[str, int]) -> dict[str, Any]:
+                  data_hashes: Mapping[str, str | None], seats: Mapping[str, int],
+                  game_module: str | None) -> dict[str, Any]:
     """The manifest of a fresh results folder (runs are appended as they happen); ``seats`` are the seats
-    each cell of a competitive game fills."""
+    each cell of a competitive game fills, ``game_module`` the module the user named (recorded, never imported)."""
     exp = source.experiment
     return {
         "format": results.MANIFEST_FORMAT,
         "name": exp.name,
         "description": exp.description,
         "game": exp.game,
-        "game_module": exp.game_module,
+        "game_module": game_module,
         "seed": exp.seed,
         "battles": battles,
         "chunk": chunk,
@@ -364,7 +402,10 @@ def _new_manifest(source: ExperimentFile, cells: list[Cell], battles: int, chunk
 
 
 def _check_resume(out: Path, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
-    """Refuse to add to a folder written by another experiment, chunk size or game data."""
+    """Refuse to add to a folder written by another experiment, game, chunk size or game data."""
+    if old["game"] != new["game"]:  # the manifest names another game (edited, or copied over)
+        raise ExperimentError(f"{out}: its {results.MANIFEST} names the game {old['game']!r}, this experiment plays "
+                              f"{new['game']!r}; use a new --out folder")
     same = "content_sha256" if "content_sha256" in old["experiment"] else "sha256"  # older folders: the text
     if old["experiment"][same] != new["experiment"][same]:
         raise ExperimentError(
@@ -410,14 +451,15 @@ def _locked(out: Path) -> Iterator[None]:
 
 def _plan(cells: list[Cell], manifest: Mapping[str, Any], exp: Experiment,
           done: Mapping[tuple[str, int], int]) -> list[ChunkTask]:
-    """Chunks not on disk yet; a chunk stored with another battle count (``--battles`` grew) reruns."""
+    """Chunks not on disk yet; a chunk stored with another battle count (``--battles`` grew) reruns. Each carries
+    the module the user named, so that a Dask worker registers the game too."""
     battles, size = manifest["battles"], manifest["chunk"]
     tasks = []
     for cell in cells:
         for index, start in enumerate(range(0, battles, size)):
             count = min(size, battles - start)
             if done.get((cell.id, index)) != count:
-                tasks.append(ChunkTask(exp.game, exp.game_module, cell.id, cell.settings, exp.seed,
+                tasks.append(ChunkTask(exp.game, manifest["game_module"], cell.id, cell.settings, exp.seed,
                                        cell.stream, index, start, count))
     return tasks
 
@@ -429,6 +471,8 @@ def run_sweep(
     *,
     battles: int | None = None,
     chunk: int | None = None,
+    game_module: str | None = None,
+    policy_files: Sequence[str | Path] = (),
     on_start: Callable[[SweepStatus], None] | None = None,
     on_chunk: Callable[[ChunkTask, bool], None] | None = None,
 ) -> SweepStatus:
@@ -436,7 +480,9 @@ def run_sweep(
 
     All cells are validated by the game first. ``battles`` / ``chunk`` override the file's
     values (a folder can grow to more battles later, never change chunk size); left out, a folder of this
-    experiment keeps its own (grown) battles and chunk size. ``on_start``
+    experiment keeps its own (grown) battles and chunk size. ``game_module`` is the module that registers a game
+    from outside dsim, named by the user (the file's ``game_module`` is never imported); ``policy_files`` the
+    policy files (``path.py``) the user trusts, which the experiment may name as ``path.py:name``. ``on_start``
     gets the work to do, ``on_chunk`` each finished chunk and whether it finished its cell.
     Returns the status counted at the start.
     """
@@ -451,11 +497,15 @@ def run_sweep(
         raise ExperimentError(f"{display_path(source.path)}: {battles:,} battles in chunks of {chunk:,} make "
                               f"{files:,} chunk files per cell (at most {MAX_CHUNKS:,}); "
                               f"use --chunk (or chunk = in the file) ≥ {-(-battles // MAX_CHUNKS):,}")
-    game = _load_game(source)
+    game = _load_game(source, game_module)
+    if exp.games is not None and game.outcome.unit != "game":
+        raise ExperimentError(f'{display_path(source.path)}: field "games": {exp.game} plays {game.outcome.unit}s, '
+                              f'not whole games; write "battles = {exp.games}"')
     cells = expand(exp)
+    check_policy_files(cells, source.path, policy_files)
     check_cells(game, cells, source.path)
     manifest = _new_manifest(source, cells, battles, chunk, _data_hashes(game, cells),
-                             {c.id: game.seats(c.settings) for c in cells})
+                             {c.id: game.seats(c.settings) for c in cells}, game_module)
     manifest["outcome"] = dataclasses.asdict(game.outcome)
     out = _results_folder(Path(out))
     _existing_manifest(out)  # a folder of unknown files is refused before the lock file goes into it

@@ -105,15 +105,18 @@ class _UniqueKeyLoader(_SafeLoader):  # type: ignore[misc, valid-type]
 
 
 def read_yaml(path: Path) -> Any:
-    """Parse one YAML file; syntax errors become a :class:`DataError` naming the file and line."""
+    """Parse one YAML file; syntax errors, a path that is not a regular file (a pipe would block forever) and an
+    empty file (no entries: the same refusal in every game) become a :class:`DataError` naming the file."""
+    from dsim.files import NotARegularFile, read_regular
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise DataError([Problem(display_path(path), message=f"cannot read file: {err.strerror}")]) from None
+        text = read_regular(path).decode("utf-8")
+    except NotARegularFile as err:
+        raise DataError([Problem(display_path(path), message=str(err))]) from None
     except UnicodeDecodeError as err:
         raise DataError([Problem(display_path(path), message=f"not UTF-8 text: byte 0x{err.object[err.start]:02x} at offset {err.start} (save it as UTF-8)")]) from None
     try:
-        return yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: safe
+        content = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: safe
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -121,6 +124,10 @@ def read_yaml(path: Path) -> Any:
         raise DataError([Problem(display_path(path), message=f"YAML syntax error at {where}{what}")]) from None
     except yaml.YAMLError as err:
         raise DataError([Problem(display_path(path), message=f"YAML syntax error: {err}")]) from None
+    if content is None:
+        raise DataError([Problem(display_path(path), message="the file is empty (no entries); add entries, "
+                                                                  "or delete the file to keep the shipped ones")])
+    return content
 
 
 def _expected(error: Mapping[str, Any]) -> str:

@@ -137,9 +137,9 @@ def test_unknown_game_and_unimportable_game_module(tmp_path):
     path.write_text('game = "nope"\nname = "x"\nseed = 1\nbattles = 5\n', encoding="utf-8")
     with pytest.raises(ExperimentError, match=r'field "game": unknown game \'nope\''):
         run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor())
-    path.write_text('game = "toy"\ngame_module = "tests.nope"\nname = "x"\nseed = 1\nbattles = 5\n', encoding="utf-8")
-    with pytest.raises(ExperimentError, match=r'field "game_module": cannot import'):
-        run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor())
+    path.write_text('game = "toy"\nname = "x"\nseed = 1\nbattles = 5\n', encoding="utf-8")
+    with pytest.raises(ExperimentError, match=r"--game-module: cannot import 'tests.nope'"):
+        run_sweep(load_experiment(path), tmp_path / "out", LocalExecutor(), game_module="tests.nope")
 
 
 def test_cli_reports_experiment_errors_in_one_line_without_traceback(tmp_path):

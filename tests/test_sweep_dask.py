@@ -9,7 +9,7 @@ from tests.toygame import write_experiment
 def test_dask_local_cluster_and_in_process_give_identical_chunks(tmp_path):
     source = load_experiment(write_experiment(tmp_path, battles=500, chunk=100))
     run_sweep(source, tmp_path / "local", LocalExecutor())
-    run_sweep(source, tmp_path / "dask", DaskExecutor(workers=1, processes=True))
+    run_sweep(source, tmp_path / "dask", DaskExecutor(workers=1, processes=True), game_module="tests.toygame")
     names = sorted(p.name for p in (tmp_path / "local").glob("*.parquet"))
     assert len(names) == 10
     assert names == sorted(p.name for p in (tmp_path / "dask").glob("*.parquet"))

@@ -75,7 +75,7 @@ def test_manifest_records_provenance_and_timings(tmp_path):
 def test_sigkilled_sweep_resumes_to_bit_identical_chunks(tmp_path):
     path = write_experiment(tmp_path, battles=600, chunk=100, fixed="max_rounds = 8\nsleep = 0.15")
     out, reference = tmp_path / "killed", tmp_path / "reference"
-    command = [sys.executable, "-m", "dsim", "sweep", str(path), "--out", str(out)]
+    command = [sys.executable, "-m", "dsim", "sweep", str(path), "--out", str(out), "--game-module", "tests.toygame"]
     sweep = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while len(list(out.glob("*.parquet"))) < 3:

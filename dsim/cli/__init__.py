@@ -1,5 +1,9 @@
 """The ``dsim`` command line: one Typer app, one sub-module per command group, every command generic."""
 
+import errno
+import os
+import sys
+
 import typer
 
 app = typer.Typer(
@@ -12,8 +16,30 @@ app = typer.Typer(
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: output that cannot be written (``--json > /dev/full``, a closed pipe) and any
+    other system error left unhandled end with one line on stderr and status 1, not a traceback; Ctrl-C exits 130."""
+    try:
+        try:
+            app()
+        finally:
+            sys.stdout.flush()  # buffered output fails here, not in the interpreter's exit
+    except OSError as exc:
+        try:  # later writes (and the interpreter's last flush) go nowhere instead of failing again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        sys.stderr.write(f"Error: {_system_error(exc)}\n")
+        sys.exit(1)
+
+
+def _system_error(exc: OSError) -> str:
+    """One line for an unhandled system error: the output's, or the file's it names."""
+    reason = exc.strerror or str(exc)
+    if isinstance(exc, BrokenPipeError):
+        return "the output was closed before dsim finished writing (broken pipe)"
+    if exc.filename is None and exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EIO, errno.EDQUOT):
+        return f"cannot write the output: {reason}"
+    return f"{exc.filename}: {reason}" if exc.filename else reason
 
 
 def _register() -> None:

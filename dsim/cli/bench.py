@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dsim.bench import (
-    BENCH_DIR, COLUMNS, BenchError, BenchOptions, record, run_bench, select_workloads, table_row,
+    BENCH_DIR, COLUMNS, BenchError, BenchOptions, check_record_folder, record, run_bench, select_workloads, table_row,
 )
 from dsim.games.base import SettingsError, split_list
 
@@ -58,6 +58,8 @@ def bench(
                            instructions=instructions)
     try:
         chosen = select_workloads(None if workloads is None else split_list("--workloads", workloads))
+        if do_record:
+            check_record_folder(bench_dir)
         with err.status("benchmarking") as status:
             def step(message: str) -> None:
                 if message.startswith("skipped"):

@@ -110,17 +110,11 @@ def _user_values() -> Iterator[None]:
 
 
 def first_match(game: Any, cols: dict[str, np.ndarray], where: str) -> int | None:
-    """Index of the first play whose outcome columns (and the game's match columns) satisfy ``where``."""
-    import pandas as pd
+    """Index of the first play whose outcome columns (and the game's match columns) satisfy ``where``, parsed by
+    :func:`dsim.where.where_mask` (never evaluated as code)."""
+    from dsim.where import where_mask
 
-    frame = pd.DataFrame({**cols, **game.match_columns(cols)})
-    try:
-        mask = np.asarray(frame.eval(where), dtype=bool)
-    except Exception as exc:  # pandas raises many kinds for a bad expression: report them all as one message
-        raise ValueError(f"cannot evaluate --where {where!r}: {exc} (columns: {', '.join(frame.columns)})") from None
-    if mask.shape != (len(frame),):
-        raise ValueError(f"--where {where!r} must give one true/false value per play")
-    hits = np.flatnonzero(mask)
+    hits = np.flatnonzero(where_mask(where, {**cols, **game.match_columns(cols)}))
     return int(hits[0]) if hits.size else None
 
 
@@ -146,8 +140,9 @@ def explain(
     index: Annotated[int, typer.Option("--index", min=0, max=2**62, help="Index of the play within the run (0-based).")] = 0,
     policy: PolicyOpt = None,
     where: Annotated[str | None, typer.Option(
-        "--where", help="Replay the first play (from --index on) whose outcome matches, e.g. \"lost and rounds > 8\" "
-                        "(columns of `dsim run`, plus won/lost and the game's own).")] = None,
+        "--where", help="Replay the first play (from --index on) whose outcome matches, e.g. \"lost and rounds > 8\": "
+                        "comparisons (== != < <= > >= in [..]) joined by and/or/not of the outcome columns (those of "
+                        "`dsim run`, plus won/lost and the game's own); nothing else is allowed.")] = None,
     search: Annotated[int | None, typer.Option("--search", min=1, max=10**9,
                                                help="How many plays --where may scan (default 100,000).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines: one event per line with the resulting state.")] = False,

@@ -49,17 +49,22 @@ class _PlayRate(ProgressColumn):
         return Text(f"{task.speed:,.0f} {unit}/s", style="cyan")
 
 
-def _unit(file: Path) -> str:
+def _unit(file: Path, game_module: str | None) -> str:
     """What one play of the experiment's game is called, plural ("battles", "games"); "battles" when the file
     or its game cannot be read yet (the sweep then says why)."""
     from dsim.games import load_game
     from dsim.sweep import ExperimentError, load_experiment
 
     try:
-        experiment = load_experiment(file).experiment
-        return f"{load_game(experiment.game, experiment.game_module).outcome.unit}s"
+        return f"{load_game(load_experiment(file).experiment.game, game_module).outcome.unit}s"
     except (ExperimentError, KeyError, ImportError):  # run_sweep reports each with its own message
         return "battles"
+
+
+GameModuleOpt = Annotated[str | None, typer.Option(
+    "--game-module", metavar="MODULE",
+    help="Import MODULE first: it registers a game from outside dsim (e.g. mypkg.mygame). dsim never imports a module "
+         "that a file names (an experiment's or a results folder's game_module): only one you give here.")]
 
 
 FolderArgument = Annotated[Path, typer.Argument(help="Results folder written by `dsim sweep`.")]
@@ -88,6 +93,11 @@ def sweep(
     workers: Annotated[
         int | None, typer.Option(min=1, help="Dask workers to start (local cluster) or wait for (scheduler).")
     ] = None,
+    game_module: GameModuleOpt = None,
+    policy_file: Annotated[list[Path] | None, typer.Option(
+        "--policy-file", metavar="PATH",
+        help="A policy file (path/to/mine.py) the experiment names as path/to/mine.py:name, which you trust to be "
+             "imported (repeatable): dsim imports no policy file that an experiment names otherwise.")] = None,
 ) -> None:
     """Play every cell of an experiment in chunks, writing one Parquet file per chunk into --out."""
     from dsim import results
@@ -97,7 +107,7 @@ def sweep(
     if executor is ExecutorKind.local and (scheduler or workers):
         fail("--scheduler and --workers need --executor dask")
     runner = LocalExecutor() if executor is ExecutorKind.local else DaskExecutor(scheduler, workers)
-    unit = _unit(file)
+    unit = _unit(file, game_module)
     progress = Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), _PlayRate(),
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err_console)
     ids: dict[str, Any] = {}
@@ -113,6 +123,7 @@ def sweep(
         live.enter_context(progress)
 
     def on_chunk(task: Any, cell_finished: bool) -> None:
+        ids["played"] = ids.get("played", 0) + 1
         progress.advance(ids["battles"], task.count)
         if cell_finished:
             progress.advance(ids["cells"])
@@ -122,9 +133,15 @@ def sweep(
     try:
         with live:
             status = run_sweep(load_experiment(file), out, runner, battles=battles, chunk=chunk,
-                               on_start=on_start, on_chunk=on_chunk)
+                               game_module=game_module, policy_files=policy_file or (), on_start=on_start, on_chunk=on_chunk)
     except (ExperimentError, results.ResultsError, ExecutorError) as exc:
         fail(str(exc))
+    except KeyboardInterrupt:  # Ctrl-C: every chunk written is whole (written aside, then renamed) and resumes
+        again = f"dsim sweep {file} --out {out}" + (f" --game-module {game_module}" if game_module else "")
+        err_console.print(f"Stopped: the {ids.get('played', 0)} chunks finished in this run (and any from before) are "
+                          f"kept in {out}; run `{again}` again to resume.", highlight=False, markup=False,
+                          soft_wrap=True)
+        raise typer.Exit(130) from None
     except OSError as exc:  # a read-only place, a full disk: the chunks written so far stay and resume
         fail(f"{display_path(out)}: cannot write the results ({exc.strerror or exc}); the finished chunks are kept: "
              f"free some space or make the folder writable, then run the same dsim sweep again to resume")
@@ -140,6 +157,7 @@ def report(
     compare: CompareOpt = False,
     battles_needed: NeededOpt = None,
     everything: Annotated[bool, typer.Option("--all", help="Also show the cell ids and every outcome's mean.")] = False,
+    game_module: GameModuleOpt = None,
 ) -> None:
     """Win rate with Wilson 95% interval and outcome means per cell, or pairwise comparisons."""
     from dsim import results
@@ -154,7 +172,7 @@ def report(
         fail(f"--battles-needed: expected an interval width between 0.0001 and 1 (±0.005 to ±50 percentage "
               f"points), got {battles_needed:g}")
     try:
-        cells = results.load(folder)
+        cells = _results_of(folder, game_module)
         manifest = results.read_manifest(folder)
     except results.ResultsError as exc:
         fail(str(exc))
@@ -201,6 +219,7 @@ def plot(
                      "variant to show (e.g. variants.bleed_zero_damage)."),
     ] = None,
     y: Annotated[str | None, typer.Option("--y", help="Setting for the heat map's rows (default: the game's choice).")] = None,
+    game_module: GameModuleOpt = None,
 ) -> None:
     """Draw a figure of a results folder."""
     from dsim import plots, results  # matplotlib and pandas load slowly; only plots need them
@@ -211,7 +230,7 @@ def plot(
             fail(f"{flag}: --kind {kind.value} has no {flag} (it chooses the setting of --kind heatmap"
                   f"{' and variant' if flag == '--x' else ''})")
     try:
-        game = _game_of(folder)
+        game = _game_of(folder, game_module)
         if out is None:  # "_" as _manifest.json: pandas.read_parquet(FOLDER) and DuckDB skip it
             out = Path(folder) / "_plots" / f"{kind.value}.png"
             try:
@@ -220,7 +239,7 @@ def plot(
                 fail(f"{out.parent}: cannot create the plots folder ({exc.strerror}); choose --out")
         elif out.is_dir():
             fail(f"--out {out} is a folder; name an image file in it, e.g. {out / (kind.value + '.png')}")
-        plots.save(plots.make_plot(kind.value, results.load(folder), x, y, game.heatmap_axes,
+        plots.save(plots.make_plot(kind.value, _results_of(folder, game_module, game), x, y, game.heatmap_axes,
                                    game.outcome.success is None, game.outcome.unit, game.outcome.shares,
                                    rounds_name=game.outcome.rounds), out)
     except (results.ResultsError, plots.PlotError) as exc:
@@ -228,16 +247,35 @@ def plot(
     err_console.print(f"wrote {out}", highlight=False)
 
 
-def _game_of(folder: Path) -> Any:
-    """The game that wrote a results folder (its module imported first, as the sweep did)."""
+def _results_of(folder: Path, game_module: str | None, game: Any = None) -> Any:
+    """The cells of a results folder (:func:`dsim.results.load`), checked against the outcome schema of the game its
+    manifest names (``game``, else loaded by :func:`_game_of`)."""
+    from dsim import results
+
+    game = game or _game_of(folder, game_module)
+    cells = results.load(folder)
+    results.check_outcome_columns(cells, folder, game.name, game.outcome)
+    return cells
+
+
+def _game_of(folder: Path, game_module: str | None) -> Any:
+    """The game that wrote a results folder, ``game_module`` (named by the user) imported first: the module the
+    manifest names is never imported, only named in the error when its game is unknown."""
     from dsim import results
     from dsim.games import load_game
 
     manifest = results.read_manifest(folder)
     try:
-        return load_game(manifest["game"], manifest.get("game_module"))
-    except (ImportError, KeyError) as exc:
-        raise results.ResultsError(f"{folder}: written by game {manifest['game']!r}, which cannot be loaded ({exc})") from None
+        return load_game(manifest["game"], game_module)
+    except ImportError as exc:
+        raise results.ResultsError(f"--game-module: cannot import {game_module!r} ({exc})") from None
+    except KeyError as exc:
+        named = manifest.get("game_module")
+        if named is not None and named != game_module:
+            raise results.ResultsError(f"{folder}: written by game {manifest['game']!r} of module {named!r}, which dsim "
+                                       f"does not import from a file; if you trust it, pass --game-module {named}") from None
+        raise results.ResultsError(f"{folder}: written by game {manifest['game']!r}, which cannot be loaded "
+                                   f"({exc.args[0]})") from None
 
 
 def register(app: typer.Typer) -> None:

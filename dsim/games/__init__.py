@@ -3,8 +3,8 @@
 A game registers a zero-argument factory (``register_game("dstbg", make_game)``); the factory
 runs on the first :func:`get_game` call only, so importing ``dsim`` never compiles or even
 imports a Numba kernel. Games living outside ``dsim`` register themselves when their module
-is imported; :func:`load_game` imports such a module first (the experiment-file key
-``game_module``), which is also how Dask workers find them.
+is imported; :func:`load_game` imports such a module first: only one the user named on the command line
+(``--game-module``), never one a file names. Sweep tasks carry it, which is how Dask workers find them.
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ def get_game(name: str) -> Game:
 
 
 def load_game(name: str, module: str | None = None) -> Game:
-    """Import ``module`` (if given) so it can register its games, then return game ``name``."""
+    """Import ``module`` (if given: only a module the user named, never one read from a file) so it can register its
+    games, then return game ``name``."""
     if module is not None:
         importlib.import_module(module)
     return get_game(name)

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
+from dsim.files import what_is
 from dsim.validation import DataError, Problem, display_path, problems_from_validation, read_yaml
 
 BROKEN_LINK = "a broken symbolic link (its target is missing, or it loops)"
@@ -42,8 +43,8 @@ class FolderLoader:
         raise NotImplementedError
 
     def read(self, path: Path) -> tuple[bool, Any]:
-        """``(ok, content)`` of one YAML file; an empty file reads as ``None``, an unreadable, non-UTF-8
-        or broken one is recorded as a problem."""
+        """``(ok, content)`` of one YAML file; an empty, unreadable, non-UTF-8 or broken one (or a pipe, a device, a
+        folder in its place) is recorded as a problem."""
         try:
             return True, read_yaml(path)
         except DataError as err:
@@ -57,7 +58,7 @@ class FolderLoader:
             if overlay.is_dir():
                 self.load_folder(overlay, shipped=False)
             else:
-                found = "is a file, not an overlay folder" if overlay.exists() else \
+                found = f"is {what_is(overlay)}, not an overlay folder" if overlay.exists() else \
                     BROKEN_LINK if overlay.is_symlink() else "overlay folder not found"
                 self.problems.append(Problem(display_path(overlay), message=found))
 

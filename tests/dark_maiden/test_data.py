@@ -196,7 +196,7 @@ def test_non_utf8_bytes(tmp_path: Path) -> None:
 def test_directory_named_like_a_data_file(tmp_path: Path) -> None:
     (tmp_path / "bosses.yaml").mkdir()
     lines = problems(tmp_path)
-    assert len(lines) == 1 and "bosses.yaml" in lines[0] and "is a directory" in lines[0]
+    assert len(lines) == 1 and "bosses.yaml: expected a YAML file, found a directory" in lines[0]
 
 
 def test_duplicate_id_in_one_file(tmp_path: Path) -> None:

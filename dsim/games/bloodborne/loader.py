@@ -56,11 +56,8 @@ class _Loader(FolderLoader):
         seen: dict[tuple[str, str], str] = {}
         for kind, model in KIND_MODELS.items():
             path = root / f"{kind}.yaml"
-            if path.is_file():
+            if path.exists():  # a folder, pipe or device in its place is named by the read
                 self._load_file(path, kind, model, seen)
-            elif path.exists():
-                self.problems.append(Problem(display_path(path), message="expected a YAML file, found a directory"))
-                self.kinds[kind].broken = True
             elif shipped:
                 self.problems.append(Problem(display_path(path), message="file not found"))
                 self.kinds[kind].broken = True
@@ -73,7 +70,6 @@ class _Loader(FolderLoader):
         if not ok:
             gathered.broken = True
             return
-        raw = {} if raw is None else raw
         if not isinstance(raw, dict):
             self.problems.append(Problem(file, message=f"expected a mapping with the key '{kind}'"))
             gathered.broken = True

@@ -73,6 +73,12 @@ def _party(value: Any, known: tuple[str, ...]) -> list[str]:
     unknown = [n for n in names if n not in known]
     if unknown:
         raise ValueError(f"unknown hero {unknown[0]!r} (heroes: {', '.join(known)})")
+    # DM-2.4: each player picks a different hero; a 4th player repeats one only while the data lacks a 4th hero
+    distinct = names if len(known) >= len(names) else names[:len(known)]
+    twice = next((n for k, n in enumerate(distinct) if n in distinct[:k]), None)
+    if twice is not None:
+        raise ValueError(f"hero {twice!r} is in the party twice: each player picks a different hero (DM-2.4); only a "
+                         f"4th player repeats one, as the data has {len(known)} heroes")
     return names
 
 
@@ -157,8 +163,8 @@ class DarkMaiden(Game):
     default_policy = "tactician"
     rule_tables = ("variants",)
     options = (
-        Option("party", "Comma-separated hero ids in turn order, e.g. amazona,barbara (1–4; a 4th repeats one: "
-                        "the extra heroes are not in the data).", "list"),
+        Option("party", "Comma-separated hero ids in turn order, e.g. amazona,barbara (1–4, all different, DM-2.4; a 4th "
+                        "repeats one: the extra heroes are not in the data).", "list"),
         Option("difficulty", "easy, normal or hard: 15, 12 or 9 lives and how special items behave (DM-2.6, DM-2.9; "
                              "default normal).", parse=_parse_difficulty),
     )

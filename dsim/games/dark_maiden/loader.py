@@ -63,10 +63,7 @@ def _label(kind: str, entry_id: object, index: int | None = None) -> str:
 
 
 def _read(path: Path) -> tuple[bool, Any, list[Problem]]:
-    """``(ok, content, problems)`` of one YAML file; directories and non-UTF-8 bytes are problems too."""
-    file = display_path(path)
-    if path.is_dir():
-        return False, None, [Problem(file, message="is a directory, expected a YAML file")]
+    """``(ok, content, problems)`` of one YAML file; directories, pipes and non-UTF-8 bytes are problems too."""
     try:
         return True, read_yaml(path), []
     except DataError as err:
@@ -107,7 +104,7 @@ class _Loader(FolderLoader):
         if not ok:
             self.kinds[kind].broken = True
             return
-        file, raw = display_path(path), {} if raw is None else raw
+        file = display_path(path)
         if not isinstance(raw, dict):
             self.problems.append(Problem(file, message=f"expected a mapping with the key '{kind}'"))
             return

@@ -165,7 +165,7 @@ class _Loader(FolderLoader):
         if not ok:
             self.kinds[kind].broken = True
             return
-        file, raw = display_path(path), {} if raw is None else raw
+        file = display_path(path)
         if not isinstance(raw, dict):
             self.problems.append(Problem(file, message=f"expected a mapping with the key '{kind}'"))
             return
@@ -204,7 +204,7 @@ class _Loader(FolderLoader):
         """The treasure deck (R-1.8): one mapping under ``treasure``; an overlay's replaces the shipped one
         whole, and a broken one leaves no deck (its cross-checks are skipped)."""
         ok, raw = self.read(path)
-        file, raw = display_path(path), {} if raw is None else raw
+        file = display_path(path)
         if not ok or not isinstance(raw, dict):
             if ok:
                 self.problems.append(Problem(file, message=f"expected a mapping with the key '{TREASURE}'"))

@@ -74,10 +74,27 @@ def _cell(key: str) -> Cell:
         raise ValueError(f"setting 'mode' must be standard or campaign, got {mode!r}")
     compiled = compile_game(data, party, _areas(data, settings, mode), settings.get("variants"),
                             settings.get("house_rules"), mode == "campaign")
+    _check_round_cap(settings.get("variants"))
     strategy = REGISTRY.get(settings.get("policy", DSTBGGame.default_policy))
     battle = get_policy(settings.get("battle_policy", DEFAULT_BATTLE_POLICY))
     return Cell(compiled, strategy, strategy.vector(settings.get("policy_params")), battle,
                 battle.vector(settings.get("battle_policy_params")))
+
+
+MIN_ROUND_CAP = 10  # as Bloodborne's max_rounds and Dark Maiden's max_turns
+
+
+def _check_round_cap(variants: Mapping[str, Any] | None) -> None:
+    """A whole game counts a battle still running at ``max_rounds`` as a defeat: under 10 rounds the cap, not the
+    battle, decides every boss fight (``max_rounds=0`` lost every game and reported 0% with no word of timeouts)."""
+    try:
+        cap = int((variants or {})["max_rounds"])
+    except (KeyError, TypeError, ValueError):  # not set (the default is 60), or a value compile_game refused
+        return
+    if cap < MIN_ROUND_CAP:
+        raise ValueError(f"variant 'max_rounds' takes a whole number from {MIN_ROUND_CAP} to 10000 in a whole game, got "
+                         f"{cap}: a battle still running at the cap is lost, so a lower cap decides the game instead "
+                         "of its battles")
 
 
 def _areas(data: Any, settings: Mapping[str, Any], mode: str) -> list[tuple[list[int], list[str]]]:
