@@ -204,10 +204,11 @@ class Figures:
             value = _child(value, step)
         return value
 
-    def _root(self, head: Step) -> Any:
+    def _root(self, head: Step, data: Any = None) -> Any:
+        data = self.data if data is None else data
         if head in self.homes:
-            return self.data.entries(head)
-        return getattr(self.data, str(head))
+            return data.entries(head)
+        return getattr(data, str(head))
 
     def select(self, patterns: Sequence[str]) -> list[Figure]:
         """Figures whose path matches any glob (``*`` spans dots), or ``placeholders`` / ``all``; in data order."""
@@ -230,7 +231,7 @@ class Figures:
             by_entry.setdefault(figure.address[:2] if figure.address[0] in self.homes else figure.address[:1],
                                 {})[path] = value
         for head, group in by_entry.items():
-            root = self._root(head[0])
+            root = self._root(head[0], data)  # the copy so far: entries of one kind moved one after another
             model = root if len(head) == 1 else root[_key(head[1])]
             original = model
             for path, value in group.items():
