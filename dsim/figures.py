@@ -221,9 +221,10 @@ class Figures:
                     break
         return chosen
 
-    def moved(self, changes: Mapping[str, float]) -> Any:
+    def moved(self, changes: Mapping[str, float], refused: list[str] | None = None) -> Any:
         """A copy of the data set with each figure (by path) set to its new value, entries re-validated where the
-        schema allows (``ValueError`` naming the figure if a value breaks it)."""
+        schema allows: ``ValueError`` naming the figure if a value breaks it or, given a ``refused`` list, that
+        entry left as it was and the reason appended."""
         data = self.data
         by_entry: dict[tuple[Step, ...], dict[str, float]] = {}
         for path, value in changes.items():
@@ -237,7 +238,13 @@ class Figures:
             for path, value in group.items():
                 figure = self.figures[path]
                 model = _set(model, figure.address[len(head):], int(round(value)) if figure.whole else float(value))
-            _revalidate(original, model, next(iter(group)))
+            try:
+                _revalidate(original, model, ".".join(map(_label, [_key(h) for h in head])))
+            except ValueError as exc:
+                if refused is None:
+                    raise
+                refused.append(str(exc))
+                continue
             if len(head) == 1:
                 data = dataclasses.replace(data, **{str(head[0]): model})
             else:
@@ -295,7 +302,9 @@ def _revalidate(original: BaseModel, changed: BaseModel, path: str) -> None:
     try:
         kind.model_validate(changed.model_dump())
     except ValidationError as exc:
-        raise ValueError(f"{path}: the moved value breaks the schema ({exc.errors()[0]['msg']})") from None
+        first = exc.errors()[0]
+        where = ".".join([path, *map(str, first["loc"])])
+        raise ValueError(f"{where}: the moved value breaks the schema ({first['msg']})") from None
 
 
 def entry_note(chain: Sequence[BaseModel], names: Sequence[str]) -> FigureNote:

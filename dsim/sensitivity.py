@@ -114,9 +114,10 @@ class Cell:
         self.stream = crn_stream(self.base, game.rule_tables)
         self.tokens: list[str] = []
 
-    def moved(self, changes: Mapping[str, float], by_path: Mapping[str, Figure]) -> dict[str, Any]:
+    def moved(self, changes: Mapping[str, float], by_path: Mapping[str, Figure],
+              refused: list[str] | None = None) -> dict[str, Any]:
         """The cell's settings with the changes laid on: data figures in a held copy of the data, rules in their
-        tables (``ValueError`` if the schema refuses a value)."""
+        tables (``ValueError`` if the schema refuses a value, or see :meth:`Figures.moved` for ``refused``)."""
         settings = {k: (dict(v) if isinstance(v, dict) else v) for k, v in self.base.items()}
         data = {p: v for p, v in changes.items() if not by_path[p].is_rule}
         for path, value in changes.items():
@@ -125,7 +126,7 @@ class Cell:
                 settings.setdefault(figure.table, {})[path.split(".", 1)[1]] = int(round(value))
         if data:
             assert self.figures is not None
-            token = hold(self.figures.moved(data))
+            token = hold(self.figures.moved(data, refused))
             self.tokens.append(token)
             settings["data"] = token
         return settings
@@ -443,11 +444,13 @@ class Uncertainty:
     values: list[float]
     spread: tuple[float, float]
     level: float
+    refused: list[str] = field(default_factory=list)  # entries a draw left as they were: the schema's reason
 
     def record(self) -> dict[str, Any]:
-        """JSON form."""
+        """JSON form (``refused``: entries some draw left at their values, as the schema refused the draw's)."""
         return {"measure": self.measure, "draws": self.draws, "plays_per_draw": self.plays,
-                "spread": list(self.spread), "level": self.level, "values": self.values, "figures": self.figures}
+                "spread": list(self.spread), "level": self.level, "values": self.values, "figures": self.figures,
+                "refused": self.refused}
 
 
 def ranges(figures: Sequence[Figure], step: float) -> list[tuple[Figure, float, float]]:
@@ -466,9 +469,11 @@ def ranges(figures: Sequence[Figure], step: float) -> list[tuple[Figure, float, 
 
 def uncertainty(game: Game, settings: Mapping[str, Any], seed: int, draws: int, plays: int, *,
                 fields: Sequence[str] = ("placeholders",), measure: str | None = None, step: float = 0.1,
-                level: float = 0.95, progress: Callable[[int], None] = lambda n: None) -> Uncertainty:
+                level: float = 0.95, stream: int | None = None,
+                progress: Callable[[int], None] = lambda n: None) -> Uncertainty:
     """Play the cell ``draws`` times with the chosen figures drawn jointly (a Latin hypercube over their ranges),
-    each draw on the same ``plays`` plays as the others, and report the central ``level`` share of the measure."""
+    each draw on the same ``plays`` plays as the others (``stream``: the cell's own, by default ``dsim compare``'s),
+    and report the central ``level`` share of the measure over the draws."""
     from pathlib import Path
 
     from dsim.tuning import latin_hypercube
@@ -490,11 +495,15 @@ def uncertainty(game: Game, settings: Mapping[str, Any], seed: int, draws: int, 
     whole = np.array([s[0].whole for s in spans])
     points = latin_hypercube(low, high, draws, seed, whole)
     cell = Cell(game, settings, figs)
+    if stream is not None:
+        cell.stream = stream
     by_path = {f.path: f for f in figs.figures.values()}
-    values = []
+    values: list[float] = []
+    refused: list[str] = []
     try:
         for point in points:
-            moved = cell.moved({s[0].path: float(v) for s, v in zip(spans, point, strict=True)}, by_path)
+            # an entry the schema refuses in this draw (two guessed faces drawn equal) keeps its values: counted
+            moved = cell.moved({s[0].path: float(v) for s, v in zip(spans, point, strict=True)}, by_path, refused)
             total = 0.0
             count = 0
             for lo in range(0, plays, 1 << 16):
@@ -511,4 +520,4 @@ def uncertainty(game: Game, settings: Mapping[str, Any], seed: int, draws: int, 
     spread = (float(np.quantile(values, tail)), float(np.quantile(values, 1 - tail)))
     figures = [{"path": f.path, "value": f.value, "low": lo_, "high": hi_, "stated": f.note.range is not None}
                for f, lo_, hi_ in spans]
-    return Uncertainty(measure, draws, plays, figures, [float(v) for v in values], spread, level)
+    return Uncertainty(measure, draws, plays, figures, [float(v) for v in values], spread, level, refused)

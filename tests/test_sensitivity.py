@@ -180,3 +180,14 @@ def test_gargoyle_damage_group_agrees_with_the_house_rule(gargoyle) -> None:
         ours = group[side]
         assert rec["ci95"][0] <= ours["effect"] <= rec["ci95"][1] and ours["ci95"][0] <= rec["diff"] <= ours["ci95"][1]
         assert np.sign(ours["effect"]) == (1 if side == "down" else -1)
+
+
+def test_run_uncertain_states_the_spread_beside_the_interval() -> None:
+    out = runner.invoke(app, ["run", "--game", "figtoy", "--battles", "5000", "--uncertain", "8",
+                              "--uncertain-fields", "coins.heads.p", "--json"])
+    assert out.exit_code == 0, out.output
+    drawn = json.loads(out.stdout)["uncertain"]
+    assert drawn["draws"] == 8 and drawn["plays_per_draw"] == 5000 and drawn["figures"][0]["path"] == "coins.heads.p"
+    assert drawn["spread"][0] < json.loads(out.stdout)["win_rate"] < drawn["spread"][1]
+    out = runner.invoke(app, ["run", "--game", "figtoy", "--battles", "5000", "--uncertain", "8"])
+    assert "with the guessed figures in their ranges" in " ".join(out.output.split())
