@@ -18,12 +18,63 @@ import math
 import typing
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import annotated_types as at
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 Step = str | int  # a model's field or a table's key (str), a list's position (int)
+
+
+class Doubt(BaseModel):
+    """How unsure one figure of an entry is (the entry's ``doubts`` table, keyed by the figure's path inside the
+    entry or a glob such as ``"*"``): the values a source allows and how far to trust it. An end of ``range`` left
+    ``null`` is one the sources do not bound (a lower bound from a worked example, say); it falls back to the
+    schema's step."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    range: tuple[float | None, float | None] | None = None
+    confidence: Literal["low", "medium", "high"] | None = None
+    note: str | None = None  # why: the sources' values, the example that bounds it
+
+    @model_validator(mode="after")
+    def _says_something(self) -> Doubt:
+        """A doubt gives a range or a confidence, and a range runs low to high."""
+        if self.range is None and self.confidence is None:
+            raise ValueError("a doubt gives a range: [low, high] or a confidence: low, medium or high")
+        if self.range is not None:
+            low, high = self.range
+            if low is None and high is None:
+                raise ValueError("a range needs at least one end")
+            if low is not None and high is not None and low > high:
+                raise ValueError(f"range [{low:g}, {high:g}] runs backwards")
+        return self
+
+
+def entry_numbers(entry: BaseModel) -> dict[str, float]:
+    """Every number of one entry by its path inside the entry (what ``doubts`` keys name)."""
+    return {found.path[1:]: found.value for found in _walk(entry, (), "", (), (), ())}
+
+
+def check_doubts(entry: BaseModel, doubts: Mapping[str, Doubt]) -> None:
+    """Each key of an entry's ``doubts`` names numbers of the entry (a path or a glob), and each stated range holds
+    the value the data gives (``ValueError``, one line, otherwise)."""
+    if not doubts:
+        return
+    numbers = entry_numbers(entry)
+    for key, doubt in doubts.items():
+        matched = [path for path in numbers if fnmatch.fnmatchcase(path, key)]
+        if not matched:
+            sample = ", ".join(list(numbers)[:6])
+            raise ValueError(f"doubts: {key!r} names no number of this entry (its numbers: {sample}"
+                             f"{', …' if len(numbers) > 6 else ''})")
+        if doubt.range is not None:
+            low, high = doubt.range
+            for path in matched:
+                value = numbers[path]
+                if (low is not None and value < low) or (high is not None and value > high):
+                    raise ValueError(f"doubts: {key!r} range [{low}, {high}] does not hold {path}'s value {value:g}")
 
 
 @dataclass(frozen=True)
@@ -32,8 +83,14 @@ class FigureNote:
 
     status: str = "sourced"  # "placeholder", "decision" (picked between sources), "sourced" or "rule"
     source: str = ""
-    range: tuple[float, float] | None = None  # the stated plausible values, if the data gives them
+    range: tuple[float | None, float | None] | None = None  # the values the data's sources allow (an end may be open)
     confidence: str | None = None
+    doubt: str | None = None  # the data's note on the doubt (the sources' values)
+
+    @property
+    def doubted(self) -> bool:
+        """Whether the data states a range or a confidence for the figure."""
+        return self.range is not None or self.confidence is not None
 
 
 @dataclass(frozen=True)
@@ -58,7 +115,8 @@ class Figure:
         """JSON-ready form."""
         return {"path": self.path, "value": self.value, "whole": self.whole, "bounds": [self.low, self.high],
                 "status": self.note.status, "source": self.note.source,
-                "range": list(self.note.range) if self.note.range else None, "confidence": self.note.confidence}
+                "range": list(self.note.range) if self.note.range else None, "confidence": self.note.confidence,
+                "doubt": self.note.doubt}
 
 
 def _bounds(metadata: Sequence[Any]) -> tuple[float | None, float | None]:
@@ -124,12 +182,20 @@ class _Found:
     metadata: tuple[Any, ...]
     chain: tuple[BaseModel, ...]
     names: tuple[str, ...]  # the field of each model of ``chain`` on the way down
+    root: str = ""  # the path of the entry (or loose model) it belongs to
+
+    @property
+    def relative(self) -> str:
+        """The path inside the entry (what an entry's ``doubts`` keys name)."""
+        return self.path[len(self.root) + 1:]
 
 
 def _walk(value: Any, address: tuple[Step, ...], path: str, metadata: Sequence[Any],
           chain: tuple[BaseModel, ...], names: tuple[str, ...]) -> Iterator[_Found]:
     if _is_number(value):
         yield _Found(address, path, float(value), tuple(metadata), chain, names)
+    elif isinstance(value, Doubt):
+        return  # the data's notes on its figures are not figures
     elif isinstance(value, BaseModel):
         for name, info in type(value).model_fields.items():
             child = getattr(value, name)
@@ -188,15 +254,19 @@ class Figures:
             if whole:
                 low = None if low is None else math.floor(low) + (1 if strict_low and low == math.floor(low) else 0)
                 high = None if high is None else math.ceil(high) - (1 if strict_high and high == math.ceil(high) else 0)
-            note = support.figure_note(found.chain, found.names) if support is not None else FigureNote()
+            note = support.figure_note(found.chain, found.names, found.relative) if support is not None \
+                else entry_note(found.chain, found.names, found.relative)
             self.figures[found.path] = Figure(found.path, found.value, whole, low, high, note, found.address)
 
     def _found(self) -> Iterator[_Found]:
         for kind in self.homes:
             for entry_id, model in self.data.entries(kind).items():
-                yield from _walk(model, (kind, ("key", entry_id)), f"{kind}.{entry_id}", (), (), ())
+                root = f"{kind}.{entry_id}"
+                for found in _walk(model, (kind, ("key", entry_id)), root, (), (), ()):
+                    yield dataclasses.replace(found, root=root)
         for name in self.loose:
-            yield from _walk(getattr(self.data, name), (name,), name, (), (), ())
+            for found in _walk(getattr(self.data, name), (name,), name, (), (), ()):
+                yield dataclasses.replace(found, root=name)
 
     def _value_at(self, address: tuple[Step, ...]) -> Any:
         value = self._root(address[0])
@@ -307,10 +377,11 @@ def _revalidate(original: BaseModel, changed: BaseModel, path: str) -> None:
         raise ValueError(f"{where}: the moved value breaks the schema ({first['msg']})") from None
 
 
-def entry_note(chain: Sequence[BaseModel], names: Sequence[str]) -> FigureNote:
+def entry_note(chain: Sequence[BaseModel], names: Sequence[str], relative: str = "") -> FigureNote:
     """A figure's note from the conventions every game's data follows: the nearest ``source``; a placeholder where
     a model above it says ``placeholder`` (bool or reason; ``placeholder_fields`` narrows it to the fields named,
-    a ``placeholders`` table to its keys); a ``decision`` when the figure was picked between sources."""
+    a ``placeholders`` table to its keys); a ``decision`` when the figure was picked between sources; range and
+    confidence from the entry's ``doubts`` (the key naming ``relative`` exactly, else the first glob matching it)."""
     source, status = "", "sourced"
     for depth in range(len(chain) - 1, -1, -1):
         model, name = chain[depth], names[depth]
@@ -326,4 +397,16 @@ def entry_note(chain: Sequence[BaseModel], names: Sequence[str]) -> FigureNote:
                 status = "placeholder"
         if status == "sourced" and getattr(model, "decision", None):
             status = "decision"
-    return FigureNote(status=status, source=source)
+    doubt = _doubt(chain[0] if chain else None, relative)
+    if doubt is None:
+        return FigureNote(status=status, source=source)
+    return FigureNote(status=status, source=source, range=doubt.range, confidence=doubt.confidence, doubt=doubt.note)
+
+
+def _doubt(entry: BaseModel | None, relative: str) -> Doubt | None:
+    doubts = getattr(entry, "doubts", None)
+    if not isinstance(doubts, Mapping) or not relative:
+        return None
+    if relative in doubts:
+        return doubts[relative]
+    return next((d for key, d in doubts.items() if fnmatch.fnmatchcase(relative, key)), None)

@@ -457,11 +457,12 @@ def ranges(figures: Sequence[Figure], step: float) -> list[tuple[Figure, float, 
     """Each figure's stated range, or one schema step either side where none is stated."""
     out = []
     for figure in figures:
-        if figure.note.range is not None:
-            low, high = figure.note.range
-        else:
-            down, up = steps(figure, step)
-            low, high = (figure.value if down is None else down), (figure.value if up is None else up)
+        down, up = steps(figure, step)
+        low, high = (figure.value if down is None else down), (figure.value if up is None else up)
+        if figure.note.range is not None:  # the stated ends; an open end keeps the step
+            stated_low, stated_high = figure.note.range
+            low = low if stated_low is None else stated_low
+            high = high if stated_high is None else stated_high
         if high > low:
             out.append((figure, float(low), float(high)))
     return out

@@ -191,3 +191,35 @@ def test_run_uncertain_states_the_spread_beside_the_interval() -> None:
     assert drawn["spread"][0] < json.loads(out.stdout)["win_rate"] < drawn["spread"][1]
     out = runner.invoke(app, ["run", "--game", "figtoy", "--battles", "5000", "--uncertain", "8"])
     assert "with the guessed figures in their ranges" in " ".join(out.output.split())
+
+
+def test_doubts_name_numbers_of_their_entry_and_hold_the_value() -> None:
+    from dsim.games.dark_maiden.schema import Hero
+    from dsim.figures import Doubt
+
+    hero = {"id": "h", "name": "H", "source": "test", "vitality": 5, "max_potions": 3, "success_faces": [1, 2, 3],
+            "special": "reroll_on_double", "special_text": "x"}
+    ok = Hero.model_validate(hero | {"doubts": {"vitality": {"range": [4, None], "confidence": "low"}}})
+    assert ok.doubts["vitality"].range == (4, None)
+    for doubts, message in (({"vitalty": {"confidence": "low"}}, "names no number of this entry"),
+                            ({"vitality": {"range": [6, 9]}}, "does not hold vitality's value 5"),
+                            ({"vitality": {"range": [9, 6]}}, "runs backwards"),
+                            ({"vitality": {}}, "gives a range"),
+                            ({"vitality": {"confidence": "sure"}}, "low")):
+        with pytest.raises(ValueError, match=message):
+            Hero.model_validate(hero | {"doubts": doubts})
+    assert Doubt(confidence="high").range is None
+
+
+def test_stated_doubts_reach_the_figures_and_data_coverage() -> None:
+    out = runner.invoke(app, ["data", "--game", "dark_maiden", "coverage", "--doubts", "--json"])
+    stated = {r["path"]: r for r in json.loads(out.stdout)}
+    assert stated["heroes.amazona.vitality"]["range"] == [4, None] and stated["heroes.amazona.vitality"]["confidence"] == "low"
+    out = runner.invoke(app, ["data", "coverage", "--doubts", "--json"])
+    assert {"items.broadsword.attacks.0.stamina": [0, 2]}.items() <= {r["path"]: r["range"] for r in json.loads(out.stdout)}.items()
+    from dsim.sensitivity import ranges
+
+    support = get_game("dark_maiden").data()
+    figs = Figures(support.load(), support.kinds, support)
+    (figure, low, high), = ranges(figs.select(["heroes.amazona.vitality"]), 0.1)
+    assert (low, high) == (4, 6)  # the stated lower end; the open upper end one step above the value 5
