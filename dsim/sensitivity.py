@@ -238,11 +238,12 @@ def _play(game: Game, settings: Mapping[str, Any], seed: int, stream: int, start
 
 
 def sensitivity(game: Game, settings: Mapping[str, Any], seed: int, budget: int, *,
-                fields: Sequence[str] = ("all",), groups: Sequence[str] = (), measure: str | None = None,
+                fields: Sequence[str] = ("all",), groups: Sequence[str] = (), exclude: Sequence[str] = (),
+                measure: str | None = None,
                 step: float = 0.1, refine: int = 10, eta: int = 3, level: float = 0.95, chunk: int = 1 << 16,
                 progress: Callable[[int, int], None] = lambda done, total: None) -> Sensitivity:
-    """Nudge each chosen figure (``fields``: globs over paths, ``placeholders``, ``rules``, ``all``) and each group
-    (a glob whose figures move together) down and up, and measure the paired change of ``measure`` (default: the
+    """Nudge each chosen figure (``fields``: globs over paths, ``placeholders``, ``rules``, ``all``; less those
+    matching an ``exclude`` glob) and each group (a glob whose figures move together) down and up, and measure the paired change of ``measure`` (default: the
     game's win) within ``budget`` plays. ``progress(done, total)`` is called as plays finish."""
     if not 0 < step < 1:
         raise ValueError(f"--step must be a share between 0 and 1 (0.1 = 10%), got {step}")
@@ -277,6 +278,7 @@ def sensitivity(game: Game, settings: Mapping[str, Any], seed: int, budget: int,
             raise ValueError(f"--fields {pattern!r} matches no figure of {game.name} (paths look like "
                              f"{(data_figures or rules or [Figure('kind.id.field', 0, True, None, None, FigureNote())])[0].path})")
         chosen.update((f.path, f) for f in found)
+    chosen = {path: f for path, f in chosen.items() if not any(_glob(path, pattern) for pattern in exclude)}
     grouped: dict[str, list[Figure]] = {}
     for pattern in groups:
         members = [f for f in every if _glob(f.path, pattern)]

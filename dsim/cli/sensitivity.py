@@ -25,6 +25,8 @@ def sensitivity(
         "--fields", help="Figures to nudge: globs over dotted paths (`*` spans dots, e.g. 'bosses.gargoyle.*'), "
                          "'placeholders', 'rules' (whole-number house rules and variants), 'data' or 'all' (the "
                          "default); comma-separated or repeated.")] = None,
+    exclude: Annotated[list[str] | None, typer.Option(
+        "--exclude", help="Globs of figures to leave out of --fields (comma-separated or repeated), e.g. '*.level'.")] = None,
     group: Annotated[list[str] | None, typer.Option(
         "--group", help="A glob whose figures move together as one row, each by its own step (repeatable), e.g. "
                         "'bosses.gargoyle.cards.*.damage'.")] = None,
@@ -62,6 +64,7 @@ def sensitivity(
 
         try:
             result = run(chosen, settings, cell.seed, budget, fields=_listed(fields, ["all"]), groups=group or (),
+                         exclude=_listed(exclude, []),
                          measure=measure, step=step, refine=refine, progress=progress)
         except ValueError as exc:
             fail(str(exc))
