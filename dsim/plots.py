@@ -519,3 +519,50 @@ def save(fig: Figure, path: str | Path) -> Path:
     except OSError as exc:
         raise PlotError(f"{path}: cannot write the image ({exc.strerror})") from None
     return path
+
+
+def _short_path(path: str, width: int = 56) -> str:
+    """A figure's dotted path cut from the left to ``width`` characters (the end names the figure)."""
+    return path if len(path) <= width else "…" + path[-(width - 1):]
+
+
+def tornado(record: dict[str, Any], label: str, unit: str = "battle", rows: int = 20) -> Figure:
+    """The top ``rows`` figures of a ``dsim sensitivity`` record as bars from the baseline to the measure with the
+    figure one step down and one step up, each with its paired 95% interval."""
+    ranked = [r for r in record["rows"] if any(r[s] and "effect" in r[s] for s in ("down", "up"))][:rows]
+    if not ranked:
+        raise PlotError("no figure was played: nothing to draw")
+    rate = record["kind"] == "rate"
+    base = record["baseline"]["value"]
+    n = len(ranked)
+    small = n > 25
+    fig = Figure(figsize=(10, 1.6 + (0.22 if small else 0.36) * n), layout="constrained")
+    ax = fig.add_subplot()
+    ys = np.arange(n)[::-1]
+    height = 0.38
+    for side, colour, offset, text in (("down", OKABE_ITO[0], height / 2, "one step down"),
+                                       ("up", OKABE_ITO[1], -height / 2, "one step up")):
+        eff = np.array([r[side]["effect"] if r[side] and "effect" in r[side] else np.nan for r in ranked])
+        low = np.array([r[side]["ci95"][0] if r[side] and "ci95" in r[side] else np.nan for r in ranked])
+        high = np.array([r[side]["ci95"][1] if r[side] and "ci95" in r[side] else np.nan for r in ranked])
+        ax.barh(ys + offset, np.nan_to_num(eff), height, left=base, color=colour, label=text)
+        ok = ~np.isnan(eff)
+        ax.errorbar(base + eff[ok], ys[ok] + offset, xerr=[eff[ok] - low[ok], high[ok] - eff[ok]], fmt="none",
+                    ecolor="black", elinewidth=0.8, capsize=2)
+    ax.axvline(base, color="black", linewidth=1)
+    names = []
+    for r in ranked:
+        moved = f"{len(r['members'])} figures" if r["group"] else \
+            f"{r['value']:g} → " + "/".join(f"{r[s]['to']:g}" if r[s] else "–" for s in ("down", "up"))
+        names.append(f"{_short_path(r['name'])}  ({moved}{', ' + r['status'] if r['status'] != 'sourced' else ''})")
+    ax.set_yticks(ys, names, fontsize=7 if small else 9)
+    ax.set_ylim(-0.7, n - 0.3)
+    measure = record["measure"]
+    ax.set_xlabel(f"{measure} rate (baseline {_percent(base)})" if rate else f"mean {measure} (baseline {base:.3g})")
+    if rate:
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if ax.get_xlim()[1] - ax.get_xlim()[0] > 0.1 else 1))
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    ax.set_title(f"Which figures move the answer: {label}, policy {record['policy']}\n{record['plays']:,} {unit}s "
+                 f"on common random numbers, seed {record['seed']}; whiskers: paired 95% intervals", fontsize=10)
+    return fig

@@ -44,7 +44,7 @@ def _system_error(exc: OSError) -> str:
 
 def _register() -> None:
     """Add every command group, then the commands that only one game has."""
-    from dsim.cli import bench, data, dice, games, policies, rules, run, sweep, variants
+    from dsim.cli import bench, data, dice, games, policies, rules, run, sensitivity, sweep, variants
     from dsim.games import game_names, get_game
 
     app.add_typer(dice.app, name="dice")
@@ -56,6 +56,7 @@ def _register() -> None:
     app.add_typer(variants.app, name="variants")
     app.command("compare")(rules.compare_command)
     app.command("tune")(rules.tune_command)
+    app.command("sensitivity")(sensitivity.sensitivity_command)
     app.command("bench")(bench.bench)
     app.command("games")(games.games)
     for name in game_names():

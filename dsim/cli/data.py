@@ -187,23 +187,52 @@ def show(
 
 
 @app.command()
-def coverage(ctx: typer.Context, as_json: JsonOption = False, data: DataPath = None, game: GameAfter = None) -> None:
-    """List every placeholder figure and card effect the engine does not simulate."""
+def coverage(ctx: typer.Context, as_json: JsonOption = False, data: DataPath = None, game: GameAfter = None,
+             doubts: Annotated[bool, typer.Option("--doubts", help="List only the figures whose doubt the data states "
+                                                  "(range, confidence; `doubts:` in an entry).")] = False) -> None:
+    """List every placeholder figure and card effect the engine does not simulate, then the figures whose doubt the
+    data states (a plausible range, a confidence)."""
+    from dsim.figures import Figures
+
     support = _support(ctx, game)
-    uses = support.coverage(_load(ctx, data))
+    loaded = _load(ctx, data)
+    stated = [f.record() for f in Figures(loaded, support.kinds, support).figures.values() if f.note.doubted]
+    if doubts:
+        if as_json:
+            _echo_json(stated)
+        else:
+            _doubts_table(stated)
+        return
+    uses = support.coverage(loaded)
     if as_json:
         _echo_json([dataclasses.asdict(use) for use in uses])
         return
     if not uses:
         console.print("Every card effect in the data is simulated.")
+    else:
+        groups: dict[str, list[Any]] = {}
+        for use in uses:
+            groups.setdefault(use.kind, []).append(use)
+        table = Table(title=support.coverage_title(uses))
+        for column in ("effect kind", "card", "where", "text"):
+            table.add_column(column, overflow="fold")
+        for effect_kind, group in groups.items():
+            for n, use in enumerate(group):
+                table.add_row(effect_kind if n == 0 else "", use.card, use.where, use.text, end_section=n == len(group) - 1)
+        console.print(table)
+    _doubts_table(stated)
+
+
+def _doubts_table(stated: list[dict[str, Any]]) -> None:
+    """The figures whose doubt the data states, under the coverage table."""
+    if not stated:
+        console.print("No figure states its doubt (`doubts:` in an entry: range and confidence).")
         return
-    groups: dict[str, list[Any]] = {}
-    for use in uses:
-        groups.setdefault(use.kind, []).append(use)
-    table = Table(title=support.coverage_title(uses))
-    for column in ("effect kind", "card", "where", "text"):
+    table = Table(title=f"Doubts stated in the data: {len(stated)} figures (range: the values the sources allow; "
+                        "an open end falls back to one step)")
+    for column in ("figure", "value", "range", "confidence", "status", "why"):
         table.add_column(column, overflow="fold")
-    for effect_kind, group in groups.items():
-        for n, use in enumerate(group):
-            table.add_row(effect_kind if n == 0 else "", use.card, use.where, use.text, end_section=n == len(group) - 1)
+    for rec in stated:
+        span = "—" if rec["range"] is None else "[" + ", ".join("…" if v is None else f"{v:g}" for v in rec["range"]) + "]"
+        table.add_row(rec["path"], f"{rec['value']:g}", span, rec["confidence"] or "—", rec["status"], rec["doubt"] or "")
     console.print(table)

@@ -30,6 +30,16 @@ def run(
     battles: Count = 100_000,
     policy: PolicyOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables.")] = False,
+    uncertain: Annotated[int, typer.Option(
+        "--uncertain", min=0, max=10_000, help="Also play DRAWS joint draws of the guessed figures (the data's "
+                                               "placeholders) within their stated ranges, or one step either side "
+                                               "where none is stated, and report the win rate's spread.")] = 0,
+    uncertain_plays: Annotated[int | None, typer.Option(
+        "--uncertain-plays", min=100, max=10**8, help="Plays per draw (the same plays in every draw; default the "
+                                                      "lesser of --battles and 10,000).")] = None,
+    uncertain_fields: Annotated[str, typer.Option(
+        "--uncertain-fields", help="Figures drawn: 'placeholders' or globs over dotted paths, comma-separated "
+                                   "(see `dsim sensitivity --fields`).")] = "placeholders",
     cell: CellArgs | None = None,
 ) -> None:
     """Play BATTLES battles (or games) of one cell and report the win rate with its 95% Wilson interval.
@@ -39,6 +49,9 @@ def run(
     seed = cell.seed
     unit = f"{chosen.outcome.unit}s"
     summary = run_with_progress(chosen, settings, battles, seed, quiet=as_json)
+    if uncertain:
+        summary["uncertain"] = _uncertain(chosen, settings, seed, uncertain, uncertain_plays or min(battles, 10_000),
+                                          uncertain_fields, as_json)
     if as_json:
         typer.echo(json.dumps(summary))
         return
@@ -68,6 +81,42 @@ def run(
         console.print(f"rules: {', '.join(rules)}", markup=False, highlight=False)
     if settings.get("data"):
         console.print(f"data overlay: {settings['data']}", markup=False, highlight=False)
+    if uncertain:
+        console.print(uncertain_sentence(chosen, summary), markup=False, highlight=False)
+
+
+def _uncertain(chosen: Game, settings: dict[str, Any], seed: int, draws: int, plays: int, fields: str,
+               quiet: bool) -> dict[str, Any]:
+    """``--uncertain``: the measure over joint draws of the guessed figures (:func:`dsim.sensitivity.uncertainty`)."""
+    from dsim.play import cell_stream
+    from dsim.sensitivity import uncertainty
+    from dsim.validation import exit_on_data_error
+
+    patterns = [p.strip() for p in fields.split(",")]
+    if not all(patterns):
+        fail(f"--uncertain-fields: an empty pattern in {fields!r}")
+    with progress("draws", draws * plays, quiet) as on_chunk, exit_on_data_error(), _user_values():
+        measure = chosen.outcome.success or chosen.outcome.seat_columns()[0]  # competitive: the first seat's share
+        result = uncertainty(chosen, settings, seed, draws, plays, fields=patterns, measure=measure,
+                             stream=cell_stream(settings), progress=on_chunk)
+    return result.record()
+
+
+def uncertain_sentence(chosen: Game, summary: dict[str, Any]) -> str:
+    """"57% (95% CI 56–58%); with the guessed figures in their ranges 41–73%": the sampling interval beside the
+    spread over the data's doubt."""
+    drawn = summary["uncertain"]
+    low, high = drawn["spread"]
+    span = f"{100 * low:.1f}–{100 * high:.1f}%"
+    where = f"{len(drawn['figures'])} figures, {drawn['draws']} draws of {drawn['plays_per_draw']:,} common plays"
+    if drawn["refused"]:
+        where += (f"; {len(drawn['refused'])} times an entry's draw broke its schema and kept its values, e.g. "
+                  f"{drawn['refused'][0]}")
+    if "win_rate" in summary and drawn["measure"] == chosen.outcome.success:
+        ci = summary["ci95"]
+        return (f"{chosen.outcome.success_label}: {100 * summary['win_rate']:.1f}% (95% CI {100 * ci[0]:.1f}–"
+                f"{100 * ci[1]:.1f}%); with the guessed figures in their ranges {span} (central 95% of {where})")
+    return f"{drawn['measure']}: with the guessed figures in their ranges {span} (central 95% of {where})"
 
 
 @contextmanager

@@ -70,6 +70,15 @@ class BaseDataSupport:
         kinds = [kind] if kind else list(self.kinds)
         return [(k, ident, data.entries(k)[ident], data.origin(k, ident)) for k in kinds if ident in data.entries(k)]
 
+    def figure_note(self, chain: Sequence[Any], names: Sequence[str], relative: str) -> Any:
+        """What the data says of one figure (:class:`dsim.figures.FigureNote`): ``chain`` holds the models from the
+        entry down to the one holding the figure, ``names`` the field taken in each, ``relative`` its path inside the
+        entry. The default reads the notes every game's data shares (``source``, ``placeholder``, ``decision``,
+        ``doubts``); a game with other notes overrides it."""
+        from dsim.figures import entry_note
+
+        return entry_note(chain, names, relative)
+
     def notes(self, kind: str, entry: Any) -> list[str]:
         """Extra lines under ``dsim data show`` for one entry."""
         return []

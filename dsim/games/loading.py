@@ -178,3 +178,36 @@ class EntriesByKind:
     def origin(self, kind: str, entry_id: str) -> Path:
         """The file an entry was loaded from (the overlay's when it replaces a shipped entry)."""
         return self.origins[(kind, entry_id)]
+
+
+HELD_PREFIX = "held:"
+"""The ``data`` setting of a cell whose data set lives in this process (a nudged copy, ``dsim sensitivity``)."""
+
+_HELD: dict[str, Any] = {}
+_HELD_COUNT = [0]
+
+
+def hold(data: Any) -> str:
+    """Keep a loaded data set in this process and return the ``data`` setting naming it: a game's data loading
+    (:func:`held`) returns it instead of reading folders. Names are never reused, so games' caches keyed by the
+    ``data`` setting never mix two held sets up."""
+    _HELD_COUNT[0] += 1
+    token = f"{HELD_PREFIX}{_HELD_COUNT[0]}"
+    _HELD[token] = data
+    return token
+
+
+def release(token: str) -> None:
+    """Forget a held data set (cells compiled from it may stay in a game's bounded cache)."""
+    _HELD.pop(token, None)
+
+
+def held(overlay: str | None) -> Any | None:
+    """The held data set a ``data`` setting names, ``None`` for a folder (or none); a released or unknown name is
+    an error (it would otherwise read as a missing overlay folder)."""
+    if overlay is None or not str(overlay).startswith(HELD_PREFIX):
+        return None
+    if overlay not in _HELD:
+        raise ValueError(f"data set {overlay!r} is not held in this process (held sets live only inside the "
+                         "command that made them)")
+    return _HELD[overlay]

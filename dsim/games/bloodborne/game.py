@@ -60,8 +60,9 @@ def compiled_data(overlay: str | None) -> Compiled:
     """The shipped data (with the overlay's edits) as kernel tables, once per process."""
     from dsim.games.bloodborne.compile import compile_tables
     from dsim.games.bloodborne.loader import load_data
+    from dsim.games.loading import held
 
-    return compile_tables(load_data(overlay=Path(overlay) if overlay else None))
+    return compile_tables(held(overlay) or load_data(overlay=Path(overlay) if overlay else None))
 
 
 def _names(value: Any, key: str) -> list[str]:

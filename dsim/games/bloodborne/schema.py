@@ -66,8 +66,10 @@ from pydantic import (
     PlainSerializer,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
+from dsim.figures import Doubt, check_doubts
 from dsim.validation import Id
 
 MAX_AMOUNT = 99
@@ -220,6 +222,13 @@ class _Entry(_Model):
     placeholder: bool = False
     placeholder_reason: Text | None = Field(default=None, validate_default=True)
     placeholder_fields: list[str] = Field(default_factory=list, validate_default=True)
+    doubts: dict[str, Doubt] = Field(default_factory=dict)  # figure path (or glob) → range / confidence
+
+    @model_validator(mode="after")
+    def _doubts_name_numbers(self) -> _Entry:
+        """Each ``doubts`` key names numbers of this entry, and each range holds the value given."""
+        check_doubts(self, self.doubts)
+        return self
 
     @field_validator("placeholder_reason")
     @classmethod

@@ -58,8 +58,9 @@ def compiled_data(overlay: str | None) -> Compiled:
     """The shipped data (with the overlay's edits) as kernel tables, once per process."""
     from dsim.games.dark_maiden.compile import compile_tables
     from dsim.games.dark_maiden.loader import load_data
+    from dsim.games.loading import held
 
-    return compile_tables(load_data(overlay=Path(overlay) if overlay else None))
+    return compile_tables(held(overlay) or load_data(overlay=Path(overlay) if overlay else None))
 
 
 def _party(value: Any, known: tuple[str, ...]) -> list[str]:

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from dsim.figures import Doubt, check_doubts
 from dsim.validation import Id
 
 DIE_DAMAGE = 0
@@ -99,6 +100,7 @@ class Entry(BaseModel):
     placeholder: bool = False
     placeholder_reason: Text | None = None
     placeholders: dict[str, Mark] = Field(default_factory=dict)
+    doubts: dict[str, Doubt] = Field(default_factory=dict)  # figure path (or glob) → range / confidence
 
     @model_validator(mode="before")
     @classmethod
@@ -127,6 +129,7 @@ class Entry(BaseModel):
         unknown = sorted(set(self.placeholders) - set(type(self).model_fields))
         if unknown:
             raise ValueError(f"placeholder notes for unknown fields {unknown}")
+        check_doubts(self, self.doubts)
         return self
 
 

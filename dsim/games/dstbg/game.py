@@ -49,8 +49,9 @@ def _canonical(settings: Mapping[str, Any]) -> str:
 def game_data(overlay: str | None = None) -> GameData:
     """The shipped game data, with the overlay folder's edits if given (loaded once per process)."""
     from dsim.games.dstbg.loader import load_game_data
+    from dsim.games.loading import held
 
-    return load_game_data(overlay=Path(overlay) if overlay else None)
+    return held(overlay) or load_game_data(overlay=Path(overlay) if overlay else None)
 
 
 @lru_cache(maxsize=256)

@@ -20,6 +20,7 @@ from pydantic import (
     model_validator,
 )
 
+from dsim.figures import Doubt, check_doubts
 from dsim.validation import Id
 
 INF_RANGE = 99
@@ -148,6 +149,16 @@ class Annotations(Model):
     decision: str | None = Field(
         None, description="If set, which value was picked between conflicting sources, and why."
     )
+    doubts: dict[str, Doubt] = Field(
+        default_factory=dict, description="How unsure figures are: path inside the entry (or glob) → range and/or "
+                                          "confidence (`dsim sensitivity`, `dsim run --uncertain`)."
+    )
+
+    @model_validator(mode="after")
+    def _doubts_name_numbers(self) -> Annotations:
+        """Each ``doubts`` key names numbers of this entry, and each range holds the value given."""
+        check_doubts(self, self.doubts)
+        return self
 
 
 class Entry(Annotations):
