@@ -9,9 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-import yaml
 from rich.console import Console
-from rich.syntax import Syntax
 from rich.table import Table
 
 from dsim.cli.common import DataPath, fail, game_named
@@ -176,6 +174,9 @@ def show(
     if as_json:
         _echo_json(_dump(entry))
         return
+    import yaml
+    from rich.syntax import Syntax
+
     console.rule(f"{found_kind}: {found_id}  ({display_path(origin)})")
     text = yaml.safe_dump(_dump(entry, compact=True), sort_keys=False, allow_unicode=True, width=10**6)
     console.print(Syntax(text, "yaml", word_wrap=True))
