@@ -346,8 +346,7 @@ class Game:
         policy = str(settings.get("policy", self.default_policy))
         said = [f"policy: {policy}" + (" (default)" if policy == self.default_policy else "")]
         if self.strongest_policy is not None and policy != self.strongest_policy:
-            said.append(f"hint: --policy {self.strongest_policy} plays stronger (`dsim policies compare` plays every "
-                        f"policy on the same {self.outcome.unit}s)")
+            said.append(f"hint: --policy {self.strongest_policy} plays stronger (`dsim policies compare` ranks all)")
         return said
 
     def compare_note(self, settings: Mapping[str, Any]) -> str | None:

@@ -279,8 +279,7 @@ class DSTBG(Game):
         policy, *hints = super().played_with(settings)
         gear = loadout_text(settings.get("loadout")).replace(" (starting equipment)", " equipment (default)")
         if settings.get("loadout") is None:
-            hints.append("hint: --loadout mid_game or late_game fights with the gear of a later game "
-                         "(`dsim data list loadouts`)")
+            hints.append("hint: --loadout mid_game or late_game: the gear of a later game (`dsim data list loadouts`)")
         return [f"{policy} · gear: {gear}", *hints]
 
     def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
