@@ -23,6 +23,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 console = Console()
+SOURCES_DOC = "docs/data-sources.md"  # what the data notes' citations of the (unshipped) reference tables mean
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 GameAfter = Annotated[str | None, typer.Option(
@@ -198,13 +199,28 @@ def coverage(ctx: typer.Context, as_json: JsonOption = False, data: DataPath = N
     if not uses:
         console.print("Every card effect in the data is simulated.")
         return
+    import textwrap
+
     groups: dict[str, list[Any]] = {}
     for use in uses:
         groups.setdefault(use.kind, []).append(use)
-    table = Table(title=support.coverage_title(uses))
-    for column in ("effect kind", "card", "where", "text"):
-        table.add_column(column, overflow="fold")
+    summary = Table(title=support.coverage_title(uses))  # what matters first: how much, of what kind, on which cards
+    summary.add_column("kind", no_wrap=True)
+    summary.add_column("uses", justify="right")
+    summary.add_column("cards")
     for effect_kind, group in groups.items():
-        for n, use in enumerate(group):
-            table.add_row(effect_kind if n == 0 else "", use.card, use.where, use.text, end_section=n == len(group) - 1)
-    console.print(table)
+        cards = list(dict.fromkeys(use.card for use in group))
+        more = f", … ({len(cards)} cards)" if len(cards) > 3 else ""
+        summary.add_row(effect_kind, str(len(group)), ", ".join(cards[:3]) + more)
+    console.print(summary)
+    width = max(console.width, 40)
+    for effect_kind, group in groups.items():  # then each use: names and paths whole, the text wrapped between words
+        console.rule(f"{effect_kind} ({len(group)})")
+        for use in group:
+            head = textwrap.wrap(f"{use.card} ({use.owner_id}) · {use.where}", width, subsequent_indent="  ",
+                                 break_long_words=False, break_on_hyphens=False)
+            text = textwrap.wrap(use.text, width, initial_indent="    ", subsequent_indent="    ",
+                                 break_long_words=False, break_on_hyphens=False)
+            console.print("\n".join(head + text), markup=False, highlight=False, soft_wrap=True)
+    console.print(f"The notes cite the reference tables the data were transcribed from (facts.md §N, README GAP N): "
+                  f"{SOURCES_DOC} says what each section and gap holds.", markup=False, highlight=False)
