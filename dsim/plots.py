@@ -113,7 +113,7 @@ def forest(cells: pd.DataFrame) -> Figure:
     high = float(order["ci_high"].max()) if len(order) else 1.0
     ax.set_xlim(0, 1 if high > 0.5 else max(1.15 * high, 0.01))  # near-zero rates on a scale they can be read on
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-    ax.set_xlabel("win rate (95% Wilson interval)" + ("" if high > 0.5 else "; the axis ends near the highest bound"))
+    ax.set_xlabel("win rate (95% Wilson interval)" + ("" if high > 0.5 else "\nthe axis ends near the highest bound"))
     ax.set_title("Win rate per cell")
     ax.grid(axis="x", alpha=0.3)
     return fig
