@@ -183,8 +183,7 @@ class DSTBGGame(Game):
         strategy = str(settings.get("policy", self.default_policy))
         battles = str(settings.get("battle_policy", DEFAULT_BATTLE_POLICY))
         return [f"strategy: {strategy}{' (default)' * (strategy == self.default_policy)} · battle policy: {battles}"
-                f"{' (default)' * (battles == DEFAULT_BATTLE_POLICY)} · gear: starting equipment, then what the "
-                f"games win"]
+                f"{' (default)' * (battles == DEFAULT_BATTLE_POLICY)} · gear: starting, then what each game wins"]
 
     def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Games cut off by the battle cap."""
