@@ -83,7 +83,8 @@ def lives_for_half(games: int, seed: int) -> str:
                          "--target", "0.5", "--games", str(games), "--seed", str(seed)])
         commands.append(cmd)
         cross = f"{res['interpolated']:.1f}" if res["interpolated"] is not None else "—"
-        hit = "" if res["hit"] else " (not within ±2 points of 50%)"
+        hit = ("" if res["hit"] else " (the nearest whole value; none is within ±2 points of 50%)" if res["bracketed"]
+               else " (not within ±2 points of 50%)")
         rows.append(f"| {party.count(',') + 1} | {party} | {res['value']}{hit} | {pct(res['win_rate'])} "
                     f"({interval(res['ci95'])}) | {cross} | {res['searched'][0]}–{res['searched'][1]} |")
     return "\n".join(rows) + f"\n\nCommands: `{commands[0]}`, and so on per party.\n"

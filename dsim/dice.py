@@ -13,8 +13,10 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 Faces = Mapping[str, Sequence[int]]
 """Die faces keyed by pool letter, e.g. ``{"K": (0, 1, 1, 1, 2, 2), ...}``."""
@@ -234,6 +236,7 @@ def survival(pmf: Mapping[int, Fraction]) -> dict[int, Fraction]:
 
 def pmf_array(pool: Pool, faces: Faces) -> np.ndarray:
     """``P(total = i)`` as float64, indexed by total ``i`` = 0 .. max total (R-4.8 floor included)."""
+    import numpy as np
     pmf = total_pmf(pool, faces)
     array = np.zeros(max(pmf) + 1, dtype=np.float64)
     for value, p in pmf.items():
@@ -243,6 +246,7 @@ def pmf_array(pool: Pool, faces: Faces) -> np.ndarray:
 
 def survival_array(pool: Pool, faces: Faces, thresholds: np.ndarray) -> np.ndarray:
     """``P(total ≥ t)`` for each threshold ``t``: e.g. the probability that a block holds against damage ``t``."""
+    import numpy as np
     pmf = pmf_array(pool, faces)
     tail = np.concatenate([np.cumsum(pmf[::-1])[::-1], [0.0]])
     t = np.asarray(thresholds)
@@ -251,6 +255,7 @@ def survival_array(pool: Pool, faces: Faces, thresholds: np.ndarray) -> np.ndarr
 
 def expected_damage_dealt(pool: Pool, faces: Faces, blocks: np.ndarray) -> np.ndarray:
     """Mean of ``max(0, total − b)`` for each enemy block/resist ``b`` (R-9.4), as floats."""
+    import numpy as np
     pmf = pmf_array(pool, faces)
     totals = np.arange(len(pmf))
     b = np.asarray(blocks)[..., None]
@@ -259,6 +264,7 @@ def expected_damage_dealt(pool: Pool, faces: Faces, blocks: np.ndarray) -> np.nd
 
 def expected_damage_taken(pool: Pool, faces: Faces, damages: np.ndarray) -> np.ndarray:
     """Mean of ``max(0, d − total)`` for each incoming damage ``d`` when blocking (R-9.5), as floats."""
+    import numpy as np
     pmf = pmf_array(pool, faces)
     totals = np.arange(len(pmf))
     d = np.asarray(damages)[..., None]

@@ -110,9 +110,10 @@ def forest(cells: pd.DataFrame) -> Figure:
     ax.errorbar(rate, range(len(order)), xerr=err, fmt="o", color=OKABE_ITO[0], capsize=3,
                 clip_on=False)  # a marker at 0% or 100% drawn whole, not halved by the axis
     ax.set_yticks(range(len(order)), order["label"])
-    ax.set_xlim(0, 1)
+    high = float(order["ci_high"].max()) if len(order) else 1.0
+    ax.set_xlim(0, 1 if high > 0.5 else max(1.15 * high, 0.01))  # near-zero rates on a scale they can be read on
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-    ax.set_xlabel("win rate (95% Wilson interval)")
+    ax.set_xlabel("win rate (95% Wilson interval)" + ("" if high > 0.5 else "\nthe axis ends near the highest bound"))
     ax.set_title("Win rate per cell")
     ax.grid(axis="x", alpha=0.3)
     return fig
@@ -131,6 +132,8 @@ def seat_forest(cells: pd.DataFrame, unit: str = "game") -> Figure:
     offsets = np.linspace(-0.3, 0.3, len(seats)) if len(seats) > 1 else np.zeros(1)
     for k, color, dy in zip(seats, _colors(len(seats)), offsets):
         rows = np.flatnonzero((taken == 0) | (taken > k))  # the cells with somebody in seat k
+        if rows.size == 0:  # no table this large: no legend entry for a seat nobody sat in
+            continue
         share = cells[f"win_seat_{k}_mean"].to_numpy()[rows]
         err = np.vstack([share - cells[f"win_seat_{k}_ci_low"].to_numpy()[rows],
                          cells[f"win_seat_{k}_ci_high"].to_numpy()[rows] - share])

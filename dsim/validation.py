@@ -14,12 +14,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-import yaml
-from pydantic import AfterValidator, Field, ValidationError
 from rich.console import Console
+
+if TYPE_CHECKING:  # pydantic and yaml load on first use: the CLI imports this module and `dsim --help` stays light
+    import yaml
+    from pydantic import ValidationError
 
 _IRREGULAR_SINGULAR = {"dice": "die", "halves": "half"}
 _SCALARS = (str, int, float, bool, type(None))
@@ -86,22 +88,25 @@ def entry_label(kind: str, entry_id: object, index: int | None = None) -> str:
     return f"{singular(kind)} #{index}" if index is not None else singular(kind)
 
 
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parser when available: ~8x faster
+@lru_cache(maxsize=1)
+def _unique_key_loader() -> type:
+    """Safe YAML loader (libyaml's when available: ~8x faster) that rejects a key given twice in one mapping
+    (a silent overwrite otherwise); built on first use so that importing this module does not import yaml."""
+    import yaml
 
+    class UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"key {key!r} appears twice in one mapping", key_node.start_mark
+                    )
+                seen.add(key)
+            return super().construct_mapping(node, deep=deep)
 
-class _UniqueKeyLoader(_SafeLoader):  # type: ignore[misc, valid-type]
-    """Safe YAML loader that rejects a key given twice in one mapping (a silent overwrite otherwise)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"key {key!r} appears twice in one mapping", key_node.start_mark
-                )
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
+    return UniqueKeyLoader
 
 
 def read_yaml(path: Path) -> Any:
@@ -115,8 +120,10 @@ def read_yaml(path: Path) -> Any:
         raise DataError([Problem(display_path(path), message=str(err))]) from None
     except UnicodeDecodeError as err:
         raise DataError([Problem(display_path(path), message=f"not UTF-8 text: byte 0x{err.object[err.start]:02x} at offset {err.start} (save it as UTF-8)")]) from None
+    import yaml
+
     try:
-        content = yaml.load(text, Loader=_UniqueKeyLoader)  # a SafeLoader subclass: safe
+        content = yaml.load(text, Loader=_unique_key_loader())  # a SafeLoader subclass: safe
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -254,5 +261,12 @@ def check_id(value: str) -> str:
     return value
 
 
-Id = Annotated[str, AfterValidator(check_id), Field(description="snake_case identifier.")]
-"""The id of a data entry, shared by every game's schema."""
+def __getattr__(name: str) -> Any:
+    """``Id``, the id of a data entry shared by every game's schema (a snake_case string), built when a schema
+    first imports it: pydantic costs a tenth of a second that commands reading no data should not pay."""
+    if name == "Id":
+        from pydantic import AfterValidator, Field
+
+        globals()["Id"] = Annotated[str, AfterValidator(check_id), Field(description="snake_case identifier.")]
+        return globals()["Id"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

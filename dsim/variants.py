@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from dsim.games.base import RuleSwitch
+
+if TYPE_CHECKING:
+    import numpy as np
 
 INT32 = (-(2**31), 2**31 - 1)
 
@@ -80,6 +81,7 @@ class VariantSet:
 
     def vector(self, settings: Mapping[str, Any] | None = None) -> np.ndarray:
         """The kernel's int32 variant vector: defaults, overridden by ``{id: reading or number}``."""
+        import numpy as np
         vec = np.zeros(len(self.variants), np.int32)
         for i, v in enumerate(self.variants):
             if v.numeric_default is not None:

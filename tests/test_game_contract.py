@@ -89,6 +89,19 @@ def test_compare_and_tune_switch_the_toys_variant():
     assert [s["id"] for s in listed["switches"]] == ["p_shift"]
 
 
+def test_tune_calls_the_nearest_whole_value_the_answer_when_no_value_is_within_tolerance():
+    """Issue 47: 0.505 lies between p_shift 21 and 22 (a point apart): no whole value is within ±0.001, and the
+    answer is the nearer one, said as such rather than as a failure ("NOT within")."""
+    args = ["tune", "--game", "toy", "--p", "0.3", "--rule", "p_shift", "--target", "0.505", "--tolerance", "0.001",
+            "--low", "0", "--high", "60", "--battles", "4000"]
+    res = invoke(*args, "--json")
+    assert not res["hit"] and res["bracketed"] and res["value"] in (21, 22)
+    text = " ".join(runner.invoke(app, args, env={"COLUMNS": "200"}).stdout.split())
+    assert "NOT within" not in text
+    assert (f"p_shift = {res['value']}: win rate" in text and "the nearest whole value to the target 0.505, which lies "
+            "between p_shift = 21 and 22, so no value comes within ±0.001" in text)
+
+
 def test_explain_replays_the_toy_battle_that_run_played():
     """`explain --where` finds the first lost battle by the game's own columns; its replay agrees."""
     out = runner.invoke(app, ["explain", "--game", "toy", "--p", "0.5", "--where", "lost", "--json"])

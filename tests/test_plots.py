@@ -349,3 +349,32 @@ def test_heatmap_default_rows_avoid_the_columns_the_user_chose(finished):
     fig = plots.heatmap(plain.reset_index(drop=True), x="party", axes=(("party",), ()))
     ax = fig.axes[0]
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("party", "p")
+
+
+def test_a_forest_of_near_zero_rates_reads_them_on_their_own_scale():
+    """Issue 47: whole games won a few times in a hundred were all dots at 0% on a 0–100% axis; the axis now ends
+    near the highest interval bound, and a rate near one half keeps the whole 0–100% axis."""
+    from dsim.stats import wilson_interval
+
+    def rated(cells):
+        bounds = [wilson_interval(w, n) for w, n in zip(cells["wins"], cells["battles"])]
+        return cells.assign(win_rate=cells["wins"] / cells["battles"], ci_low=[b[0] for b in bounds],
+                            ci_high=[b[1] for b in bounds])
+
+    low = plots.make_plot("forest", rated(_cells([PEAKED] * 3, [SPREAD] * 3)))  # 7 wins in 107 plays
+    assert 0.1 < low.axes[0].get_xlim()[1] < 0.2 and "axis ends near" in low.axes[0].get_xlabel()
+    even = plots.make_plot("forest", rated(_cells([SPREAD] * 2, [SPREAD] * 2)))
+    assert even.axes[0].get_xlim() == (0, 1)
+
+
+def test_a_seat_forest_names_only_the_seats_at_the_table():
+    """Issue 47: a sweep of 4-hunter tables (seat columns up to the game's 5) listed "seat 4" in the legend."""
+    import pandas as pd
+
+    seats = {f"win_seat_{k}_{stat}": [0.25 if k < 4 else 0.0] * 2 for k in range(5)
+             for stat in ("mean", "ci_low", "ci_high")}
+    cells = pd.DataFrame({"cell": ["a", "b"], "settings": [{"policy": "greedy"}, {"policy": "banker"}],
+                          "seats_taken": [4, 4], **seats})
+    fig = plots.seat_forest(cells)
+    labels = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    assert sorted(labels) == ["fair share", "seat 0", "seat 1", "seat 2", "seat 3"]

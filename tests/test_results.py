@@ -292,7 +292,8 @@ def test_a_narrow_report_keeps_every_figure_and_breaks_names_between_words(tmp_p
 
 def test_a_narrow_report_of_many_varying_settings_lists_each_cell_line_by_line(tmp_path):
     """Seven varying settings at 80 columns: as columns each would be cut to a few letters (`ene|my_|hea|lth`);
-    each cell is listed instead as one line per setting (name and value whole) then one per figure."""
+    each cell is listed instead as one line per setting (name and value whole) then one per figure; a figure the
+    same in every cell (the battles) is said once under the table (issue 47: 620 lines of "0.0%")."""
     look = '{ banner_colour = "crimson", shield_pattern = "checkered", helmet_plume = "tall", cloak_length = "long" }'
     grid = f'party = ["warrior+assassin+herald", "knight"]\nplace = ["high_wall_of_lothric", "the_forgotten"]\n' \
            f'look = [{{}}, {look}]\np = [0.3, 0.7]'
@@ -300,10 +301,11 @@ def test_a_narrow_report_of_many_varying_settings_lists_each_cell_line_by_line(t
     lines = shown.splitlines()
     assert all(len(line) <= 80 for line in lines) and len(cells) == 16
     pairs = [[part.strip() for part in line.split("│")[1:-1]] for line in lines if line.startswith("│")]
-    assert len(pairs) == 16 * (7 + 3)  # seven settings, then battles, win rate and mean rounds, per cell
-    names = [name for name, _ in pairs[:10]]
+    assert len(pairs) == 16 * (7 + 2)  # seven settings, then win rate and mean rounds, per cell
+    names = [name for name, _ in pairs[:9]]
     assert sorted(names[:7]) == ["banner_colour", "cloak_length", "helmet_plume", "p", "party", "place", "shield_pattern"]
-    assert names[7:] == ["battles", "win rate (95% CI)", "mean rounds"]
+    assert names[7:] == ["win rate (95% CI)", "mean rounds"]
+    assert re.search(rf"in every cell: .*\bbattles {cells['battles'].iloc[0]:,}\b", " ".join(shown.split()))
     assert ["shield_pattern", "checkered"] in pairs and ["place", "high_wall_of_lothric"] in pairs
     assert sum(line.startswith("├") for line in lines) == 15  # a rule between two cells
 
@@ -346,3 +348,25 @@ def test_optional_outcomes_average_only_the_battles_they_apply_to(tmp_path):
         assert all(internal not in r["mean"] and internal not in r["std"] for r in records.values())
         header = _report(tmp_path / "out", "--csv").stdout.splitlines()[0].split(",")
         assert not any(column.startswith(f"{internal}_") for column in header) and "rounds_mean" in header
+
+
+def test_a_narrow_report_of_games_never_won_leads_with_how_far_they_got(finished, capsys):
+    """Issue 47: a whole-game sweep at 80 columns printed a line of "0.0%" for every cell (620 lines) before the
+    funnel that tells the cells apart. A figure equal in every cell is said once, and the shares come first."""
+    from dsim.cli import reporting
+
+    cells = results.load(finished).assign(wins=0, win_rate=0.0, ci_low=0.0, ci_high=0.0095)
+    cells = cells.assign(reached_mean=[0.1, 0.2, 0.3, 0.4], reached_ci_low=[0.05, 0.15, 0.25, 0.35],
+                         reached_ci_high=[0.15, 0.25, 0.35, 0.45])
+    outcome = {"success": "won", "unit": "game", "shares": ["reached"]}
+    before = reporting.out_console.width
+    try:
+        reporting.out_console.width = 36  # too narrow for a row per cell
+        reporting.print_cells(cells, "table", None, "games", outcome)
+    finally:
+        reporting.out_console.width = before
+    shown = capsys.readouterr().out
+    assert not re.search(r"(?<![\d.])0\.0%", shown.split("in every cell:")[0])  # no line of 0.0% per cell ...
+    assert re.search(r"in every cell: .*win rate .*0\.0% \(0\.0%–0\.9%\)", " ".join(shown.split()))  # ... said once
+    assert shown.index("share of games") < shown.index("mean rounds")  # the funnel leads
+    assert all(f"{100 * x:.1f}%" in shown for x in cells["reached_mean"])

@@ -9,6 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from dsim.cli import app
+from dsim.games import get_game
 from dsim.games.dstbg import variants as V
 from dsim.games.dstbg.kernel import layout as L
 
@@ -74,8 +75,9 @@ def test_cli_variants_list_and_show():
     assert missing.exit_code == 1 and "unknown variant" in missing.stderr
 
 
-def test_cli_variants_list_at_80_columns_breaks_ids_between_their_words():
-    """`characters_firs|t`, `first_activatin|g`: the table folded ids inside a word at 80 columns."""
+def test_cli_variants_list_at_80_columns_never_breaks_an_id():
+    """`characters_firs|t`, `first_activatin|g`: the table folded ids inside a word at 80 columns, and then
+    (issue 47) between their words (`ember_` / `threshold`): every id and value a user types stays on one line."""
     from dsim.cli import variants
 
     before = variants.console.width
@@ -85,8 +87,10 @@ def test_cli_variants_list_at_80_columns_breaks_ids_between_their_words():
     finally:
         variants.console.width = before
     assert max(len(line) for line in table.splitlines()) <= 80
-    joined = " ".join(table.split())  # a wrapped id reads "characters_ │ … │ first" once its cells are joined
-    assert "characters_" in joined and "characters_firs" not in joined and "first_activatin" not in joined
+    words = {w for line in table.splitlines() for w in line.replace(",", " ").replace(";", " ").split()}
+    for rec in (r.record() for r in get_game("dstbg").rules()):
+        assert rec["id"] in words, rec["id"]
+        assert all(any(str(r["value"]) in line for line in table.splitlines()) for r in rec["readings"]), rec["id"]
 
 
 def test_an_unknown_variant_names_the_listing_of_its_own_game():

@@ -248,6 +248,7 @@ class _WithGameOptions:
     def __init__(self, command: Any, repeatable: bool) -> None:
         self.command, self.repeatable = command, repeatable
         self.__name__, self.__doc__ = command.__name__, command.__doc__
+        self._built: tuple[list[Game], list[Any]] | None = None  # the games the parameters were built for, and them
 
     def _own(self) -> list[Any]:
         import inspect
@@ -255,6 +256,15 @@ class _WithGameOptions:
         return [p for p in inspect.signature(self.command, eval_str=True).parameters.values() if p.name != "cell"]
 
     def _params(self) -> list[Any]:
+        """The parameters, built again only when the registered games change: Typer asks several times per
+        command line, and building them evaluates every annotation (a tenth of a second over all commands)."""
+        games = [get_game(name) for name in game_names()]
+        if self._built is None or len(games) != len(self._built[0]) or any(
+                a is not b for a, b in zip(games, self._built[0])):
+            self._built = (games, self._build())
+        return self._built[1]
+
+    def _build(self) -> list[Any]:
         import inspect
 
         shared = _cell_parameters()
@@ -303,6 +313,15 @@ def game_values(game: Game, options: Mapping[str, Any], grid: bool = False) -> d
         flags = ", ".join("--" + k.replace("_", "-") for k in foreign)
         fail(f"{flags}: not an option of {game.name} (its options: {', '.join(o.flag for o in usable) or 'none'})")
     return given
+
+
+def say_played_with(game: Game, cells: Sequence[Mapping[str, Any]]) -> None:
+    """Print what produced the figures besides the cell (policy, gear…) and the hints a flag away, once for cells
+    that agree on it (a grid over loadouts names them in its rows instead)."""
+    said = {tuple(game.played_with(settings)) for settings in cells}
+    if len(said) == 1:
+        for line in next(iter(said)):
+            console.print(line, markup=False, highlight=False, style="dim" if line.startswith("hint:") else None)
 
 
 def table(title: str, headers: Sequence[str]) -> Any:

@@ -9,9 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-import yaml
 from rich.console import Console
-from rich.syntax import Syntax
 from rich.table import Table
 
 from dsim.cli.common import DataPath, fail, game_named
@@ -25,6 +23,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 console = Console()
+SOURCES_DOC = "docs/data-sources.md"  # what the data notes' citations of the (unshipped) reference tables mean
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
 GameAfter = Annotated[str | None, typer.Option(
@@ -176,6 +175,9 @@ def show(
     if as_json:
         _echo_json(_dump(entry))
         return
+    import yaml
+    from rich.syntax import Syntax
+
     console.rule(f"{found_kind}: {found_id}  ({display_path(origin)})")
     text = yaml.safe_dump(_dump(entry, compact=True), sort_keys=False, allow_unicode=True, width=10**6)
     console.print(Syntax(text, "yaml", word_wrap=True))
@@ -210,16 +212,7 @@ def coverage(ctx: typer.Context, as_json: JsonOption = False, data: DataPath = N
     if not uses:
         console.print("Every card effect in the data is simulated.")
     else:
-        groups: dict[str, list[Any]] = {}
-        for use in uses:
-            groups.setdefault(use.kind, []).append(use)
-        table = Table(title=support.coverage_title(uses))
-        for column in ("effect kind", "card", "where", "text"):
-            table.add_column(column, overflow="fold")
-        for effect_kind, group in groups.items():
-            for n, use in enumerate(group):
-                table.add_row(effect_kind if n == 0 else "", use.card, use.where, use.text, end_section=n == len(group) - 1)
-        console.print(table)
+        _uses_listing(support, uses)
     _doubts_table(stated)
 
 
@@ -228,11 +221,45 @@ def _doubts_table(stated: list[dict[str, Any]]) -> None:
     if not stated:
         console.print("No figure states its doubt (`doubts:` in an entry: range and confidence).")
         return
-    table = Table(title=f"Doubts stated in the data: {len(stated)} figures (range: the values the sources allow; "
-                        "an open end falls back to one step)")
-    for column in ("figure", "value", "range", "confidence", "status", "why"):
-        table.add_column(column, overflow="fold")
-    for rec in stated:
+    import textwrap
+
+    console.rule(f"Doubts stated in the data: {len(stated)} figures")
+    width = max(console.width, 40)
+    for rec in stated:  # the figure's path whole on its own line, then what the data says of it, wrapped between words
         span = "—" if rec["range"] is None else "[" + ", ".join("…" if v is None else f"{v:g}" for v in rec["range"]) + "]"
-        table.add_row(rec["path"], f"{rec['value']:g}", span, rec["confidence"] or "—", rec["status"], rec["doubt"] or "")
-    console.print(table)
+        about = (f"value {rec['value']:g} · range {span} · confidence {rec['confidence'] or '—'} · {rec['status']}"
+                 + (f": {rec['doubt']}" if rec["doubt"] else ""))
+        text = textwrap.wrap(about, width, initial_indent="    ", subsequent_indent="    ",
+                             break_long_words=False, break_on_hyphens=False)
+        console.print("\n".join([rec["path"]] + text), markup=False, highlight=False, soft_wrap=True)
+    console.print("range: the values the sources allow; an open end (…) falls back to one step.",
+                  markup=False, highlight=False)
+
+
+def _uses_listing(support: Any, uses: list[Any]) -> None:
+    """The card effects not simulated: a summary first (how many, of what kind, on which cards), then each use."""
+    import textwrap
+
+    groups: dict[str, list[Any]] = {}
+    for use in uses:
+        groups.setdefault(use.kind, []).append(use)
+    summary = Table(title=support.coverage_title(uses))  # what matters first: how much, of what kind, on which cards
+    summary.add_column("kind", no_wrap=True)
+    summary.add_column("uses", justify="right")
+    summary.add_column("cards")
+    for effect_kind, group in groups.items():
+        cards = list(dict.fromkeys(use.card for use in group))
+        more = f", … ({len(cards)} cards)" if len(cards) > 3 else ""
+        summary.add_row(effect_kind, str(len(group)), ", ".join(cards[:3]) + more)
+    console.print(summary)
+    width = max(console.width, 40)
+    for effect_kind, group in groups.items():  # then each use: names and paths whole, the text wrapped between words
+        console.rule(f"{effect_kind} ({len(group)})")
+        for use in group:
+            head = textwrap.wrap(f"{use.card} ({use.owner_id}) · {use.where}", width, subsequent_indent="  ",
+                                 break_long_words=False, break_on_hyphens=False)
+            text = textwrap.wrap(use.text, width, initial_indent="    ", subsequent_indent="    ",
+                                 break_long_words=False, break_on_hyphens=False)
+            console.print("\n".join(head + text), markup=False, highlight=False, soft_wrap=True)
+    console.print(f"The notes cite the reference tables the data were transcribed from (facts.md §N, README GAP N): "
+                  f"{SOURCES_DOC} says what each section and gap holds.", markup=False, highlight=False)

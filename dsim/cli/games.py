@@ -1,4 +1,4 @@
-"""``dsim games``: the registered games, their options, outcome measures and capabilities."""
+"""``dsim games``: the registered games, their options, outcome measures, capabilities and bench workloads."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ import typer
 from rich.table import Table
 
 from dsim.cli.common import JsonOpt, console
+from dsim.cli.tables import squeezed
 from dsim.games import game_names, get_game
 
 
 def games(as_json: JsonOpt = False) -> None:
-    """List every game dsim plays with its command-line options and what it reports."""
+    """List every game dsim plays with its command-line options, what it reports and its bench workloads."""
     records = []
     for name in game_names():
         game = get_game(name)
@@ -22,7 +23,7 @@ def games(as_json: JsonOpt = False) -> None:
             "options": [{"flag": o.flag, "setting": o.key, "help": o.help, "grid_only": o.grid_only}
                         for o in game.options],
             "outcome": dataclasses.asdict(game.outcome),
-            "policies": game.policies() is not None, "data": game.data() is not None, "dice": game.dice() is not None,
+            **{capability: game.offers(capability) for capability in ("policies", "data", "dice")},
             "workloads": [w.name for w in game.workloads],
         })
     if as_json:
@@ -38,3 +39,8 @@ def games(as_json: JsonOpt = False) -> None:
         flags = "\n".join(o["flag"] + (" (compare)" if o["grid_only"] else "") for o in rec["options"])
         table.add_row(rec["name"], rec["title"], flags or "—", measure, caps)
     console.print(table)
+    workloads = [(w.name, name, w.description) for name in game_names() for w in get_game(name).workloads]
+    if workloads:
+        names = [("workload", [w[0] for w in workloads]), ("game", [w[1] for w in workloads]),
+                 ("what it plays", [w[2] for w in workloads])]
+        console.print(squeezed("Bench workloads (dsim bench --workloads NAME)", names, [], console.width, prose=1))

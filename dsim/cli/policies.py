@@ -103,11 +103,12 @@ def compare(
     if policies is not None and not policies.strip(" ,"):
         fail("--policies: expected comma-separated policy names, got none (leave it out for every policy)")
     names = list(dict.fromkeys(listed("--policies", policies))) if policies else [p.name for p in registry.all()]
-    rows, headings = [], []
+    rows, headings, notes = [], [], []
     with progress(f"{game.outcome.unit}s", battles * len(names), as_json, CHUNK) as on_chunk:
         for name in names:
             the_game, settings = cell.one(name)
             headings.append(the_game.heading(settings))  # a heading may name the policy played
+            notes.append(the_game.compare_note(settings))
             try:
                 chosen, evaluate = _evaluator(the_game, settings, seed, measure)
                 wins = count_true(evaluate, chosen.vector(), 0, battles, on_chunk)
@@ -131,6 +132,8 @@ def compare(
     for r in sorted(rows, key=lambda r: -r["win_rate"]):
         out.add_row(r["policy"], f"{r['win_rate']:.4f}", f"{r['ci95'][0]:.4f} – {r['ci95'][1]:.4f}")
     console.print(out)
+    for note in dict.fromkeys(n for n in notes if n):  # what a figure means, when not a plain win rate
+        console.print(note, markup=False, highlight=False)
 
 
 def tune(

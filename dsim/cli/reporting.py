@@ -175,12 +175,26 @@ def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, 
                       *(_mean(row[f"{o}_mean"]) for o in means),
                       *([f"{row['battles_needed']:,}"] if battles_needed is not None else []),
                       *([row["cell"]] if everything or not keys else [])]))
-    table = _wide_or_long(title, [_header(k, keys) for k in keys], headers, rows)
+    names = [_header(k, keys) for k in keys]
+    same: list[str] = []
+    if len(rows) > 1 and _one_row_per_cell(title, names, headers, rows) is None:
+        # too narrow for a row per cell: a figure equal in every cell (the plays; a win rate of 0.0% in every whole
+        # game) is said once under the table instead of on a line of every cell
+        equal = [i for i in range(len(headers)) if len({values[i] for _, values in rows}) == 1]
+        if len(equal) < len(headers):
+            same = [f"{headers[i]} {rows[0][1][i]}".replace("\n", " ") for i in equal]
+            headers = [h for i, h in enumerate(headers) if i not in equal]
+            rows = [(settings, [v for i, v in enumerate(values) if i not in equal]) for settings, values in rows]
+    table = _wide_or_long(title, names, headers, rows)
     fixed = analysis.fixed_settings(cells)
-    if fixed:  # what the title and the columns leave out: the settings every cell shares
-        table.caption = wrap_label(f"in every cell: {analysis.spelled(fixed)}", out_console.width)
+    shared = ([analysis.spelled(fixed)] if fixed else []) + same  # what the title and the columns leave out
+    if shared:
+        table.caption = wrap_label(f"in every cell: {'; '.join(shared)}", out_console.width)
+    rate_said_once = any(text.startswith(("win rate", "seat")) for text in same)
+    if shares and not wide and rate_said_once:  # the shares tell the cells apart: they come first
+        _print_shares(cells, keys, shares, outcome.get("unit", "battle"))
     out_console.print(table)
-    if shares and not wide:
+    if shares and not wide and not rate_said_once:
         _print_shares(cells, keys, shares, outcome.get("unit", "battle"))
 
 
@@ -193,17 +207,26 @@ def print_unfinished(cells: pd.DataFrame, planned: list[str]) -> None:
                               "run the same `dsim sweep` again to complete them.[/yellow]", highlight=False)
 
 
-def _wide_or_long(title: str, keys: list[str], headers: list[str], rows: list[tuple[list[str], list[str]]]) -> Table:
-    """One row per cell when its figures fit the terminal beside the settings (each interval beside its rate, or
-    under it), else one row per figure (``measure``, ``value``) under each cell's settings, else (too many varying
-    settings for columns) one line per setting and per figure of each cell: nothing is cut, names wrap between
-    their words (in the last layout a value wider than its column folds onto the next line)."""
-    for sep in (" ", "\n"):  # a rate's interval beside it, then under it
+def _one_row_per_cell(title: str, keys: list[str], headers: list[str],
+                      rows: list[tuple[list[str], list[str]]]) -> Table | None:
+    """The table with one row per cell, each interval beside its rate or under it, if it fits the terminal."""
+    for sep in (" ", "\n"):
         table = fitted_table(title, [(key, [settings[i] for settings, _ in rows]) for i, key in enumerate(keys)],
                              [(h, [values[i].replace("\n", sep) for _, values in rows]) for i, h in enumerate(headers)],
                              out_console.width, KEY_WIDTH)
         if table is not None:
             return table
+    return None
+
+
+def _wide_or_long(title: str, keys: list[str], headers: list[str], rows: list[tuple[list[str], list[str]]]) -> Table:
+    """One row per cell when its figures fit the terminal beside the settings (each interval beside its rate, or
+    under it), else one row per figure (``measure``, ``value``) under each cell's settings, else (too many varying
+    settings for columns) one line per setting and per figure of each cell: nothing is cut, names wrap between
+    their words (in the last layout a value wider than its column folds onto the next line)."""
+    table = _one_row_per_cell(title, keys, headers, rows)
+    if table is not None:
+        return table
     long_rows = [(settings if i == 0 else [""] * len(settings), header, value.replace("\n", " "))
                  for settings, values in rows for i, (header, value) in enumerate(zip(headers, values))]
     names = [(key, [r[0][k] for r in long_rows]) for k, key in enumerate(keys)] + [("measure", [r[1] for r in long_rows])]

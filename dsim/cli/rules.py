@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, with_game_options
+from dsim.cli.common import CellArgs, PolicyOpt, fail, parse_sets, say_played_with, with_game_options
 from dsim.cli.run import progress
 from dsim.cli.tables import fitted_table, squeezed
 from dsim.games import listing
@@ -130,6 +130,7 @@ def compare(
         console.print(effects)
     for rec in records:
         console.print(rec["verdict"], markup=False, highlight=False)
+    say_played_with(the_game, cells)
 
 
 def tune(
@@ -183,17 +184,29 @@ def tune(
     for ev in rec["evaluations"]:
         steps.add_row(str(ev["value"]), f"{ev['win_rate']:.4f}", f"{ev['ci95'][0]:.4f} – {ev['ci95'][1]:.4f}")
     console.print(steps)
-    status = "within" if result.hit else "NOT within"
-    frac = f"; the {name} crosses {target:.2f} near {rule} = {result.interpolated:.2f}" if result.interpolated is not None else ""
-    searched = "" if result.hit or not result.bracketed else \
-        f" Searched {rule} from {result.searched[0]} to {result.searched[1]}."
-    console.print(f"{rule} = {result.value}: {name} {result.win_rate:.4f} (95% CI {result.ci95[0]:.4f} – "
-                  f"{result.ci95[1]:.4f}), {status} ±{tolerance} of the target {target:.2f}{frac}.{searched}", markup=False)
+    aim = f"{target:.2f}" if round(target, 2) == target else f"{target:g}"  # 0.50 as before; 0.505 not as 0.51
+    frac = f"; the {name} crosses {aim} near {rule} = {result.interpolated:.2f}" if result.interpolated is not None else ""
+    found = f"{rule} = {result.value}: {name} {result.win_rate:.4f} (95% CI {result.ci95[0]:.4f} – {result.ci95[1]:.4f})"
+    if result.hit:
+        console.print(f"{found}, within ±{tolerance} of the target {aim}{frac}.", markup=False)
+    elif result.bracketed:  # the target falls between two neighbouring whole values: the nearer one is the answer
+        pair = _straddle(result.evaluations, target)
+        between = f"between {rule} = {pair[0]} and {pair[1]}" if pair else "between two whole values"
+        console.print(f"{found}: the nearest whole value to the target {aim}, which lies {between}, so no "
+                      f"value comes within ±{tolerance}{frac}.", markup=False)
     if not result.hit and not result.bracketed:
         (lo, at_lo), (hi, at_hi) = ((v, result.evaluations[v][0]) for v in result.searched)
         console.print(f"The target {target:.2f} is not reachable with {rule} from {lo} to {hi}: the {name} is {at_lo:.4f} "
                       f"at {lo} and {at_hi:.4f} at {hi} (tune assumes it moves one way as {rule} grows), and "
                       f"{result.stopped}.", markup=False)
+
+
+def _straddle(evaluations: dict[int, tuple[float, float, float]], target: float) -> tuple[int, int] | None:
+    """Two neighbouring whole values tried whose measures lie on either side of ``target``, if any."""
+    for a, b in zip(sorted(evaluations), sorted(evaluations)[1:]):
+        if b == a + 1 and (evaluations[a][0] - target) * (evaluations[b][0] - target) <= 0:
+            return a, b
+    return None
 
 
 compare_command = with_game_options(compare, repeatable=True)

@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import numpy as np
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dsim.cli.common import CellArgs, LongRunNotice, PolicyOpt, console, err, fail, with_game_options
+from dsim.cli.common import CellArgs, LongRunNotice, PolicyOpt, console, err, fail, say_played_with, with_game_options
 from dsim.games.base import MAX_PLAYS, Game
 from dsim.text import count
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Count = Annotated[int, typer.Option("--battles", "--games", min=1, max=MAX_PLAYS, help="Number of battles (games) to play.")]
 
@@ -76,6 +78,7 @@ def run(
     rate = summary[f"{unit}_per_s"]
     table.add_row("throughput", f"{rate:,.0f} {unit}/s" if rate else "—")
     console.print(table)
+    say_played_with(chosen, [settings])
     rules = [f"{k}={v}" for t in chosen.rule_tables for k, v in settings.get(t, {}).items()]
     if rules:  # what makes these numbers differ from the printed game's
         console.print(f"rules: {', '.join(rules)}", markup=False, highlight=False)
@@ -161,6 +164,8 @@ def _user_values() -> Iterator[None]:
 def first_match(game: Any, cols: dict[str, np.ndarray], where: str) -> int | None:
     """Index of the first play whose outcome columns (and the game's match columns) satisfy ``where``, parsed by
     :func:`dsim.where.where_mask` (never evaluated as code)."""
+    import numpy as np
+
     from dsim.where import where_mask
 
     hits = np.flatnonzero(where_mask(where, {**cols, **game.match_columns(cols)}))
@@ -210,6 +215,7 @@ def explain(
         err.print(f"note: {chosen.name} logs no separate decisions: its players' choices are the events shown",
                   markup=False, highlight=False)
     if not as_json:
+        say_played_with(chosen, [settings])
         for line in chosen.explain_header(settings):
             console.print(line, markup=False, highlight=False)
     if where is not None:

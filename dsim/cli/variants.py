@@ -10,8 +10,9 @@ from rich.console import Console
 from rich.table import Table
 
 from dsim.cli.common import GameOpt, fail, game_named
-from dsim.cli.tables import squeezed
+from dsim.cli.tables import fitted_table
 from dsim.games import DEFAULT_GAME, listing
+from dsim.text import wrap_label
 
 app = typer.Typer(help="Rule variants (the rules' ambiguities) and house rules, for --set id=value.", no_args_is_help=True)
 console = Console()
@@ -38,8 +39,10 @@ def list_(
     others = [", ".join(str(r["value"]) for r in rec["readings"] if r["value"] != rec["default"]) for rec in records]
     names = [("id", [rec["id"] for rec in records]), ("default", [str(rec["default"]) for rec in records]),
              ("other values", others), ("question", [rec["question"] for rec in records])]
-    console.print(squeezed("Rule variants and house rules (use --set id=value)", names,
-                           [("ref", [rec["ref"] for rec in records])], console.width, prose=1))
+    title = "Rule variants and house rules (use --set id=value)"
+    whole = max([len(n) for _, values in names[:3] for value in values for n in value.split(", ")], default=1)
+    console.print(fitted_table(title, names, [("ref", [rec["ref"] for rec in records])], console.width, whole, prose=1)
+                  or _stacked(title, records, others, console.width))
     if missing:
         gaps = Table(title="Not simulated yet")
         gaps.add_column("entry")
@@ -47,6 +50,18 @@ def list_(
         for key, why in not_simulated.items():
             gaps.add_row(key, why)
         console.print(gaps)
+
+
+def _stacked(title: str, records: list[dict[str, Any]], others: list[str], width: int) -> Table:
+    """The listing in two columns for a terminal too narrow for five: the id over its rule reference, then the
+    values over the question; the ids and values a user types into --set never break across lines."""
+    table = Table(title=wrap_label(title, width))
+    table.add_column("id\nrule", no_wrap=True, min_width=max(len(rec["id"]) for rec in records))
+    table.add_column("default; other values\nquestion")
+    for rec, other in zip(records, others):
+        values = f"{rec['default']}" + (f"; {other}" if other else "")
+        table.add_row(f"{rec['id']}\n{rec['ref']}", f"{values}\n{rec['question']}", end_section=True)
+    return table
 
 
 @app.command("show")

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class SettingsError(ValueError):
@@ -167,7 +168,7 @@ class RuleSwitch:
         return rec
 
 
-Evaluate = Callable[[np.ndarray, int, int], np.ndarray]
+Evaluate = Callable[["np.ndarray", int, int], "np.ndarray"]
 """``evaluate(vector, start, count)`` → bool array of successes of plays ``start .. start+count-1``."""
 
 
@@ -182,6 +183,7 @@ class Game:
     policy_keys: ClassVar[tuple[str, ...]] = ("policy", "policy_params")
     policy_per_seat: ClassVar[bool] = False  # ``policy`` may list one policy per seat
     default_policy: ClassVar[str] = "random_legal"
+    strongest_policy: ClassVar[str | None] = None  # the strongest scripted policy, hinted when another one plays
     workloads: ClassVar[tuple[Workload, ...]] = ()
     heatmap_axes: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = ((), ())  # preferred (rows, columns) settings
 
@@ -285,6 +287,7 @@ class Game:
 
     def measured(self, columns: Mapping[str, np.ndarray], measure: str | None) -> np.ndarray:
         """The yes/no column an evaluator counts: ``measure``, or the success column; a clear error otherwise."""
+        import numpy as np
         name = measure or self.outcome.success
         if name not in columns:
             known = ", ".join(sorted(k for k, v in columns.items() if np.asarray(v).dtype == bool))
@@ -302,6 +305,11 @@ class Game:
         """The game's dice capability (:class:`dsim.games.data.DiceSupport`), or ``None``."""
         return None
 
+    def offers(self, capability: str) -> bool:
+        """Whether the game implements ``capability`` (``"policies"``, ``"data"``, ``"dice"``) without building it:
+        building one imports its kernel or data, which `dsim games` should not pay to list a yes."""
+        return getattr(type(self), capability) is not getattr(Game, capability)
+
     def explain(self, settings: Mapping[str, Any], seed: int, stream: int, index: int) -> Iterator[dict[str, Any]]:
         """Events of one play (JSON-ready dicts with at least ``event``), in order."""
         raise SettingsError(f"{self.name} has no step-by-step replay")
@@ -316,6 +324,7 @@ class Game:
 
     def match_columns(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """Extra per-play columns ``explain --where`` may use (e.g. ``won``, ``lost``)."""
+        import numpy as np
         success = columns.get(self.outcome.success)
         return {} if success is None else {"won": np.asarray(success, bool), "lost": ~np.asarray(success, bool)}
 
@@ -330,6 +339,20 @@ class Game:
     def heading(self, settings: Mapping[str, Any]) -> str:
         """The heading of ``dsim run``'s table."""
         return self.label(settings)
+
+    def played_with(self, settings: Mapping[str, Any]) -> list[str]:
+        """What produced the figures besides the cell, said out loud: ``policy: baseline (default)`` on the first
+        line (a game adds what matters as much, e.g. gear), then a ``hint:`` line per stronger choice a flag away."""
+        policy = str(settings.get("policy", self.default_policy))
+        said = [f"policy: {policy}" + (" (default)" if policy == self.default_policy else "")]
+        if self.strongest_policy is not None and policy != self.strongest_policy:
+            said.append(f"hint: --policy {self.strongest_policy} plays stronger (`dsim policies compare` ranks all)")
+        return said
+
+    def compare_note(self, settings: Mapping[str, Any]) -> str | None:
+        """What each policy's figure in ``dsim policies compare`` means, when not simply its win rate (a competitive
+        game says which seats the policy holds and against whom)."""
+        return None
 
     def explain_header(self, settings: Mapping[str, Any]) -> list[str]:
         """Lines printed before a replay (e.g. the gear in play)."""

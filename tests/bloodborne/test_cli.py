@@ -89,3 +89,17 @@ def test_policies_compare_titles_the_table_of_every_policy_not_the_last():
                                 "--opponents", "banker", "--games", "50"], env={"COLUMNS": "200"})
     assert mixed.exit_code == 0, mixed.output  # greedy against three bankers is not "each policy" in every seat
     assert "greedy, banker, banker, banker" in " ".join(mixed.stdout.split()) and "each policy" not in mixed.stdout
+
+
+def test_policies_compare_says_what_a_competitive_figure_means():
+    """Issue 47: each policy played copies of itself, so every one read about 25% unexplained. The game says which
+    seat the policy holds and against whom (checked without playing: the note depends on the settings alone)."""
+    from dsim.games import get_game
+
+    game = get_game("bloodborne")
+    mirror = game.compare_note({"hunters": 4, "policy": "greedy"})
+    assert "4 copies of itself" in mirror and "about 1/4" in mirror and "--opponents" in mirror
+    field = game.compare_note({"hunters": 3, "policy": "greedy", "opponents": "random_legal"})
+    assert "against 2 hunters playing random_legal" in field and "1/3 is an even share" in field
+    assert game.played_with({"hunters": 4, "policy": "greedy,banker,aggressor,spoiler", "seating": "permute"}) == [
+        "policies by listed seat: greedy, banker, aggressor, spoiler · seating: permute"]

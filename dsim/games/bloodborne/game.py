@@ -18,13 +18,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from dsim.games.base import Game, Option, Outcome, RuleSwitch, Workload, cell_settings
 from dsim.games.bloodborne.kernel.layout import SEATINGS
 from dsim.paths import data_digest
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy too: a game object is built to list options and must stay cheap (`dsim --help`)
+    import numpy as np
     from dsim.games.bloodborne.compile import Compiled
     from dsim.policy import Policy
 
@@ -92,6 +91,7 @@ def seat_policies(settings: Mapping[str, Any], hunters: int) -> list[str]:
 
 @lru_cache(maxsize=128)
 def _cell(key: str) -> Cell:
+    import numpy as np
     from dsim.games.bloodborne.policy import REGISTRY
     from dsim.games.bloodborne.variants import VARIANTS
 
@@ -189,6 +189,31 @@ class Bloodborne(Game):
         """The run table's heading: the table and its seating."""
         return f"{self.label(settings)} ({settings.get('seating', 'rotate')} seating)"
 
+    def played_with(self, settings: Mapping[str, Any]) -> list[str]:
+        """Each seat's policy and how the listed seats sit (a share is read against the rest of the table)."""
+        hunters = settings.get("hunters", 4)
+        try:
+            names = seat_policies(settings, hunters)
+        except ValueError:
+            names = [str(settings.get("policy"))]
+        same = len(set(names)) == 1
+        said = f"policy: {names[0]} in every seat" if same else f"policies by listed seat: {', '.join(names)}"
+        return [f"{said} · seating: {settings.get('seating', 'rotate')}"]
+
+    def compare_note(self, settings: Mapping[str, Any]) -> str | None:
+        """Each policy holds the first listed seat (moving round the table as the seating says) against the field of
+        ``opponents``, or against copies of itself: then every figure is about one over the hunters."""
+        hunters = settings.get("hunters", 4)
+        names = seat_policies(settings, hunters)
+        seating = settings.get("seating", "rotate")
+        if "opponents" not in settings:
+            return (f"Each figure: the share of games won by one seat of the policy at a table of {hunters} copies of "
+                    f"itself ({seating} seating), so every policy reads about 1/{hunters}; give --opponents POLICY to "
+                    f"rank the policies against one field.")
+        field = ", ".join(dict.fromkeys(names[1:]))
+        return (f"Each figure: the share of games won by the policy in one seat ({seating} seating) against "
+                f"{hunters - 1} hunters playing {field}; 1/{hunters} is an even share.")
+
     def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Timeouts (a game still running at ``max_rounds``) for the run summary."""
         return {"timeouts": columns["timeout"]}
@@ -233,6 +258,7 @@ class Bloodborne(Game):
     def evaluator(self, settings: Mapping[str, Any], seed: int, measure: str | None = None) -> tuple[Policy, Any]:
         """The first listed policy and an evaluator of its wins under a parameter vector, the other seats
         playing their defaults, on games whose stream ignores every policy setting (common random numbers)."""
+        import numpy as np
         from dsim.games.base import SettingsError
         from dsim.games.bloodborne import engine
         from dsim.rng import stream_key

@@ -17,12 +17,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from dsim.games.base import Game, Option, Outcome, RuleSwitch, Workload, cell_settings
 from dsim.paths import data_digest
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy too: a game object is built to list options and must stay cheap (`dsim --help`)
+    import numpy as np
     from dsim.games.dark_maiden.compile import Compiled
     from dsim.policy import Policy
 
@@ -96,6 +95,7 @@ def starting_lives(variants: np.ndarray, difficulty_lives: int, heroes: int) -> 
 
 @lru_cache(maxsize=128)
 def _cell(key: str) -> Cell:
+    import numpy as np
     from dsim.games.dark_maiden import variants as V
     from dsim.games.dark_maiden.policy import REGISTRY
     from dsim.games.dark_maiden.variants import VARIANTS
@@ -125,6 +125,7 @@ def outcome_columns(rows: np.ndarray) -> dict[str, np.ndarray]:
     """Outcome rows (``layout.OUT_*``) as named columns: the win, turns, lives left, sites cleared, deaths
     (in all and per seat), potions drunk, the site and the card that ended the game, and per site whether
     the team cleared it (``cleared_site_k``) or lost there (``lost_at_site_k``): where do we die."""
+    import numpy as np
     from dsim.games.dark_maiden.kernel import layout as L
 
     over = rows[:, L.OUT_OVER]
@@ -218,6 +219,7 @@ class DarkMaiden(Game):
     def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Per game, the card that ended a lost game (``ended_by_<unit>``, ``ended_by_precipice``), named by the
         cell's own data (an overlay may add or reorder units)."""
+        import numpy as np
         ends = np.asarray(columns["end_card"])
         comp = prepare(settings).compiled
         out = {"ended_by_precipice": ends == -1}
@@ -263,6 +265,7 @@ class DarkMaiden(Game):
     def evaluator(self, settings: Mapping[str, Any], seed: int, measure: str | None = None) -> tuple[Policy, Any]:
         """The cell's policy and an evaluator of its wins (or the yes/no outcome ``measure``) under a parameter
         vector, on games whose stream ignores the policy settings (common random numbers)."""
+        import numpy as np
         from dsim.games.dark_maiden import engine
         from dsim.rng import stream_key
 

@@ -17,13 +17,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload, cell_settings, split_list
 from dsim.paths import data_digest
 from dsim.text import count
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy too: a game object is built to list options and must stay cheap (`dsim --help`)
+    import numpy as np
     from dsim.games.dstbg.compile import Compiled
     from dsim.games.dstbg.loader import GameData
     from dsim.policy import Policy
@@ -159,6 +158,7 @@ class DSTBG(Game):
     name = "dstbg"
     title = "Dark Souls: The Board Game"
     default_policy = "baseline"
+    strongest_policy = "tactician"
     heatmap_axes = (("party",), ("boss", "encounter"))
     options = (
         Option("party", "Comma-separated character ids, e.g. knight,warrior (`dsim data list characters`).", "list"),
@@ -274,8 +274,18 @@ class DSTBG(Game):
         return f"{', '.join(settings['party'])} vs {settings.get('boss') or settings.get('encounter')}, " \
                f"loadout {loadout_text(settings.get('loadout'))}"
 
+    def played_with(self, settings: Mapping[str, Any]) -> list[str]:
+        """The policy and the gear (R-1.7: the starting equipment unless a loadout is set), and the flags that
+        change them: both move a win rate as much as the party does."""
+        policy, *hints = super().played_with(settings)
+        gear = loadout_text(settings.get("loadout")).replace(" (starting equipment)", " equipment (default)")
+        if settings.get("loadout") is None:
+            hints.append("hint: --loadout mid_game or late_game: the gear of a later game (`dsim data list loadouts`)")
+        return [f"{policy} · gear: {gear}", *hints]
+
     def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Per-battle columns the run summary sums: timeouts and the heat-up round (R-12.6)."""
+        import numpy as np
         from dsim.games.dstbg.kernel import layout as L
 
         heated = columns["heatup_round"] >= 0
@@ -328,6 +338,7 @@ class DSTBG(Game):
     def evaluator(self, settings: Mapping[str, Any], seed: int, measure: str | None = None) -> tuple[Policy, Any]:
         """The cell's policy and a win (or ``measure``) evaluator whose random stream ignores the policy and its
         parameters, so every policy and parameter vector plays the same battles (CRN)."""
+        import numpy as np
         from dsim.games.dstbg import engine
         from dsim.games.dstbg.kernel import battle as K
         from dsim.games.dstbg.kernel import layout as L

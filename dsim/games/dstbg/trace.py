@@ -129,6 +129,44 @@ def _targets(comp: Compiled, mask: int) -> str:
     return ", ".join(names) if names else "nobody (no character in its arcs and range)"
 
 
+YES_NO = {"heroic": ("decline", "use the heroic action"), "estus": ("wait", "drink the estus"),
+          "move_on": ("look at the next nodes", "stop here"), "defence": ("block or resist", "dodge"),
+          "trap": ("take the damage", "dodge"), "retreat": ("fight on", "retreat")}
+SLOTS = ("hand 1", "hand 2", "backup 1", "backup 2")
+
+
+def _chosen(hook: str, row: int, first: int, comp: Compiled) -> str:
+    """The option a decision took, named from its row and the row's first column (the option rows of every hook:
+    policies/dstbg/README.md), e.g. ``step to (2, 3)`` rather than ``option 1``."""
+    def node(n: int) -> str:
+        return str(tuple(comp.board.coords[n].tolist())) if 0 <= n < len(comp.board.coords) else str(n)
+
+    def character(k: int) -> str:
+        return comp.char_ids[k] if 0 <= k < len(comp.char_ids) else str(k)
+
+    if hook in YES_NO:
+        return YES_NO[hook][min(row, 1)]
+    if hook in ("first_char", "aggro", "taunt_tie", "defence_order"):
+        return character(first)
+    if hook in ("step", "shift"):
+        return "stop here" if row == 0 else f"step to {node(first)}"
+    if hook in ("place", "attack_push", "enemy_step", "move_push", "dodge_move"):
+        return f"node {node(first)}"
+    if hook == "attack":
+        return "stop attacking" if row == 0 else f"attack with {SLOTS[first] if 0 <= first < 4 else first}"
+    if hook == "swap":
+        return "keep the weapons" if row == 0 else f"swap hand {first + 1}"
+    if hook == "luck":
+        return "keep the roll" if row == 0 else f"reroll die {first + 1}"
+    if hook == "line_arc":
+        return f"stand at side {FACINGS[first - 1]}" if 1 <= first <= len(FACINGS) else f"side {first}"
+    if hook == "enemy_order":
+        return f"{comp.enemy_ids[first]}#{first}" if 0 <= first < len(comp.enemy_ids) else str(first)
+    if hook == "node_limit":
+        return ("a character", "an enemy")[first] + " leaves the full node" if first in (0, 1) else str(first)
+    return f"option {row + 1}"
+
+
 def describe(ev: dict[str, Any], comp: Compiled) -> str:
     """One readable line for an event."""
     a, c, d, e = ev["values"]
@@ -163,7 +201,7 @@ def describe(ev: dict[str, Any], comp: Compiled) -> str:
         "swap": lambda: f"{who} swaps hand {a + 1} with backup {c + 1}",
         "attack_fails": lambda: f"{who}'s attack fails (out of range)",
         "end": lambda: f"=== battle ends: {RESULTS.get(a, a)} after round {c} ===",
-        "decision": lambda: f"decision {ev.get('hook')}: option {c} of {d}",
+        "decision": lambda: f"decision {ev.get('hook')}: {_chosen(ev.get('hook', ''), c, e, comp)} (choice {c + 1} of {d})",
         "card": lambda: f"boss draws {comp.card_ids[a]} ({d - c} left in the deck)",
         "turn": lambda: f"{who} turns to face {FACINGS[a]}",
         "heat_up": lambda: f"{who} heats up" + (f" (survivor heals {a})" if c else ""),

@@ -12,7 +12,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from dsim.cli.common import DataOpt, Seed, SetOpt, console, err, fail, listed, named, parse_sets, user_errors
+from dsim.cli.common import (DataOpt, Seed, SetOpt, console, err, fail, listed, named, parse_sets, say_played_with,
+                             user_errors)
 from dsim.text import count, repeated
 
 GEAR_SHOWN = 8
@@ -122,6 +123,7 @@ def _print(chosen: Any, settings: dict[str, Any], s: dict[str, Any]) -> None:
         table.add_row("games cut off (max_battles)", str(s["capped"]))
     table.add_row("games per second", f"{s['games_per_s']:,.0f}")
     console.print(table)
+    say_played_with(chosen, [settings])
     for boss, rows in s["gear_at_boss"].items():
         if not rows:
             continue

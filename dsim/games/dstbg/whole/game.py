@@ -17,13 +17,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload, cell_settings
 from dsim.paths import data_digest
 from dsim.text import unknown
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy too: a game object is built to list options and must stay cheap (`dsim --help`)
+    import numpy as np
     from dsim.games.dstbg.whole.compile import CompiledGame
     from dsim.policy import Policy
 
@@ -196,6 +195,13 @@ class DSTBGGame(Game):
         """The run table's heading."""
         return f"{self.label(settings)}, battles by {settings.get('battle_policy', DEFAULT_BATTLE_POLICY)}"
 
+    def played_with(self, settings: Mapping[str, Any]) -> list[str]:
+        """The strategy between battles and the battle policy (gear is won in play, R-1.1)."""
+        strategy = str(settings.get("policy", self.default_policy))
+        battles = str(settings.get("battle_policy", DEFAULT_BATTLE_POLICY))
+        return [f"strategy: {strategy}{' (default)' * (strategy == self.default_policy)} · battle policy: {battles}"
+                f"{' (default)' * (battles == DEFAULT_BATTLE_POLICY)} · gear: starting, then what each game wins"]
+
     def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Games cut off by the battle cap."""
         from dsim.games.dstbg.whole import layout as G
@@ -239,6 +245,7 @@ class DSTBGGame(Game):
     def evaluator(self, settings: Mapping[str, Any], seed: int, measure: str | None = None) -> tuple[Policy, Any]:
         """The cell's strategy and a win (or ``measure``, e.g. ``beat_mini_boss``) evaluator whose stream ignores
         the strategy and its parameters."""
+        import numpy as np
         from dsim.games.dstbg.whole import engine
         from dsim.games.dstbg.whole import layout as G
         from dsim.rng import stream_key
