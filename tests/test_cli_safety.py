@@ -340,3 +340,9 @@ def test_a_file_larger_than_the_bound_is_refused_unread(tmp_path):
     assert read_regular(tmp_path / "big.yaml", limit=4096) == b"x" * 2049
     with pytest.raises(NotARegularFile, match="larger than 2,048 bytes; expected a YAML file"):
         read_regular(tmp_path / "big.yaml", limit=2048)
+
+
+def test_an_overlay_folder_that_is_a_pipe_says_what_it_is(tmp_path):
+    os.mkfifo(tmp_path / "overlay")
+    done = _dsim("data", "validate", "--data", str(tmp_path / "overlay"))
+    assert done.returncode == 1 and "overlay: is a named pipe (FIFO), not an overlay folder" in done.stderr
