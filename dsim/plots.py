@@ -144,7 +144,7 @@ def seat_forest(cells: pd.DataFrame, unit: str = "game") -> Figure:
     ax.set_ylim(-0.6, len(cells) - 0.4)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel(textwrap.fill(f"share of {unit}s won by the seat (95% Wilson interval; ties credit every "
-                                "tied seat)", 70))
+                                "tied seat)", 44))  # narrow enough for the axes beside long cell labels
     ax.set_title("Win share per seat")
     ax.grid(axis="x", alpha=0.3)
     fig.legend(loc="outside lower center", ncols=min(len(seats) + 1, 6), fontsize=8, frameon=False)

@@ -368,13 +368,20 @@ def test_a_forest_of_near_zero_rates_reads_them_on_their_own_scale():
 
 
 def test_a_seat_forest_names_only_the_seats_at_the_table():
-    """Issue 47: a sweep of 4-hunter tables (seat columns up to the game's 5) listed "seat 4" in the legend."""
+    """Issue 47: a sweep of 4-hunter tables (seat columns up to the game's 5) listed "seat 4" in the legend, and
+    its x label ran off the figure beside long cell labels."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     import pandas as pd
 
     seats = {f"win_seat_{k}_{stat}": [0.25 if k < 4 else 0.0] * 2 for k in range(5)
              for stat in ("mean", "ci_low", "ci_high")}
-    cells = pd.DataFrame({"cell": ["a", "b"], "settings": [{"policy": "greedy"}, {"policy": "banker"}],
+    cells = pd.DataFrame({"cell": ["a", "b"], "settings": [{"policy": "greedy"}, {"policy": "banker,greedy,aggressor,spoiler"}],
                           "seats_taken": [4, 4], **seats})
     fig = plots.seat_forest(cells)
     labels = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
     assert sorted(labels) == ["fair share", "seat 0", "seat 1", "seat 2", "seat 3"]
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    fig.draw(renderer)
+    box = fig.axes[0].xaxis.label.get_window_extent(renderer)
+    assert 0 <= box.x0 and box.x1 <= fig.bbox.width

@@ -273,21 +273,23 @@ def _report_at_80(tmp_path, grid: str):
 
 def test_a_narrow_report_keeps_every_figure_and_breaks_names_between_words(tmp_path):
     """At 80 columns the DS:TBG report cut its last column (`mean round`, `3.` for 3.98) and split
-    `high_wall_of_lot|hric`: names now give up width first, and wrap after `_` or `+`."""
+    `high_wall_of_lot|hric`: names now give up width first, and wrap only between ids, after `+` (issue 47: an id
+    never breaks); the battles, the same in every cell, are said once under the table."""
     grid = 'party = ["warrior+assassin+herald", "knight"]\nplace = ["high_wall_of_lothric", "the_forgotten"]\n'
     cells, shown = _report_at_80(tmp_path, grid + "p = [0.3, 0.7]")
     rows = [line.split("│")[1:-1] for line in shown.splitlines() if line.startswith("│")]
     assert rows and all(len(line) <= 80 and line[-1] == line[0] for line in shown.splitlines() if line[:1] in "┃│")
     cell_rows: list[list[list[str]]] = []
     for row in rows:
-        if row[3].strip():  # the battles column opens a cell's row
+        if row[2].strip():  # the p column opens a cell's row
             cell_rows.append([[] for _ in row])
         for column, text in zip(cell_rows[-1], row):
             column += [text.strip()] if text.strip() else []
     for cell, fragments in zip(cells.itertuples(), cell_rows):
-        assert "".join(fragments[1]) == cell.place and all(f[-1] in "_+" for f in fragments[1][:-1])
-        assert "".join(fragments[0]) == cell.party and all(f[-1] in "_+" for f in fragments[0][:-1])
+        assert fragments[1] == [cell.place]  # an id whole on one line
+        assert "".join(fragments[0]) == cell.party and all(f[-1] == "+" for f in fragments[0][:-1])
         assert fragments[-1] == [f"{cell.rounds_mean:.2f}"]
+    assert "in every cell: max_rounds=8; battles 400" in " ".join(shown.split())
 
 
 def test_a_narrow_report_of_many_varying_settings_lists_each_cell_line_by_line(tmp_path):

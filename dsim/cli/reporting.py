@@ -207,13 +207,20 @@ def print_unfinished(cells: pd.DataFrame, planned: list[str]) -> None:
                               "run the same `dsim sweep` again to complete them.[/yellow]", highlight=False)
 
 
+def _least(columns: list[list[str]]) -> int:
+    """The least width a setting's column keeps: :data:`KEY_WIDTH`, or the longest id in its values (the words
+    between ``+``, ``,``, ``=`` and spaces), so that an id a user types never breaks across lines."""
+    ids = [len(word) for values in columns for value in values for word in re.split(r"[+,= \n]", value)]
+    return max([KEY_WIDTH, *ids])
+
+
 def _one_row_per_cell(title: str, keys: list[str], headers: list[str],
                       rows: list[tuple[list[str], list[str]]]) -> Table | None:
     """The table with one row per cell, each interval beside its rate or under it, if it fits the terminal."""
     for sep in (" ", "\n"):
         table = fitted_table(title, [(key, [settings[i] for settings, _ in rows]) for i, key in enumerate(keys)],
                              [(h, [values[i].replace("\n", sep) for _, values in rows]) for i, h in enumerate(headers)],
-                             out_console.width, KEY_WIDTH)
+                             out_console.width, _least([settings for settings, _ in rows]))
         if table is not None:
             return table
     return None
@@ -231,7 +238,7 @@ def _wide_or_long(title: str, keys: list[str], headers: list[str], rows: list[tu
                  for settings, values in rows for i, (header, value) in enumerate(zip(headers, values))]
     names = [(key, [r[0][k] for r in long_rows]) for k, key in enumerate(keys)] + [("measure", [r[1] for r in long_rows])]
     figures = [("value", [r[2] for r in long_rows])]
-    table = fitted_table(title, names, figures, out_console.width, KEY_WIDTH)
+    table = fitted_table(title, names, figures, out_console.width, _least([values for _, values in names]))
     per_cell = len(headers)
     if table is None:  # too many settings for columns: each cell's settings, then its figures, one per line
         names = [("setting or measure", [name for _ in rows for name in (*keys, *headers)])]

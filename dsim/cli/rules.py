@@ -186,7 +186,8 @@ def tune(
     console.print(steps)
     aim = f"{target:.2f}" if round(target, 2) == target else f"{target:g}"  # 0.50 as before; 0.505 not as 0.51
     frac = f"; the {name} crosses {aim} near {rule} = {result.interpolated:.2f}" if result.interpolated is not None else ""
-    found = f"{rule} = {result.value}: {name} {result.win_rate:.4f} (95% CI {result.ci95[0]:.4f} – {result.ci95[1]:.4f})"
+    found = (f"{rule} = {result.value}: {name} {result.win_rate:.4f} "
+             f"(95% CI {result.ci95[0]:.4f} – {result.ci95[1]:.4f})")
     if result.hit:
         console.print(f"{found}, within ±{tolerance} of the target {aim}{frac}.", markup=False)
     elif result.bracketed:  # the target falls between two neighbouring whole values: the nearer one is the answer
