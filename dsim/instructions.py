@@ -1,8 +1,8 @@
 """Instructions per battle of a ``dsim bench`` workload, by compiled function, counted by valgrind's callgrind.
 
 Wall-clock rates on a shared 2-core machine move by 10–20% from run to run; instruction counts do not: the
-kernel's own functions count the same for the same code, seed and battles, and the total (Python's call around
-the battles included) repeats to within 0.1%. So they are the measure for a change to the kernel's speed:
+kernel's own functions count the same for the same code, seed and battles, and so does the total (Python's call
+around the battles included: counting switches on and off while the process waits, see :func:`_instrument`). So they are the measure for a change to the kernel's speed:
 compare the counts before and after. They do not see cache misses or branch mispredictions,
 which the rates of ``dsim bench`` do, and valgrind counts a ``rep``-prefixed string instruction once per
 element (glibc's ``memset`` of 2 KB counts about 2,300), so a count can overstate a cheap bulk copy or fill.
@@ -136,17 +136,28 @@ def _play(workload: Workload, battles: int, between: Callable[[], None] | None =
     return float(game.play(workload.settings, SEED, stream, 0, battles)[game.outcome.rounds].mean())
 
 
+def _instrument(state: str) -> None:
+    """Turn callgrind's counting of this process ``on`` or ``off``, waiting in one blocking system call
+    (``waitpid``) while ``callgrind_control`` does it. The switch lands whenever callgrind serves the request, so
+    where it lands must not depend on timing: in the blocked wait it always lands at the same instruction. Reading
+    the controller's output instead (``subprocess.run(capture_output=True)``) woke as many times as its output
+    came in pieces, so a loaded machine counted a few thousand more of Python's instructions (0.5% of 20 battles)."""
+    control = subprocess.Popen(["callgrind_control", "-i", state, str(os.getpid())], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    if control.wait() != 0:
+        raise InstructionsError(f"callgrind_control -i {state} failed (exit status {control.returncode})")
+
+
 def _child(workload: Workload, battles: int, symbols_file: str) -> None:
     """Under callgrind: write the symbol map, count the battles only, print their mean rounds and the functions
     that missed the Numba cache."""
-    control = ["callgrind_control", "-i"]
 
     def start() -> None:
         Path(symbols_file).write_text(json.dumps({str(a): n for a, n in _compiled_symbols().items()}))
-        subprocess.run([*control, "on", str(os.getpid())], check=True, capture_output=True)
+        _instrument("on")
 
     rounds = _play(workload, battles, start)
-    subprocess.run([*control, "off", str(os.getpid())], check=True, capture_output=True)
+    _instrument("off")
     compiled = sorted({d.py_func.__qualname__ for d in _dispatchers() if sum(d.stats.cache_misses.values())})
     print(json.dumps({"rounds": rounds, "compiled": compiled}))
 

@@ -1,6 +1,7 @@
 """Playing many games of one cell and summarising them: batching, sums, intervals (game-agnostic).
 
-``dsim run`` and ``dsim policies compare`` call these; a game only supplies ``play`` and its
+``dsim run`` and ``dsim area`` call these; ``compare``, ``tune``, ``policies compare`` and ``tune-policy`` play
+in the same chunks (:func:`chunks`), so no count holds every play in memory. A game only supplies ``play`` and its
 :class:`~dsim.games.base.Outcome` schema, plus optional derived columns and summary figures.
 """
 

@@ -55,7 +55,13 @@ def test_a_counted_run_names_the_kernel_and_repeats_its_count():
     again = tool.count(workload, 20)
     for name in kernel + entry:
         assert again.by_function[name] == first.by_function[name]  # the kernel's counts, unlike seconds, repeat
-    assert abs(again.total - first.total) < 0.001 * first.total  # Python's own share varies a little, as documented
+    # The total also holds Python's code around the battles: 2/3 of a 20-battle count. It once moved by 0.5% (6,500
+    # instructions) on a loaded machine, when the switch was read through a pipe (dsim.instructions._instrument).
+    # Now the switch lands in a blocked wait; should it still land while the process runs, the difference is a few
+    # thousand of Python's instructions whatever the battles, so it is held to the 0.1% the docs promise of a bench
+    # count (BATTLES battles, whose own code is at least the kernel's here scaled up), not to 0.1% of 20 battles.
+    battles_code = sum(first.by_function[name] for name in kernel + entry) * tool.BATTLES / first.battles
+    assert abs(again.total - first.total) <= 0.001 * battles_code, (first.total, again.total, battles_code)
     assert "instructions per battle" in tool.report(first, "l1-2p", 5)
 
 
