@@ -7,14 +7,18 @@ Every nudged copy plays the same plays as the baseline (common random numbers: t
 Tango's score interval and McNemar's test, a mean's change a normal interval on the per-play differences; p-values
 are Holm-adjusted over every test reported. A screen plays every figure a little; successive rounds keep the
 figures that moved the measure most (a third each round, never fewer than ``refine``) and play them ``eta`` times
-as long, so the budget goes to the figures that matter. A figure the cell never reads changes no play.
+as long, so the budget goes to the figures that matter. A figure the cell never reads changes no play. A kept
+figure's estimate counts its screening plays too: the screen kept it for looking large, so among close rivals its
+size leans slightly high, but the later rounds' plays (``eta`` times as many each round) dominate it.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -251,8 +255,6 @@ def sensitivity(game: Game, settings: Mapping[str, Any], seed: int, budget: int,
         raise ValueError("--refine must be at least 1 and eta at least 2")
     measure = measure_column(game, measure)
     support = game.data()
-    from pathlib import Path
-
     figures = None
     if support is not None:
         overlay = settings.get("data")
@@ -275,8 +277,8 @@ def sensitivity(game: Game, settings: Mapping[str, Any], seed: int, budget: int,
     for pattern in fields:
         found = matching(pattern)
         if not found:
-            raise ValueError(f"--fields {pattern!r} matches no figure of {game.name} (paths look like "
-                             f"{(data_figures or rules or [Figure('kind.id.field', 0, True, None, None, FigureNote())])[0].path})")
+            example = (data_figures or rules)[0].path if data_figures or rules else "kind.id.field"
+            raise ValueError(f"--fields {pattern!r} matches no figure of {game.name} (paths look like {example})")
         chosen.update((f.path, f) for f in found)
     chosen = {path: f for path, f in chosen.items() if not any(_glob(path, pattern) for pattern in exclude)}
     grouped: dict[str, list[Figure]] = {}
@@ -339,8 +341,7 @@ def sensitivity(game: Game, settings: Mapping[str, Any], seed: int, budget: int,
 
 
 def _glob(path: str, pattern: str) -> bool:
-    import fnmatch
-
+    """Whether a figure's path matches a glob (``*`` spans dots)."""
     return fnmatch.fnmatchcase(path, pattern)
 
 
@@ -477,8 +478,6 @@ def uncertainty(game: Game, settings: Mapping[str, Any], seed: int, draws: int, 
     """Play the cell ``draws`` times with the chosen figures drawn jointly (a Latin hypercube over their ranges),
     each draw on the same ``plays`` plays as the others (``stream``: the cell's own, by default ``dsim compare``'s),
     and report the central ``level`` share of the measure over the draws."""
-    from pathlib import Path
-
     from dsim.tuning import latin_hypercube
 
     if draws < 2:

@@ -104,6 +104,8 @@ def test_same_seed_same_table_and_fields_select() -> None:
     two = sensitivity(game, TOY, seed=5, budget=60_000, fields=["pools.*"]).record()
     assert json.dumps(one) == json.dumps(two)
     assert {r["name"] for r in one["rows"]} == {"pools.main.dice", "pools.main.chance"}
+    kept = sensitivity(game, TOY, seed=5, budget=60_000, fields=["pools.*"], exclude=["*.chance"]).record()
+    assert [r["name"] for r in kept["rows"]] == ["pools.main.dice"]
     placeholders = sensitivity(game, TOY, seed=5, budget=60_000, fields=["placeholders"]).record()
     assert [r["name"] for r in placeholders["rows"]] == ["coins.spare.p"]
     with pytest.raises(ValueError, match="matches no figure"):
