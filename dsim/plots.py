@@ -563,6 +563,6 @@ def tornado(record: dict[str, Any], label: str, unit: str = "battle", rows: int 
         ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if ax.get_xlim()[1] - ax.get_xlim()[0] > 0.1 else 1))
     ax.grid(axis="x", alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
-    ax.set_title(f"Which figures move the answer: {label}, policy {record['policy']}\n{record['plays']:,} {unit}s "
+    fig.suptitle(f"Which figures move the answer: {label}, policy {record['policy']}\n{record['plays']:,} {unit}s "
                  f"on common random numbers, seed {record['seed']}; whiskers: paired 95% intervals", fontsize=10)
     return fig
