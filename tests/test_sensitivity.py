@@ -225,3 +225,15 @@ def test_stated_doubts_reach_the_figures_and_data_coverage() -> None:
     figs = Figures(support.load(), support.kinds, support)
     (figure, low, high), = ranges(figs.select(["heroes.amazona.vitality"]), 0.1)
     assert (low, high) == (4, 6)  # the stated lower end; the open upper end one step above the value 5
+
+
+def test_a_number_measure_is_a_paired_mean() -> None:
+    """``rounds`` never reads the figures: every change is exactly zero, with p = 1; a bad step is one line."""
+    record = sensitivity(get_game("figtoy"), TOY, seed=1, budget=60_000, measure="rounds").record()
+    assert record["kind"] == "mean" and 1 <= record["baseline"]["value"] <= 4
+    for row in record["rows"]:
+        for side in ("down", "up"):
+            if row[side]:
+                assert row[side]["effect"] == 0 and row[side]["p"] == 1.0 and row[side]["ci95"] == [0.0, 0.0]
+    out = runner.invoke(app, ["sensitivity", "--game", "figtoy", "--step", "2"])
+    assert out.exit_code == 1 and "--step must be a share" in out.output
