@@ -171,7 +171,7 @@ def _effect(tally: np.ndarray, rate: bool, level: float) -> dict[str, Any]:
     """Mean paired change with its interval and p-value from a tally."""
     n = int(tally[_N])
     if n == 0:
-        return {"effect": float("nan"), "ci95": [float("nan")] * 2, "p": 1.0, "changed": 0, "plays": 0}
+        return {"effect": None, "ci95": [None, None], "p": 1.0, "changed": 0, "plays": 0}  # JSON has no NaN
     mean = tally[_SUM] / n
     if rate:
         only_side, only_base = int(tally[_ONLY_SIDE]), int(tally[_ONLY_BASE])
@@ -327,17 +327,18 @@ def sensitivity(game: Game, settings: Mapping[str, Any], seed: int, budget: int,
         cell.close()
     progress(total, total)
     n = int(base_tally[0])
-    mean = base_tally[1] / n if n else float("nan")
+    if n == 0:
+        raise ValueError(f"--measure {measure!r} applies to none of the {rounds[-1].plays:,} plays of this cell")
+    mean = base_tally[1] / n
     if rate:
         low, high = wilson_interval(int(round(base_tally[1])), n, level)
     else:
-        sd = math.sqrt(max(base_tally[2] / n - mean * mean, 0.0) * n / max(n - 1, 1)) if n else float("nan")
-        half = float(_st.norm.isf((1 - level) / 2)) * sd / math.sqrt(n) if n else float("nan")
+        sd = math.sqrt(max(base_tally[2] / n - mean * mean, 0.0) * n / max(n - 1, 1))
+        half = float(_st.norm.isf((1 - level) / 2)) * sd / math.sqrt(n)
         low, high = mean - half, mean + half
     baseline = {"value": float(mean), "ci95": [float(low), float(high)], "plays": n}
-    records = _records(rows, rate, level)
-    cell_record = {k: v for k, v in settings.items()}
-    return Sensitivity(game.name, cell_record, measure, rate, seed, budget, step, baseline, rounds, records, done)
+    return Sensitivity(game.name, dict(settings), measure, rate, seed, budget, step, baseline, rounds,
+                       _records(rows, rate, level), done)
 
 
 def _glob(path: str, pattern: str) -> bool:
@@ -412,8 +413,8 @@ def _records(rows: Sequence[Row], rate: bool, level: float) -> list[dict[str, An
     for (i, side), p in zip(tests, adjusted, strict=True):
         out[i][side]["p_adjusted"] = float(p)
     for rec in out:
-        rec["size"] = max((abs(rec[s]["effect"]) for s in ("down", "up") if rec[s] and "effect" in rec[s]
-                           and not math.isnan(rec[s]["effect"])), default=0.0)
+        rec["size"] = max((abs(rec[s]["effect"]) for s in ("down", "up") if rec[s] and rec[s].get("effect") is not None),
+                          default=0.0)
     out.sort(key=lambda rec: (-rec["size"], rec["name"]))
     for rank, rec in enumerate(out, 1):
         rec["rank"] = rank
