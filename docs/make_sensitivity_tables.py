@@ -78,7 +78,27 @@ def section(game: str, budget: int, seed: int) -> str:
         source = (rec["source"] or "").replace("|", "/").replace("\n", " ")
         lines.append(f"| {rec['rank']} | `{rec['name']}` | {moved} | {_points(rec['down'], rate)} | {_points(rec['up'], rate)} | "
                      f"{status} | {source[:120]}{'…' if len(source) > 120 else ''} |")
+    if game in UNCERTAIN:
+        lines += ["", uncertain(game, args, seed)]
     return "\n".join(lines) + "\n"
+
+
+UNCERTAIN = ("dstbg", "dark_maiden")  # co-operative: a win rate to spread (a seat's share is symmetric)
+
+
+def uncertain(game: str, args: list[str], seed: int, draws: int = 30, plays: int = 2000) -> str:
+    """The headline's win rate beside its spread when the guessed figures range over their stated values."""
+    cell = [a for a in args if a not in ("--exclude", "*.level,*.order")]
+    cmd, res = dsim(["run", "--game", game, *cell, "--games", "20000", "--seed", str(seed), "--uncertain", str(draws),
+                     "--uncertain-plays", str(plays)])
+    drawn = res["uncertain"]
+    low, high = drawn["spread"]
+    refused = f"; {len(drawn['refused'])} times a draw broke an entry's schema and the entry kept its values" \
+        if drawn["refused"] else ""
+    return (f"How sure is the headline? `{cmd}`: win rate {pct(res['win_rate'])} (95% CI {interval(res['ci95'])}); "
+            f"with the {len(drawn['figures'])} guessed figures (placeholders) drawn jointly within their stated ranges, "
+            f"or one step either side where none is stated, {pct(low)} – {pct(high)} (the central 95% of {draws} "
+            f"draws of {plays:,} common plays{refused}).")
 
 
 def main() -> None:
