@@ -92,13 +92,14 @@ def uncertain(game: str, args: list[str], seed: int, draws: int = 30, plays: int
     cmd, res = dsim(["run", "--game", game, *cell, "--games", "20000", "--seed", str(seed), "--uncertain", str(draws),
                      "--uncertain-plays", str(plays)])
     drawn = res["uncertain"]
-    low, high = drawn["spread"]
+    low, high = (min(max(res["win_rate"] + d, 0.0), 1.0) for d in drawn["shift"])  # paired shifts on the long run
     refused = f"; {len(drawn['refused'])} times a draw broke an entry's schema and the entry kept its values" \
         if drawn["refused"] else ""
     return (f"How sure is the headline? `{cmd}`: win rate {pct(res['win_rate'])} (95% CI {interval(res['ci95'])}); "
             f"with the {len(drawn['figures'])} guessed figures (placeholders) drawn jointly within their stated ranges, "
             f"or one step either side where none is stated, {pct(low)} – {pct(high)} (the central 95% of {draws} "
-            f"draws of {plays:,} common plays{refused}).")
+            f"draws of {plays:,} common plays, each draw's change from the same plays unmoved added to the win rate"
+            f"{refused}).")
 
 
 def main() -> None:

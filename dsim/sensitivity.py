@@ -448,13 +448,20 @@ class Uncertainty:
     values: list[float]
     spread: tuple[float, float]
     level: float
+    base: float  # the measure on the same plays with the data as it is
     refused: list[str] = field(default_factory=list)  # entries a draw left as they were: the schema's reason
+
+    @property
+    def shift(self) -> tuple[float, float]:
+        """How far the guessed figures move the measure: the spread less the same plays' unmoved value (paired, so
+        the draws' own sampling noise mostly cancels; add it to a longer run's estimate)."""
+        return self.spread[0] - self.base, self.spread[1] - self.base
 
     def record(self) -> dict[str, Any]:
         """JSON form (``refused``: entries some draw left at their values, as the schema refused the draw's)."""
         return {"measure": self.measure, "draws": self.draws, "plays_per_draw": self.plays,
-                "spread": list(self.spread), "level": self.level, "values": self.values, "figures": self.figures,
-                "refused": self.refused}
+                "spread": list(self.spread), "base": self.base, "shift": list(self.shift), "level": self.level,
+                "values": self.values, "figures": self.figures, "refused": self.refused}
 
 
 def ranges(figures: Sequence[Figure], step: float) -> list[tuple[Figure, float, float]]:
@@ -501,21 +508,27 @@ def uncertainty(game: Game, settings: Mapping[str, Any], seed: int, draws: int, 
     if stream is not None:
         cell.stream = stream
     by_path = {f.path: f for f in figs.figures.values()}
-    values: list[float] = []
     refused: list[str] = []
+
+    def mean(played: Mapping[str, Any]) -> float:
+        total, count = 0.0, 0
+        for lo in range(0, plays, 1 << 16):
+            n = min(1 << 16, plays - lo)
+            vals = _play(game, played, seed, cell.stream, lo, n, measure)
+            total += float(np.nansum(vals))
+            count += int((~np.isnan(vals)).sum())
+            progress(n)
+        if not count:
+            raise ValueError(f"--measure {measure!r} applies to none of the {plays:,} plays")
+        return total / count
+
     try:
+        base = mean(settings)  # the same plays with the data as it is: the draws' shifts are paired with it
+        values = []
         for point in points:
             # an entry the schema refuses in this draw (two guessed faces drawn equal) keeps its values: counted
-            moved = cell.moved({s[0].path: float(v) for s, v in zip(spans, point, strict=True)}, by_path, refused)
-            total = 0.0
-            count = 0
-            for lo in range(0, plays, 1 << 16):
-                n = min(1 << 16, plays - lo)
-                vals = _play(game, moved, seed, cell.stream, lo, n, measure)
-                total += float(np.nansum(vals))
-                count += int((~np.isnan(vals)).sum())
-                progress(n)
-            values.append(total / count if count else float("nan"))
+            values.append(mean(cell.moved({s[0].path: float(v) for s, v in zip(spans, point, strict=True)}, by_path,
+                                          refused)))
             cell.close()
     finally:
         cell.close()
@@ -523,4 +536,4 @@ def uncertainty(game: Game, settings: Mapping[str, Any], seed: int, draws: int, 
     spread = (float(np.quantile(values, tail)), float(np.quantile(values, 1 - tail)))
     figures = [{"path": f.path, "value": f.value, "low": lo_, "high": hi_, "stated": f.note.range is not None}
                for f, lo_, hi_ in spans]
-    return Uncertainty(measure, draws, plays, figures, [float(v) for v in values], spread, level, refused)
+    return Uncertainty(measure, draws, plays, figures, [float(v) for v in values], spread, level, float(base), refused)

@@ -138,7 +138,7 @@ def test_uncertainty_spreads_over_the_placeholder_ranges() -> None:
     """The unread placeholder moves nothing: every draw gives the baseline's rate on the same plays."""
     game = get_game("figtoy")
     flat = uncertainty(game, TOY, seed=1, draws=5, plays=4000)
-    assert len(set(flat.values)) == 1 and flat.figures[0]["path"] == "coins.spare.p"
+    assert set(flat.values) == {flat.base} and flat.shift == (0, 0) and flat.figures[0]["path"] == "coins.spare.p"
     moving = uncertainty(game, TOY, seed=1, draws=20, plays=4000, fields=["coins.heads.p"])
     assert moving.spread[0] < moving.spread[1]
     assert moving.spread[0] >= toy.win_rate(0.54, 3, 0.5) - 0.03 and moving.spread[1] <= toy.win_rate(0.66, 3, 0.5) + 0.03
