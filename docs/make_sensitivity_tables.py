@@ -31,19 +31,22 @@ HEADLINES: dict[str, tuple[str, list[str], str, str]] = {
                     "three heroes on normal; every figure of the data and every whole-number rule but the levels and site order "
                     "that say where a pile or site belongs (moving one moves a card to another "
                     "site, a question of structure, not of a figure)"),
-    "bloodborne": ("Bloodborne: The Card Game", ["--hunters", "4", "--measure", "win_seat_0"], "all",
-                   "four hunters, the first seat's win share; every figure of the data and every whole-number rule"),
+    "bloodborne": ("Bloodborne: The Card Game", ["--hunters", "4", "--measure", "rounds"], "all",
+                   "four hunters, the mean game length in rounds (a seat's win share barely moves when a figure "
+                   "changes for every seat alike); every figure of the data and every whole-number rule"),
 }
 BEGIN, END = "<!-- sensitivity:{game}:begin -->", "<!-- sensitivity:{game}:end -->"
 
 
-def _points(entry: dict[str, Any] | None) -> str:
-    """One side's change with its interval, or why there is none."""
+def _points(entry: dict[str, Any] | None, rate: bool) -> str:
+    """One side's change with its interval (percentage points for a rate), or why there is none."""
     if entry is None:
         return "at its bound"
     if "error" in entry:
         return "cannot play"
     star = " *" if entry["p_adjusted"] < 0.05 else ""
+    if not rate:
+        return f"{entry['effect']:+.2f} ({entry['ci95'][0]:+.2f} to {entry['ci95'][1]:+.2f}){star}"
     return f"{100 * entry['effect']:+.1f} ({interval(entry['ci95'], True).replace(' points', '')}){star}"
 
 
@@ -52,13 +55,18 @@ def section(game: str, budget: int, seed: int) -> str:
     title, args, fields, why = HEADLINES[game]
     cmd, res = dsim(["sensitivity", "--game", game, *args, "--fields", fields, "--budget", str(budget),
                      "--seed", str(seed)])
-    base = res["baseline"]
-    measure = "win rate" if res["measure"] == "win" else f"{res['measure']} rate"
+    base, rate = res["baseline"], res["kind"] == "rate"
+    if rate:
+        measure = ("win rate" if res["measure"] == "win" else f"{res['measure']} rate") + \
+            f" {pct(base['value'])} ({interval(base['ci95'])})"
+        unit = "percentage points"
+    else:
+        measure = f"mean {res['measure']} {base['value']:.2f} ({base['ci95'][0]:.2f} – {base['ci95'][1]:.2f})"
+        unit = res["measure"]
     lines = [f"## {title}", "",
              f"`{cmd}`", "",
-             f"Cell: {why}. Policy **{res['policy']}**; {measure} {pct(base['value'])} ({interval(base['ci95'])}) over "
-             f"{base['plays']:,} plays; {res['plays']:,} plays in all. Changes in percentage points with their paired "
-             f"95% intervals; * marks a Holm-adjusted p below 0.05.", "",
+             f"Cell: {why}. Policy **{res['policy']}**; {measure} over {base['plays']:,} plays; {res['plays']:,} plays "
+             f"in all. Changes in {unit} with their paired 95% intervals; * marks a Holm-adjusted p below 0.05.", "",
              "| # | figure | value → down / up | one step down | one step up | status | source |",
              "|---|---|---|---|---|---|---|"]
     for rec in res["rows"][:10]:
@@ -68,9 +76,30 @@ def section(game: str, budget: int, seed: int) -> str:
             moved = f"{rec['value']:g} → " + " / ".join(f"{rec[s]['to']:g}" if rec[s] else "–" for s in ("down", "up"))
         status = rec["status"] + (f", confidence {rec['confidence']}" if rec["confidence"] else "")
         source = (rec["source"] or "").replace("|", "/").replace("\n", " ")
-        lines.append(f"| {rec['rank']} | `{rec['name']}` | {moved} | {_points(rec['down'])} | {_points(rec['up'])} | "
+        lines.append(f"| {rec['rank']} | `{rec['name']}` | {moved} | {_points(rec['down'], rate)} | {_points(rec['up'], rate)} | "
                      f"{status} | {source[:120]}{'…' if len(source) > 120 else ''} |")
+    if game in UNCERTAIN:
+        lines += ["", uncertain(game, args, seed)]
     return "\n".join(lines) + "\n"
+
+
+UNCERTAIN = ("dstbg", "dark_maiden")  # co-operative: a win rate to spread (a seat's share is symmetric)
+
+
+def uncertain(game: str, args: list[str], seed: int, draws: int = 30, plays: int = 2000) -> str:
+    """The headline's win rate beside its spread when the guessed figures range over their stated values."""
+    cell = [a for a in args if a not in ("--exclude", "*.level,*.order")]
+    cmd, res = dsim(["run", "--game", game, *cell, "--games", "20000", "--seed", str(seed), "--uncertain", str(draws),
+                     "--uncertain-plays", str(plays)])
+    drawn = res["uncertain"]
+    low, high = (min(max(res["win_rate"] + d, 0.0), 1.0) for d in drawn["shift"])  # paired shifts on the long run
+    refused = f"; {len(drawn['refused'])} times a draw broke an entry's schema and the entry kept its values" \
+        if drawn["refused"] else ""
+    return (f"How sure is the headline? `{cmd}`: win rate {pct(res['win_rate'])} (95% CI {interval(res['ci95'])}); "
+            f"with the {len(drawn['figures'])} guessed figures (placeholders) drawn jointly within their stated ranges, "
+            f"or one step either side where none is stated, {pct(low)} – {pct(high)} (the central 95% of {draws} "
+            f"draws of {plays:,} common plays, each draw's change from the same plays unmoved added to the win rate"
+            f"{refused}).")
 
 
 def main() -> None:

@@ -254,8 +254,7 @@ class Figures:
             if whole:
                 low = None if low is None else math.floor(low) + (1 if strict_low and low == math.floor(low) else 0)
                 high = None if high is None else math.ceil(high) - (1 if strict_high and high == math.ceil(high) else 0)
-            note = support.figure_note(found.chain, found.names, found.relative) if support is not None \
-                else entry_note(found.chain, found.names, found.relative)
+            note = getattr(support, "figure_note", entry_note)(found.chain, found.names, found.relative)
             self.figures[found.path] = Figure(found.path, found.value, whole, low, high, note, found.address)
 
     def _found(self) -> Iterator[_Found]:

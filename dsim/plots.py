@@ -532,7 +532,7 @@ def _short_path(path: str, width: int = 56) -> str:
 def tornado(record: dict[str, Any], label: str, unit: str = "battle", rows: int = 20) -> Figure:
     """The top ``rows`` figures of a ``dsim sensitivity`` record as bars from the baseline to the measure with the
     figure one step down and one step up, each with its paired 95% interval."""
-    ranked = [r for r in record["rows"] if any(r[s] and "effect" in r[s] for s in ("down", "up"))][:rows]
+    ranked = [r for r in record["rows"] if any(r[s] and r[s].get("effect") is not None for s in ("down", "up"))][:rows]
     if not ranked:
         raise PlotError("no figure was played: nothing to draw")
     rate = record["kind"] == "rate"
@@ -545,9 +545,10 @@ def tornado(record: dict[str, Any], label: str, unit: str = "battle", rows: int 
     height = 0.38
     for side, colour, offset, text in (("down", OKABE_ITO[0], height / 2, "one step down"),
                                        ("up", OKABE_ITO[1], -height / 2, "one step up")):
-        eff = np.array([r[side]["effect"] if r[side] and "effect" in r[side] else np.nan for r in ranked])
-        low = np.array([r[side]["ci95"][0] if r[side] and "ci95" in r[side] else np.nan for r in ranked])
-        high = np.array([r[side]["ci95"][1] if r[side] and "ci95" in r[side] else np.nan for r in ranked])
+        played = [r[side] if r[side] and r[side].get("effect") is not None else None for r in ranked]
+        eff = np.array([np.nan if e is None else e["effect"] for e in played], float)
+        low = np.array([np.nan if e is None else e["ci95"][0] for e in played], float)
+        high = np.array([np.nan if e is None else e["ci95"][1] for e in played], float)
         ax.barh(ys + offset, np.nan_to_num(eff), height, left=base, color=colour, label=text)
         ok = ~np.isnan(eff)
         ax.errorbar(base + eff[ok], ys[ok] + offset, xerr=[eff[ok] - low[ok], high[ok] - eff[ok]], fmt="none",
@@ -566,6 +567,6 @@ def tornado(record: dict[str, Any], label: str, unit: str = "battle", rows: int 
         ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if ax.get_xlim()[1] - ax.get_xlim()[0] > 0.1 else 1))
     ax.grid(axis="x", alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
-    ax.set_title(f"Which figures move the answer: {label}, policy {record['policy']}\n{record['plays']:,} {unit}s "
+    fig.suptitle(f"Which figures move the answer: {label}, policy {record['policy']}\n{record['plays']:,} {unit}s "
                  f"on common random numbers, seed {record['seed']}; whiskers: paired 95% intervals", fontsize=10)
     return fig

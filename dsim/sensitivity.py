@@ -7,14 +7,18 @@ Every nudged copy plays the same plays as the baseline (common random numbers: t
 Tango's score interval and McNemar's test, a mean's change a normal interval on the per-play differences; p-values
 are Holm-adjusted over every test reported. A screen plays every figure a little; successive rounds keep the
 figures that moved the measure most (a third each round, never fewer than ``refine``) and play them ``eta`` times
-as long, so the budget goes to the figures that matter. A figure the cell never reads changes no play.
+as long, so the budget goes to the figures that matter. A figure the cell never reads changes no play. A kept
+figure's estimate counts its screening plays too: the screen kept it for looking large, so among close rivals its
+size leans slightly high, but the later rounds' plays (``eta`` times as many each round) dominate it.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -167,7 +171,7 @@ def _effect(tally: np.ndarray, rate: bool, level: float) -> dict[str, Any]:
     """Mean paired change with its interval and p-value from a tally."""
     n = int(tally[_N])
     if n == 0:
-        return {"effect": float("nan"), "ci95": [float("nan")] * 2, "p": 1.0, "changed": 0, "plays": 0}
+        return {"effect": None, "ci95": [None, None], "p": 1.0, "changed": 0, "plays": 0}  # JSON has no NaN
     mean = tally[_SUM] / n
     if rate:
         only_side, only_base = int(tally[_ONLY_SIDE]), int(tally[_ONLY_BASE])
@@ -251,8 +255,6 @@ def sensitivity(game: Game, settings: Mapping[str, Any], seed: int, budget: int,
         raise ValueError("--refine must be at least 1 and eta at least 2")
     measure = measure_column(game, measure)
     support = game.data()
-    from pathlib import Path
-
     figures = None
     if support is not None:
         overlay = settings.get("data")
@@ -275,8 +277,8 @@ def sensitivity(game: Game, settings: Mapping[str, Any], seed: int, budget: int,
     for pattern in fields:
         found = matching(pattern)
         if not found:
-            raise ValueError(f"--fields {pattern!r} matches no figure of {game.name} (paths look like "
-                             f"{(data_figures or rules or [Figure('kind.id.field', 0, True, None, None, FigureNote())])[0].path})")
+            example = (data_figures or rules)[0].path if data_figures or rules else "kind.id.field"
+            raise ValueError(f"--fields {pattern!r} matches no figure of {game.name} (paths look like {example})")
         chosen.update((f.path, f) for f in found)
     chosen = {path: f for path, f in chosen.items() if not any(_glob(path, pattern) for pattern in exclude)}
     grouped: dict[str, list[Figure]] = {}
@@ -325,22 +327,22 @@ def sensitivity(game: Game, settings: Mapping[str, Any], seed: int, budget: int,
         cell.close()
     progress(total, total)
     n = int(base_tally[0])
-    mean = base_tally[1] / n if n else float("nan")
+    if n == 0:
+        raise ValueError(f"--measure {measure!r} applies to none of the {rounds[-1].plays:,} plays of this cell")
+    mean = base_tally[1] / n
     if rate:
         low, high = wilson_interval(int(round(base_tally[1])), n, level)
     else:
-        sd = math.sqrt(max(base_tally[2] / n - mean * mean, 0.0) * n / max(n - 1, 1)) if n else float("nan")
-        half = float(_st.norm.isf((1 - level) / 2)) * sd / math.sqrt(n) if n else float("nan")
+        sd = math.sqrt(max(base_tally[2] / n - mean * mean, 0.0) * n / max(n - 1, 1))
+        half = float(_st.norm.isf((1 - level) / 2)) * sd / math.sqrt(n)
         low, high = mean - half, mean + half
     baseline = {"value": float(mean), "ci95": [float(low), float(high)], "plays": n}
-    records = _records(rows, rate, level)
-    cell_record = {k: v for k, v in settings.items()}
-    return Sensitivity(game.name, cell_record, measure, rate, seed, budget, step, baseline, rounds, records, done)
+    return Sensitivity(game.name, dict(settings), measure, rate, seed, budget, step, baseline, rounds,
+                       _records(rows, rate, level), done)
 
 
 def _glob(path: str, pattern: str) -> bool:
-    import fnmatch
-
+    """Whether a figure's path matches a glob (``*`` spans dots)."""
     return fnmatch.fnmatchcase(path, pattern)
 
 
@@ -411,8 +413,8 @@ def _records(rows: Sequence[Row], rate: bool, level: float) -> list[dict[str, An
     for (i, side), p in zip(tests, adjusted, strict=True):
         out[i][side]["p_adjusted"] = float(p)
     for rec in out:
-        rec["size"] = max((abs(rec[s]["effect"]) for s in ("down", "up") if rec[s] and "effect" in rec[s]
-                           and not math.isnan(rec[s]["effect"])), default=0.0)
+        rec["size"] = max((abs(rec[s]["effect"]) for s in ("down", "up") if rec[s] and rec[s].get("effect") is not None),
+                          default=0.0)
     out.sort(key=lambda rec: (-rec["size"], rec["name"]))
     for rank, rec in enumerate(out, 1):
         rec["rank"] = rank
@@ -446,13 +448,20 @@ class Uncertainty:
     values: list[float]
     spread: tuple[float, float]
     level: float
+    base: float  # the measure on the same plays with the data as it is
     refused: list[str] = field(default_factory=list)  # entries a draw left as they were: the schema's reason
+
+    @property
+    def shift(self) -> tuple[float, float]:
+        """How far the guessed figures move the measure: the spread less the same plays' unmoved value (paired, so
+        the draws' own sampling noise mostly cancels; add it to a longer run's estimate)."""
+        return self.spread[0] - self.base, self.spread[1] - self.base
 
     def record(self) -> dict[str, Any]:
         """JSON form (``refused``: entries some draw left at their values, as the schema refused the draw's)."""
         return {"measure": self.measure, "draws": self.draws, "plays_per_draw": self.plays,
-                "spread": list(self.spread), "level": self.level, "values": self.values, "figures": self.figures,
-                "refused": self.refused}
+                "spread": list(self.spread), "base": self.base, "shift": list(self.shift), "level": self.level,
+                "values": self.values, "figures": self.figures, "refused": self.refused}
 
 
 def ranges(figures: Sequence[Figure], step: float) -> list[tuple[Figure, float, float]]:
@@ -477,8 +486,6 @@ def uncertainty(game: Game, settings: Mapping[str, Any], seed: int, draws: int, 
     """Play the cell ``draws`` times with the chosen figures drawn jointly (a Latin hypercube over their ranges),
     each draw on the same ``plays`` plays as the others (``stream``: the cell's own, by default ``dsim compare``'s),
     and report the central ``level`` share of the measure over the draws."""
-    from pathlib import Path
-
     from dsim.tuning import latin_hypercube
 
     if draws < 2:
@@ -501,21 +508,27 @@ def uncertainty(game: Game, settings: Mapping[str, Any], seed: int, draws: int, 
     if stream is not None:
         cell.stream = stream
     by_path = {f.path: f for f in figs.figures.values()}
-    values: list[float] = []
     refused: list[str] = []
+
+    def mean(played: Mapping[str, Any]) -> float:
+        total, count = 0.0, 0
+        for lo in range(0, plays, 1 << 16):
+            n = min(1 << 16, plays - lo)
+            vals = _play(game, played, seed, cell.stream, lo, n, measure)
+            total += float(np.nansum(vals))
+            count += int((~np.isnan(vals)).sum())
+            progress(n)
+        if not count:
+            raise ValueError(f"--measure {measure!r} applies to none of the {plays:,} plays")
+        return total / count
+
     try:
+        base = mean(settings)  # the same plays with the data as it is: the draws' shifts are paired with it
+        values = []
         for point in points:
             # an entry the schema refuses in this draw (two guessed faces drawn equal) keeps its values: counted
-            moved = cell.moved({s[0].path: float(v) for s, v in zip(spans, point, strict=True)}, by_path, refused)
-            total = 0.0
-            count = 0
-            for lo in range(0, plays, 1 << 16):
-                n = min(1 << 16, plays - lo)
-                vals = _play(game, moved, seed, cell.stream, lo, n, measure)
-                total += float(np.nansum(vals))
-                count += int((~np.isnan(vals)).sum())
-                progress(n)
-            values.append(total / count if count else float("nan"))
+            values.append(mean(cell.moved({s[0].path: float(v) for s, v in zip(spans, point, strict=True)}, by_path,
+                                          refused)))
             cell.close()
     finally:
         cell.close()
@@ -523,4 +536,4 @@ def uncertainty(game: Game, settings: Mapping[str, Any], seed: int, draws: int, 
     spread = (float(np.quantile(values, tail)), float(np.quantile(values, 1 - tail)))
     figures = [{"path": f.path, "value": f.value, "low": lo_, "high": hi_, "stated": f.note.range is not None}
                for f, lo_, hi_ in spans]
-    return Uncertainty(measure, draws, plays, figures, [float(v) for v in values], spread, level, refused)
+    return Uncertainty(measure, draws, plays, figures, [float(v) for v in values], spread, level, float(base), refused)

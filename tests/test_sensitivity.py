@@ -104,6 +104,8 @@ def test_same_seed_same_table_and_fields_select() -> None:
     two = sensitivity(game, TOY, seed=5, budget=60_000, fields=["pools.*"]).record()
     assert json.dumps(one) == json.dumps(two)
     assert {r["name"] for r in one["rows"]} == {"pools.main.dice", "pools.main.chance"}
+    kept = sensitivity(game, TOY, seed=5, budget=60_000, fields=["pools.*"], exclude=["*.chance"]).record()
+    assert [r["name"] for r in kept["rows"]] == ["pools.main.dice"]
     placeholders = sensitivity(game, TOY, seed=5, budget=60_000, fields=["placeholders"]).record()
     assert [r["name"] for r in placeholders["rows"]] == ["coins.spare.p"]
     with pytest.raises(ValueError, match="matches no figure"):
@@ -136,7 +138,7 @@ def test_uncertainty_spreads_over_the_placeholder_ranges() -> None:
     """The unread placeholder moves nothing: every draw gives the baseline's rate on the same plays."""
     game = get_game("figtoy")
     flat = uncertainty(game, TOY, seed=1, draws=5, plays=4000)
-    assert len(set(flat.values)) == 1 and flat.figures[0]["path"] == "coins.spare.p"
+    assert set(flat.values) == {flat.base} and flat.shift == (0, 0) and flat.figures[0]["path"] == "coins.spare.p"
     moving = uncertainty(game, TOY, seed=1, draws=20, plays=4000, fields=["coins.heads.p"])
     assert moving.spread[0] < moving.spread[1]
     assert moving.spread[0] >= toy.win_rate(0.54, 3, 0.5) - 0.03 and moving.spread[1] <= toy.win_rate(0.66, 3, 0.5) + 0.03
@@ -223,3 +225,15 @@ def test_stated_doubts_reach_the_figures_and_data_coverage() -> None:
     figs = Figures(support.load(), support.kinds, support)
     (figure, low, high), = ranges(figs.select(["heroes.amazona.vitality"]), 0.1)
     assert (low, high) == (4, 6)  # the stated lower end; the open upper end one step above the value 5
+
+
+def test_a_number_measure_is_a_paired_mean() -> None:
+    """``rounds`` never reads the figures: every change is exactly zero, with p = 1; a bad step is one line."""
+    record = sensitivity(get_game("figtoy"), TOY, seed=1, budget=60_000, measure="rounds").record()
+    assert record["kind"] == "mean" and 1 <= record["baseline"]["value"] <= 4
+    for row in record["rows"]:
+        for side in ("down", "up"):
+            if row[side]:
+                assert row[side]["effect"] == 0 and row[side]["p"] == 1.0 and row[side]["ci95"] == [0.0, 0.0]
+    out = runner.invoke(app, ["sensitivity", "--game", "figtoy", "--step", "2"])
+    assert out.exit_code == 1 and "--step must be a share" in out.output

@@ -110,8 +110,11 @@ def uncertain_sentence(chosen: Game, summary: dict[str, Any]) -> str:
     spread over the data's doubt."""
     drawn = summary["uncertain"]
     low, high = drawn["spread"]
+    if "win_rate" in summary and drawn["measure"] == chosen.outcome.success:  # the shifts laid on the whole run's rate
+        low, high = (min(max(summary["win_rate"] + d, 0.0), 1.0) for d in drawn["shift"])
     span = f"{100 * low:.1f}–{100 * high:.1f}%"
-    where = f"{len(drawn['figures'])} figures, {drawn['draws']} draws of {drawn['plays_per_draw']:,} common plays"
+    where = (f"{len(drawn['figures'])} figures, {drawn['draws']} draws of {drawn['plays_per_draw']:,} common plays, "
+             f"each paired with the same plays unmoved")
     if drawn["refused"]:
         where += (f"; {len(drawn['refused'])} times an entry's draw broke its schema and kept its values, e.g. "
                   f"{drawn['refused'][0]}")

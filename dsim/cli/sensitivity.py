@@ -95,6 +95,8 @@ def _side(entry: dict[str, Any] | None, rate: bool) -> str:
         return "—"
     if "error" in entry:
         return "cannot play"
+    if entry["effect"] is None:
+        return "not measured"
     low, high = entry["ci95"]
     mark = "*" if entry["p_adjusted"] < 0.05 else ""
     return f"{_points(entry['effect'], rate)}{mark} ({_points(low, rate)}, {_points(high, rate)})"
