@@ -363,11 +363,12 @@ def search_value(t, b) -> float:
 
 @allocating
 def search_block(t, policy, params, seed: int, stream: int, mode: int, plays, prefixes, lengths, job_play, job_option,
-                 job_key, hidden, lo: int, hi: int, values, info) -> None:
+                 job_key, hidden, lo: int, hi: int, values, info, out) -> None:
     """Replays ``lo .. hi-1`` of a search (``context.SR_*``): job ``j`` replays battle ``plays[job_play[j]]`` with its
     prefix forced (and, unless ``mode`` is ``SEARCH_ADVANCE``, ``job_option[j]`` after it, then the switch to the
     rollout key ``job_key[j]``); its value goes to ``values[j]``, the decision after the prefix (options, hook, the
-    policy's answer) to ``info[j]``. ``hidden`` (tests): (decision, key) at which the true play's hidden state is
+    policy's answer, the cards drawn by then) to ``info[j]``, its outcomes to column ``j`` of ``out`` if it has one.
+    ``hidden`` (tests): (decision, key) at which the true play's hidden state is
     redrawn, decision -1 for never."""
     b = search_buffers(t.steps.shape[0], params, X.SR_CHOICES + prefixes.shape[1] + 1)
     tr = ref(t)
@@ -394,11 +395,14 @@ def search_block(t, policy, params, seed: int, stream: int, mode: int, plays, pr
         info[j, 0] = s[X.SR_OPTIONS]
         info[j, 1] = s[X.SR_HOOK]
         info[j, 2] = s[X.SR_BASE]
+        info[j, 3] = s[X.SR_DRAWN]
+        if j < out.shape[1]:
+            summarise(tr, br, out, j)
     keep_alive(b)
 
 
 def search_block_impl(t, policy, params, seed, stream, mode, plays, prefixes, lengths, job_play, job_option, job_key,
-                      hidden, lo, hi, values, info):
+                      hidden, lo, hi, values, info, out):
     """The search entry's body (:func:`search_block`; ``engine.BattleReplayer`` runs pieces of it on threads)."""
     search_block(t, policy, params, seed, stream, mode, plays, prefixes, lengths, job_play, job_option, job_key,
-                 hidden, lo, hi, values, info)
+                 hidden, lo, hi, values, info, out)

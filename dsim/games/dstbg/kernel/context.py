@@ -112,6 +112,7 @@ SR_KEY_LO = 7
 SR_HIDE_AT = 8  # tests: before decision SR_HIDE_AT of the true play its hidden state is resampled from this key (-1 never)
 SR_HIDE_HI = 9
 SR_HIDE_LO = 10
+SR_DRAWN = 11  # SEARCH_ADVANCE: behaviour cards drawn by decision SR_FORCED (when the hidden deck was last revealed)
 SR_CHOICES = 16
 
 

@@ -638,6 +638,7 @@ def search_decide(b, policy, hook: int, n: int) -> int:
         s[X.SR_HOOK] = hook
         s[X.SR_OPTIONS] = n
         s[X.SR_BASE] = choice
+        s[X.SR_DRAWN] = b.st[L.G_CARDS_DRAWN]
     return choice
 
 
