@@ -58,12 +58,18 @@ class Replayer(Protocol):
 
 @dataclass(frozen=True)
 class Budget:
-    """How hard the searcher looks: ``rollouts`` per option at each decision, up to ``decisions`` per play."""
+    """How hard the searcher looks: ``rollouts`` per option at each decision, up to ``decisions`` per play; it leaves
+    the base policy's answer only for an option whose paired gain over it exceeds ``z`` standard errors (with few
+    rollouts, following the noisiest estimate lost more Gargoyle battles than it won: 35% against the tactician's
+    67.5% over 40 battles at 16 rollouts and z = 0)."""
 
     rollouts: int = 16
     decisions: int = 512
+    z: float = 2.0
 
     def __post_init__(self) -> None:
+        if not 0 <= self.z <= 10:
+            raise ValueError(f"the switch threshold z must be 0 to 10 standard errors, got {self.z}")
         if not 1 <= self.rollouts <= MAX_ROLLOUTS:
             raise ValueError(f"rollouts per option must be 1 to {MAX_ROLLOUTS}, got {self.rollouts}")
         if not 0 <= self.decisions <= MAX_DECISIONS:
@@ -117,12 +123,28 @@ def rollout_keys(seed: int, plays: np.ndarray, depths: np.ndarray, rollouts: np.
         return _mix(k ^ (rollouts.astype(np.uint64) + _GAMMA * np.uint64(3)))
 
 
+def _choose(values: np.ndarray, base: int, z: float) -> int:
+    """The option to take from its rollout values (options × rollouts, common keys by column): the base policy's
+    answer unless an option's mean paired gain over it exceeds ``z`` standard errors; then the best mean."""
+    means = values.mean(axis=1)
+    if not 0 <= base < len(values):
+        return int(np.argmax(means))
+    gain = values - values[base]
+    r = values.shape[1]
+    se = gain.std(axis=1, ddof=1) / np.sqrt(r) if r > 1 else np.zeros(len(values))
+    better = gain.mean(axis=1) > np.maximum(z * se, 0.0) + 1e-12
+    if not better.any():
+        return base
+    return int(np.flatnonzero(better)[np.argmax(means[better])])
+
+
 def search(replayer: Replayer, plays: np.ndarray, budget: Budget, seed: int, fair: bool = True,
            record: bool = False, progress: Callable[[int], None] | None = None) -> Search:
     """Play ``plays`` choosing every decision (up to ``budget.decisions`` a play) by rollouts of the base policy.
 
     At a decision every option is played ``budget.rollouts`` times on common rollout keys (:func:`rollout_keys`
-    from ``seed``); the option of the highest mean value is taken, the base policy's own answer among equals. The
+    from ``seed``); the base policy's own answer stands unless some option beats it, rollout by rollout, by more than
+    ``budget.z`` standard errors of the paired difference: then the option of the highest mean is taken. The
     result is a pure function of the arguments (whatever the threads the game plays on). ``record`` keeps each
     decision's estimates (:class:`Estimate`); ``progress`` is told how many plays ended at each step."""
     plays = np.asarray(plays, np.int64)
@@ -168,8 +190,7 @@ def search(replayer: Replayer, plays: np.ndarray, budget: Budget, seed: int, fai
         base = adv.base[asking]
         for i, row in enumerate(rows):
             m = means[first[i]:first[i] + k[i]]
-            best = m.max()
-            choice = int(base[i]) if 0 <= base[i] < k[i] and m[base[i]] == best else int(np.argmax(m))
+            choice = _choose(grouped[first[i]:first[i] + k[i]], int(base[i]), budget.z)
             if record:
                 hw = 1.96 * spread[first[i]:first[i] + k[i]] / np.sqrt(r)
                 out.estimates.append(Estimate(int(plays[row]), int(lengths[row]), int(adv.hook[asking][i]),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dsim.search import Budget, rollout_keys, search
+from dsim.search import Budget, _choose, rollout_keys, search
 from tests.searchtoy import HIGHER, LOWER, HigherLower
 
 PLAYS = np.arange(300)
@@ -102,3 +102,15 @@ def test_toy_optimal_guess_is_counting():
     deck = np.array([[1, 0, 2, 3]])
     assert toy.optimal(deck, 0)[0] == HIGHER
     assert toy.optimal(deck, 1)[0] == HIGHER
+
+
+def test_the_base_answer_stands_unless_another_option_is_clearly_better():
+    """Paired on common rollout keys: a gain within z standard errors leaves the base policy's answer, a clear one
+    takes the best mean; with z = 0 any positive mean gain switches."""
+    base = np.array([1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0])
+    noisy = np.array([1.0, 1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0])  # one rollout better: gain 1/8, se 1/8
+    clear = np.array([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0])  # three better, none worse
+    assert _choose(np.stack([base, noisy]), 0, 2.0) == 0
+    assert _choose(np.stack([base, noisy]), 0, 0.0) == 1
+    assert _choose(np.stack([base, noisy, clear]), 0, 2.0) == 2
+    assert _choose(np.stack([clear, base]), 1, 2.0) == 0

@@ -33,7 +33,8 @@ class SearchPolicy(Policy):
 
         values = dict(zip((p.name for p in self.params), vector))
         rollouts = int(values.get("rollouts", 1))
-        return Budget(rollouts=rollouts, decisions=int(values["decisions"])), BASES[int(values["base"])]
+        budget = Budget(rollouts=rollouts, decisions=int(values["decisions"]), z=float(values.get("z", 0.0)))
+        return budget, BASES[int(values["base"])]
 
 
 _BASE = Param("base", float(BASES.index("tactician")), 0, len(BASES) - 1,
@@ -47,7 +48,9 @@ SEARCHERS: dict[str, SearchPolicy] = {
         "the players cannot know resampled (unseen behaviour-card order, face-down traps, future dice), and takes "
         "the best mean. A fair player: it never reads hidden cards or the dice to come.",
         None,
-        (Param("rollouts", 16, 1, 1024, "rollouts per option at each decision", whole=True), _DECISIONS, _BASE),
+        (Param("rollouts", 16, 1, 1024, "rollouts per option at each decision", whole=True), _DECISIONS, _BASE,
+         Param("z", 2.0, 0.0, 10.0, "leave the base policy's answer only for an option better by more than z "
+               "standard errors of the paired difference")),
         fair=True),
     "oracle": SearchPolicy(
         "oracle",
