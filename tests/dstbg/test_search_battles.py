@@ -113,3 +113,23 @@ def test_search_is_bit_identical_on_one_and_two_threads():
         numba.set_num_threads(before)
     np.testing.assert_array_equal(results[0].values, results[1].values)
     assert [list(p) for p in results[0].prefixes] == [list(p) for p in results[1].prefixes]
+
+
+def test_expert_plays_through_the_game_and_explains_each_decision():
+    """``--policy expert`` plays through the game's contract; its replay shows each searched decision's option
+    values with intervals, one per option, and the option the battle took is the one the search chose."""
+    from dsim.games.dstbg.game import DSTBG
+
+    game = DSTBG()
+    settings = {**FORGOTTEN, "policy": "expert", "policy_params": {"rollouts": 4, "base": 0}}
+    cols = game.play(settings, SEED, STREAM, 0, 6)
+    assert len(cols["win"]) == 6 and cols["rounds"].min() >= 1
+    events = game.explain(settings, SEED, STREAM, 2)
+    searched = [e for e in events if "estimates" in e]
+    assert searched
+    for event in searched:
+        taken, options = event["values"][1], event["values"][2]
+        assert len(event["estimates"]) == options
+        low, high = event["estimates"][taken]["ci95"]
+        assert low <= event["estimates"][taken]["value"] <= high
+    assert game.play({**FORGOTTEN, "policy": "oracle"}, SEED, STREAM, 0, 6)["win"].mean() >= cols["win"].mean()
