@@ -65,6 +65,10 @@ def searcher(name: str) -> SearchPolicy | None:
     return SEARCHERS.get(name)
 
 
+GROUP = 256  # battles searched in lockstep: a step's rollouts (~256 × options × rollouts) fill the threads, in memory
+# of tens of MB
+
+
 def _search(tables, policy: SearchPolicy, vector: np.ndarray, seed: int, stream: int, plays: np.ndarray,
             record: bool = False, progress: Callable[[int], None] | None = None):
     """The search of battles ``plays`` (:func:`dsim.search.search`), its replayer and base policy. The rollout keys
@@ -91,10 +95,15 @@ def explain_searched(tables, policy: SearchPolicy, vector: np.ndarray, seed: int
 def play_searched(tables, policy: SearchPolicy, vector: np.ndarray, seed: int, stream: int, start: int, count: int,
                   progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Battles ``start .. start+count-1`` played by a searcher: the outcome table (as ``engine.play_batch``'s)."""
-    plays = np.arange(start, start + count, dtype=np.int64)
-    found, replayer, _ = _search(tables, policy, vector, seed, stream, plays, progress=progress)
-    width = max(1, max((len(p) for p in found.prefixes), default=1))
-    prefixes = np.zeros((count, width), np.int32)
-    for i, p in enumerate(found.prefixes):
-        prefixes[i, :len(p)] = p
-    return replayer.outcomes(plays, prefixes, np.array([len(p) for p in found.prefixes], np.int64))
+    from dsim.games.dstbg.kernel.battle import N_OUT
+
+    tables_out = [np.zeros((N_OUT, 0), np.int32)]
+    for lo in range(start, start + count, GROUP):  # a group's rollouts at a time: memory bounded whatever the count
+        plays = np.arange(lo, min(lo + GROUP, start + count), dtype=np.int64)
+        found, replayer, _ = _search(tables, policy, vector, seed, stream, plays, progress=progress)
+        width = max(1, max((len(p) for p in found.prefixes), default=1))
+        prefixes = np.zeros((len(plays), width), np.int32)
+        for i, p in enumerate(found.prefixes):
+            prefixes[i, :len(p)] = p
+        tables_out.append(replayer.outcomes(plays, prefixes, np.array([len(p) for p in found.prefixes], np.int64)))
+    return np.concatenate(tables_out, axis=1)
