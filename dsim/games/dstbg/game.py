@@ -405,8 +405,8 @@ class DSTBG(Game):
         for item in out:
             estimate = next(asked, None) if item["event"] == "decision" else None
             if estimate is not None:  # the searched decisions, in the order the battle asked them
-                item["estimates"] = [{"option": k, "value": round(float(m), 4), "ci95": [round(float(m - h), 4),
-                                      round(float(m + h), 4)]} for k, (m, h) in
+                item["estimates"] = [{"option": k, "value": round(float(m), 4), "ci95": [round(max(float(m - h), 0.0), 4),
+                                      round(min(float(m + h), 1.0), 4)]} for k, (m, h) in
                                      enumerate(zip(estimate.means, estimate.half_widths))]
                 item["base_choice"] = estimate.base
         return out
@@ -415,7 +415,11 @@ class DSTBG(Game):
         """One readable line of a battle event."""
         from dsim.games.dstbg.trace import describe
 
-        return describe(dict(event), prepare(settings).compiled)
+        line = describe(dict(event), prepare(settings).compiled)
+        if "estimates" in event:  # a searcher's decision: every option's value with its 95% interval
+            line += "; values " + ", ".join(f"{e['option']}: {e['value']:.3f} [{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]"
+                                            for e in event["estimates"]) + f" (base policy: {event['base_choice']})"
+        return line
 
     def is_decision(self, event: Mapping[str, Any]) -> bool:
         """Policy decisions are shown by ``explain --decisions`` only."""
