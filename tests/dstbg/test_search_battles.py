@@ -133,3 +133,25 @@ def test_expert_plays_through_the_game_and_explains_each_decision():
         low, high = event["estimates"][taken]["ci95"]
         assert low <= event["estimates"][taken]["value"] <= high
     assert game.play({**FORGOTTEN, "policy": "oracle"}, SEED, STREAM, 0, 6)["win"].mean() >= cols["win"].mean()
+
+
+def test_ladder_puts_the_searchers_beside_the_scripted_policies():
+    """``dsim policies ladder --json``: each scripted policy asked for, then ``expert`` and the ``oracle`` ceiling on
+    the same battles, each searcher with its paired gain over the best scripted policy."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from dsim.cli import app
+
+    out = CliRunner().invoke(app, ["policies", "ladder", "--party", "knight,warrior", "--encounter", "the_forgotten",
+                                   "--policies", "naive,baseline", "--battles", "6", "--json"])
+    assert out.exit_code == 0, out.output
+    rows = {r["policy"]: r for r in json.loads(out.stdout)}
+    assert list(rows) == ["naive", "baseline", "expert", "oracle"]
+    assert rows["oracle"]["ceiling"] and not rows["expert"]["ceiling"]
+    best = max(("naive", "baseline"), key=lambda n: rows[n]["win_rate"])
+    for name in ("expert", "oracle"):
+        assert rows[name]["gain_over"] == best
+        low, high = rows[name]["gain_ci95"]
+        assert low <= rows[name]["gain"] <= high
