@@ -52,8 +52,8 @@ def main() -> None:
             "plays each option of each decision 16 times to the end under the tactician, with the unseen behaviour-"
             "card order, face-down traps and future dice redrawn, and leaves the tactician's answer only for an "
             "option better by more than 2 standard errors; `oracle` runs the same search on the true hidden state "
-            "and dice: no fair group beats it, so it bounds what any play style can reach "
-            "(`policies/dstbg/README.md`).\n\n")
+            "and dice: it bounds one-step searchers over the tactician (not every play style: a deeper search could "
+            "do better; `policies/dstbg/README.md`).\n\n")
     PAGE.write_text(head + "\n".join(section(name, args.battles) for name in args.cells.split(",")), encoding="utf-8")
 
 

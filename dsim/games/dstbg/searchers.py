@@ -3,7 +3,8 @@
 ``expert`` resamples at each decision what the players cannot know (the unseen behaviour cards' order, the face-down
 traps, every future die; ``core.hide``) and plays each option ``rollouts`` times on the same rollout streams;
 ``oracle`` plays each option once on the battle's true stream with its true hidden state: it sees the future, so it
-is a ceiling to print beside figures, never a player. Both choose by the mean rollout value: a win counts 1, a battle
+is a ceiling for one-step searchers over the same base, to print beside figures, never a player (not a bound on
+every play: a deeper fair search could beat it). Both choose by the mean rollout value: a win counts 1, a battle
 not won ``SEARCH_SHAPING`` times the share of the enemies' health removed (``kernel.battle.search_value``).
 They are not in the scripted registry (``dsim policies list`` lists scripted policies; tuning them means nothing).
 """
@@ -55,7 +56,7 @@ SEARCHERS: dict[str, SearchPolicy] = {
     "oracle": SearchPolicy(
         "oracle",
         "Oracle (a ceiling, not a player): the expert's search on the battle's true hidden state and true dice, "
-        "one rollout per option; no fair player beats it in expectation.",
+        "one rollout per option; it bounds one-step searchers over the same base, not every play style.",
         None, (_DECISIONS, _BASE), fair=False),
 }
 
