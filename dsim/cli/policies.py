@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -182,4 +183,59 @@ def tune(
         console.print("  the defaults won the search: no better vector was found")
 
 
+def ladder(
+    battles: Annotated[int, typer.Option("--battles", "--games", min=1, max=10**7, help="Plays per policy (the same for each); searchers cost thousands of replays a play.")] = 500,
+    scripted: Annotated[str | None, typer.Option("--policies", help="Comma-separated scripted policies (default: all).")] = None,
+    as_json: JsonOpt = False,
+    cell: CellArgs | None = None,
+) -> None:
+    """The skill ladder of one cell: every scripted policy, then the game's searchers (an `expert` and an all-seeing
+    `oracle` ceiling), on the same plays, with 95% Wilson intervals and each searcher's paired gain over the best
+    scripted policy (Tango's interval)."""
+    from dsim.stats import paired_difference_interval, wilson_interval
+
+    the_game, registry = _registry(cell.game)
+    names = list(dict.fromkeys(listed("--policies", scripted))) if scripted else [p.name for p in registry.all()]
+    names += [name for name in the_game.searchers() if name not in names]
+    won: dict[str, Any] = {}
+    ceilings: set[str] = set()  # all-seeing searchers (``fair`` False): bounds, not players
+    heading = ""
+    for name in names:
+        game_, settings = cell.one(name)
+        heading = game_.heading(settings)
+        with console.status(f"{name}: {count(battles, game_.outcome.unit)}…"):
+            try:
+                chosen, evaluate = _evaluator(game_, settings, cell.seed, None)
+                won[name] = np.asarray(evaluate(chosen.vector(), 0, battles), bool)
+                if not getattr(chosen, "fair", True):
+                    ceilings.add(name)
+            except ValueError as exc:
+                fail(str(exc))
+    searchers = set(the_game.searchers())
+    best = max((n for n in names if n not in searchers), key=lambda n: won[n].mean(), default=None)
+    rows = []
+    for name in names:
+        low, high = wilson_interval(int(won[name].sum()), battles)
+        row = {"policy": name, "searcher": name in searchers, "ceiling": name in ceilings, "wins": int(won[name].sum()),
+               "win_rate": float(won[name].mean()), "ci95": [float(low), float(high)]}
+        if name in searchers and best is not None:
+            only, other = int((won[name] & ~won[best]).sum()), int((~won[name] & won[best]).sum())
+            g_low, g_high = paired_difference_interval(only, other, battles)
+            row["gain_over"] = best
+            row["gain"] = float(won[name].mean() - won[best].mean())
+            row["gain_ci95"] = [float(g_low), float(g_high)]
+        rows.append(row)
+    if as_json:
+        typer.echo(json.dumps(rows))
+        return
+    out = table(f"skill ladder: {heading} — {count(battles, 'common play')} per policy, seed {cell.seed}",
+                ("policy", "win rate", "95% CI", f"paired gain over {best}"))
+    for r in sorted(rows, key=lambda r: r["win_rate"]):
+        gain = f"{r['gain']:+.4f} ({r['gain_ci95'][0]:+.4f} – {r['gain_ci95'][1]:+.4f})" if "gain" in r else ""
+        label = r["policy"] + (" (ceiling: sees what players cannot)" if r["ceiling"] else "")
+        out.add_row(label, f"{r['win_rate']:.4f}", f"{r['ci95'][0]:.4f} – {r['ci95'][1]:.4f}", gain)
+    console.print(out)
+
+
 app.command("compare")(with_game_options(compare))
+app.command("ladder")(with_game_options(ladder))

@@ -297,6 +297,11 @@ class Game:
             raise SettingsError(f"--measure: {name!r} is not a yes/no outcome, so it has no rate to maximise")
         return values
 
+    def searchers(self) -> tuple[str, ...]:
+        """Names of the searching players :meth:`evaluator` and :meth:`play` accept beside the registry's scripted
+        policies (:mod:`dsim.search`), strongest last; an all-seeing bound among them is a ceiling, not a player."""
+        return ()
+
     def data(self) -> Any:
         """The game's data capability (:class:`dsim.games.data.GameDataSupport`), or ``None``."""
         return None

@@ -148,6 +148,92 @@ def _one_entry(tables_type: numba.types.Type):
         )(K.run_one_impl)
 
 
+@lru_cache(maxsize=None)
+def _search_entry(tables_type: numba.types.Type):
+    """Compile (or load from cache) the search entry (:func:`K.search_block_impl`) for one Tables type: replays with
+    forced decisions, without the GIL. Its own entry, so that the batch entries stay as they were (their decisions
+    never look at a search log: ``core.decide`` folds the test away where ``BATCH`` is 1)."""
+    t = numba.types
+    i64, i64a = t.int64, t.int64[::1]
+    with kernel_cache():
+        return numba.njit(
+            t.void(tables_type, PolicyFunctionType, t.float64[::1], i64, i64, i64, i64a, t.int32[:, ::1], i64a, i64a,
+                   i64a, t.uint64[::1], i64a, i64, i64, t.float64[::1], t.int64[:, ::1], t.int32[:, ::1]),
+            cache=True,
+            nogil=True,
+            pipeline_class=EntryPipeline,
+        )(K.search_block_impl)
+
+
+SEARCH_PIECE = 64  # replays a thread takes at a time in a search call (a Gargoyle replay is ~10-20 us)
+
+
+class BattleReplayer:
+    """Battles of one cell as a :class:`dsim.search.Replayer`: replays with forced decisions on the compiled
+    search entry, every call's replays shared out among the threads (:mod:`dsim.pieces`). ``hidden`` (tests):
+    ``(decision, key)`` at which the true battles' hidden state is redrawn from ``key`` (their dice are not)."""
+
+    def __init__(self, tables: X.Tables, policy, params: np.ndarray, seed: int, stream: int,
+                 hidden: tuple[int, int] | None = None) -> None:
+        self.tables, self.policy, self.seed, self.stream = tables, compiled(policy), seed, stream
+        self.params = np.ascontiguousarray(params, np.float64)
+        self.entry = _search_entry(_tables_type(tables))
+        at, key = hidden if hidden is not None else (-1, 0)
+        self.hidden = np.array([at, key >> 32, key & 0xFFFFFFFF], np.int64)
+
+    def _run(self, mode: int, plays, prefixes, lengths, job_play, job_option, job_key,
+             outcomes: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        plays = np.ascontiguousarray(plays, np.int64)
+        prefixes = np.ascontiguousarray(prefixes, np.int32)
+        lengths = np.ascontiguousarray(lengths, np.int64)
+        job_play = np.ascontiguousarray(job_play, np.int64)
+        job_option = np.ascontiguousarray(job_option, np.int64)
+        job_key = np.ascontiguousarray(job_key, np.uint64)
+        count = len(job_play)
+        values = np.empty(count, np.float64)
+        info = np.empty((count, 4), np.int64)
+        out = np.empty((K.N_OUT, count if outcomes else 0), np.int32)
+        threads = numba.get_num_threads()
+        parts = pieces(count, threads, SEARCH_PIECE, SEARCH_PIECE // 4, 4)
+
+        def play(worker: int, lo: int, hi: int) -> None:
+            self.entry(self.tables, self.policy, self.params, self.seed, self.stream, mode, plays, prefixes, lengths,
+                       job_play, job_option, job_key, self.hidden, lo, hi, values, info, out)
+
+        play_pieces(parts, threads, play)
+        return values, info, out
+
+    def info(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """Per battle (true stream, prefix forced), its next decision: options (0: ended), hook, the policy's answer
+        and the behaviour cards drawn by then."""
+        n = len(plays)
+        return self._run(X.SEARCH_ADVANCE, plays, prefixes, lengths, np.arange(n), np.zeros(n, np.int64),
+                         np.zeros(n, np.uint64))[1]
+
+    def outcomes(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """The outcome table (as :func:`play_batch`'s) of the true battles with their prefixes forced, the policy
+        answering after them."""
+        n = len(plays)
+        return self._run(X.SEARCH_ADVANCE, plays, prefixes, lengths, np.arange(n), np.zeros(n, np.int64),
+                         np.zeros(n, np.uint64), outcomes=True)[2]
+
+    def advance(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray):
+        """Each battle on its true stream with its prefix forced: its next decision and its value played on."""
+        from dsim.search import Advance
+
+        n = len(plays)
+        values, info, _ = self._run(X.SEARCH_ADVANCE, plays, prefixes, lengths, np.arange(n), np.zeros(n, np.int64),
+                                    np.zeros(n, np.uint64))
+        ended = info[:, 0] == 0
+        return Advance(options=info[:, 0].copy(), hook=np.where(ended, -1, info[:, 1]),
+                       base=np.where(ended, -1, info[:, 2]), value=values)
+
+    def rollouts(self, plays, prefixes, lengths, job_play, job_option, job_key, fair: bool) -> np.ndarray:
+        """Rollout values: fair ones re-keyed with the hidden state redrawn, all-seeing ones on the true battle."""
+        mode = X.SEARCH_FAIR if fair else X.SEARCH_SEEING
+        return self._run(mode, plays, prefixes, lengths, job_play, job_option, job_key)[0]
+
+
 PIECE = 1 << 11  # battles a thread takes at a time: ~4 ms, so a thread held up by other work delays the rest little
 MIN_PIECE = 1 << 10  # fewer battles than this (~2 ms) are not worth waking another thread for
 LAST_PIECE = 1 << 7  # the smallest piece, at the end of a call (~0.25 ms): threads finish within about this
@@ -176,12 +262,19 @@ def play_batch(
 
 def play_one(
     tables: X.Tables, policy, params: np.ndarray, seed: int, stream: int, index: int,
-    forced: np.ndarray | None = None, trace_events: int = 4000,
+    forced: np.ndarray | None = None, trace_events: int = 4000, decisions: np.ndarray | None = None,
 ) -> X.Battle:
-    """Replay one battle with its trace; ``forced`` dice values are used first (tests)."""
+    """Replay one battle with its trace; ``forced`` dice values are used first (tests); ``decisions``: the first
+    answers of the battle's decisions, forced (a searcher's, :mod:`dsim.games.dstbg.searchers`), the policy's after."""
     one = _one_entry(_tables_type(tables))
     policy = compiled(policy)
-    b = X.new_battle(tables.steps.shape[0], params, forced, trace_events)
+    log = 0 if decisions is None else X.SR_CHOICES + len(decisions)
+    b = X.new_battle(tables.steps.shape[0], params, forced, trace_events, log)
+    if decisions is not None:
+        b.search[X.SR_MODE] = X.SEARCH_ADVANCE
+        b.search[X.SR_FORCED] = len(decisions)
+        b.search[X.SR_HIDE_AT] = -1
+        b.search[X.SR_CHOICES:] = decisions
     one(tables, b, policy, seed, stream, index)
     return b
 

@@ -58,6 +58,7 @@ def _cell(key: str) -> Cell:
     from dsim.games.dstbg.compile import compile_boss, compile_encounter
     from dsim.games.dstbg.house_rules import apply_house_rules
     from dsim.games.dstbg.policy import get_policy
+    from dsim.games.dstbg.searchers import searcher
 
     settings = cell_settings(key, KNOWN_KEYS)
     party = settings.get("party")
@@ -81,9 +82,20 @@ def _cell(key: str) -> Cell:
     else:
         compiled = compile_encounter(data, list(party), settings["encounter"], settings.get("variants"), loadout)
     compiled = apply_house_rules(compiled, settings.get("house_rules"))
-    policy = get_policy(settings.get("policy", "baseline"))
+    policy = searcher(settings.get("policy", "baseline")) or get_policy(settings.get("policy", "baseline"))
     params = policy.vector(settings.get("policy_params"))
     return Cell(compiled, policy, params)
+
+
+def _play_cell(cell: Cell, params: np.ndarray, seed: int, stream: int, start: int, count: int) -> np.ndarray:
+    """The outcome table of battles ``start .. start+count-1`` under the cell's policy: a scripted one in a batch,
+    a searcher (``expert``, ``oracle``) by its search (:mod:`dsim.games.dstbg.searchers`)."""
+    from dsim.games.dstbg import engine
+    from dsim.games.dstbg.searchers import SearchPolicy, play_searched
+
+    if isinstance(cell.policy, SearchPolicy):
+        return play_searched(cell.compiled.tables, cell.policy, params, seed, stream, start, count)
+    return engine.play_batch(cell.compiled.tables, cell.policy.decide, params, seed, stream, start, count)
 
 
 def prepare(settings: Mapping[str, Any]) -> Cell:
@@ -254,8 +266,7 @@ class DSTBG(Game):
         from dsim.games.dstbg import engine
 
         cell = prepare(settings)
-        table = engine.play_batch(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, start, count)
-        return engine.outcome_columns(table)
+        return engine.outcome_columns(_play_cell(cell, cell.params, seed, stream, start, count))
 
     def data_hash(self, settings: Mapping[str, Any]) -> str:
         """SHA-256 over the shipped data files and the overlay, so resumed sweeps refuse changed data."""
@@ -335,6 +346,10 @@ class DSTBG(Game):
 
         return REGISTRY
 
+    def searchers(self) -> tuple[str, ...]:
+        """``expert`` (fair one-step rollouts) and ``oracle`` (the same seeing the true deck and dice, a ceiling)."""
+        return ("expert", "oracle")
+
     def evaluator(self, settings: Mapping[str, Any], seed: int, measure: str | None = None) -> tuple[Policy, Any]:
         """The cell's policy and a win (or ``measure``) evaluator whose random stream ignores the policy and its
         parameters, so every policy and parameter vector plays the same battles (CRN)."""
@@ -347,10 +362,9 @@ class DSTBG(Game):
         cell = prepare(settings)
         battles_id = {k: v for k, v in settings.items() if k not in self.policy_keys}
         stream = stream_key(json.dumps(battles_id, sort_keys=True, default=str))
-        tables, decide = cell.compiled.tables, cell.policy.decide
 
         def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
-            table = engine.play_batch(tables, decide, np.asarray(vector, np.float64), seed, stream, start, count)
+            table = _play_cell(cell, np.asarray(vector, np.float64), seed, stream, start, count)
             if measure is None:
                 return table[K.OUT_RESULT] == L.OUT_WIN
             return self.measured(engine.outcome_columns(table), measure)
@@ -388,17 +402,36 @@ class DSTBG(Game):
     def explain(self, settings: Mapping[str, Any], seed: int, stream: int, index: int) -> list[dict[str, Any]]:
         """Every event of battle ``index`` with the state after it (rule IDs in the event names)."""
         from dsim.games.dstbg import engine
+        from dsim.games.dstbg.searchers import SearchPolicy, explain_searched
         from dsim.games.dstbg.trace import events
 
         cell = prepare(settings)
-        b = engine.play_one(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, index)
-        return events(b, cell.compiled)
+        if not isinstance(cell.policy, SearchPolicy):
+            b = engine.play_one(cell.compiled.tables, cell.policy.decide, cell.params, seed, stream, index)
+            return events(b, cell.compiled)
+        found, base = explain_searched(cell.compiled.tables, cell.policy, cell.params, seed, stream, index)
+        b = engine.play_one(cell.compiled.tables, base.decide, base.vector(), seed, stream, index,
+                            decisions=found.prefixes[0])
+        out = events(b, cell.compiled)
+        asked = iter(found.estimates)
+        for item in out:
+            estimate = next(asked, None) if item["event"] == "decision" else None
+            if estimate is not None:  # the searched decisions, in the order the battle asked them
+                item["estimates"] = [{"option": k, "value": round(float(m), 4), "ci95": [round(max(float(m - h), 0.0), 4),
+                                      round(min(float(m + h), 1.0), 4)]} for k, (m, h) in
+                                     enumerate(zip(estimate.means, estimate.half_widths))]
+                item["base_choice"] = estimate.base
+        return out
 
     def describe_event(self, event: Mapping[str, Any], settings: Mapping[str, Any]) -> str:
         """One readable line of a battle event."""
         from dsim.games.dstbg.trace import describe
 
-        return describe(dict(event), prepare(settings).compiled)
+        line = describe(dict(event), prepare(settings).compiled)
+        if "estimates" in event:  # a searcher's decision: every option's value with its 95% interval
+            line += "; values " + ", ".join(f"{e['option']}: {e['value']:.3f} [{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]"
+                                            for e in event["estimates"]) + f" (base policy: {event['base_choice']})"
+        return line
 
     def is_decision(self, event: Mapping[str, Any]) -> bool:
         """Policy decisions are shown by ``explain --decisions`` only."""

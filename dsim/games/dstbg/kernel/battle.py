@@ -291,7 +291,13 @@ PRESET = 3  # cursor slot: 1 = the state is given (run_one_impl on a hand-placed
 
 @allocating
 def battle_buffers(n_nodes: int, params):
-    """Buffers for battles on a board of ``n_nodes`` nodes, without forced dice or a trace."""
+    """Buffers for battles on a board of ``n_nodes`` nodes, without forced dice, a trace or a search log."""
+    return search_buffers(n_nodes, params, 0)
+
+
+@allocating
+def search_buffers(n_nodes: int, params, search: int):
+    """Buffers for battles on a board of ``n_nodes`` nodes with a search log of ``search`` entries (0: none)."""
     return X.Battle(
         np.zeros(L.STATE_LEN, np.int32),
         np.zeros(2, np.uint64),
@@ -305,6 +311,7 @@ def battle_buffers(n_nodes: int, params):
         np.zeros((0, L.EV_FIELDS + L.STATE_LEN), np.int32),
         np.zeros(1, np.int32),
         params,
+        np.zeros(search, np.int64),
     )
 
 
@@ -333,3 +340,69 @@ def play_batch_impl(t, policy, params, seed, stream, start, lo, hi, out):
 def run_one_impl(t, b, policy, seed, stream, index):
     """One battle on caller-provided buffers (trace replays and rule tests)."""
     run_battle(ref(t), ref(b), policy, seed, stream, index)
+
+
+SEARCH_SHAPING = 0.01  # weight of the enemies' health removed in a search value: it only orders equal win estimates
+
+
+@kernel
+def search_value(t, b) -> float:
+    """A battle's value to a searcher (dsim.search): 1 for a win, else ``SEARCH_SHAPING`` times the share of the
+    enemies' health removed (a dead enemy counts whole), which tells apart options of equal win estimates."""
+    st = b.st
+    if st[L.G_OUTCOME] == L.OUT_WIN:
+        return 1.0
+    total = 0
+    removed = 0
+    for e in range(st[L.G_N_ENEMIES]):
+        health = t.etypes[st[ei(e, L.E_TYPE)], L.ET_HEALTH]
+        total += health
+        removed += health if st[ei(e, L.E_ALIVE)] == 0 else min(st[ei(e, L.E_WOUNDS)], health)
+    return SEARCH_SHAPING * removed / total if total > 0 else 0.0
+
+
+@allocating
+def search_block(t, policy, params, seed: int, stream: int, mode: int, plays, prefixes, lengths, job_play, job_option,
+                 job_key, hidden, lo: int, hi: int, values, info, out) -> None:
+    """Replays ``lo .. hi-1`` of a search (``context.SR_*``): job ``j`` replays battle ``plays[job_play[j]]`` with its
+    prefix forced (and, unless ``mode`` is ``SEARCH_ADVANCE``, ``job_option[j]`` after it, then the switch to the
+    rollout key ``job_key[j]``); its value goes to ``values[j]``, the decision after the prefix (options, hook, the
+    policy's answer, the cards drawn by then) to ``info[j]``, its outcomes to column ``j`` of ``out`` if it has one.
+    ``hidden`` (tests): (decision, key) at which the true play's hidden state is
+    redrawn, decision -1 for never."""
+    b = search_buffers(t.steps.shape[0], params, X.SR_CHOICES + prefixes.shape[1] + 1)
+    tr = ref(t)
+    br = ref(b)
+    s = b.search
+    for j in range(lo, hi):
+        p = job_play[j]
+        k = lengths[p]
+        clear(s, X.SR_CHOICES)
+        for i in range(k):
+            s[X.SR_CHOICES + i] = prefixes[p, i]
+        s[X.SR_MODE] = mode
+        s[X.SR_FORCED] = k
+        if mode != X.SEARCH_ADVANCE:
+            s[X.SR_CHOICES + k] = job_option[j]
+            s[X.SR_FORCED] = k + 1
+            s[X.SR_KEY_HI] = np.int64(job_key[j] >> np.uint64(32))
+            s[X.SR_KEY_LO] = np.int64(job_key[j] & np.uint64(0xFFFFFFFF))
+        s[X.SR_HIDE_AT] = hidden[0]
+        s[X.SR_HIDE_HI] = hidden[1]
+        s[X.SR_HIDE_LO] = hidden[2]
+        run_battle(tr, br, policy, seed, stream, plays[p])
+        values[j] = search_value(tr, br)
+        info[j, 0] = s[X.SR_OPTIONS]
+        info[j, 1] = s[X.SR_HOOK]
+        info[j, 2] = s[X.SR_BASE]
+        info[j, 3] = s[X.SR_DRAWN]
+        if j < out.shape[1]:
+            summarise(tr, br, out, j)
+    keep_alive(b)
+
+
+def search_block_impl(t, policy, params, seed, stream, mode, plays, prefixes, lengths, job_play, job_option, job_key,
+                      hidden, lo, hi, values, info, out):
+    """The search entry's body (:func:`search_block`; ``engine.BattleReplayer`` runs pieces of it on threads)."""
+    search_block(t, policy, params, seed, stream, mode, plays, prefixes, lengths, job_play, job_option, job_key,
+                 hidden, lo, hi, values, info, out)

@@ -91,6 +91,29 @@ class Battle(NamedTuple):
     trace: np.ndarray  # int32 (max_events, EV_FIELDS + STATE_LEN) or (0, ...) when off
     tdice: np.ndarray  # int32 (max_dice,) dice values rolled, referenced by events
     params: np.ndarray  # float64 policy parameter vector
+    search: np.ndarray  # int64 (SR_CHOICES + k,) the search log (dsim.search), or (0,) outside searches: below
+
+
+# The search log of a replay with forced decisions (engine.BattleReplayer, dsim.search): the first SR_FORCED decisions
+# the policy is asked are answered from SR_CHOICES on; then the policy answers. A rollout switches after its last forced
+# answer: SEARCH_FAIR re-keys the stream to the rollout key and resamples what the players do not know (the unseen
+# behaviour cards' order, the face-down traps); SEARCH_SEEING keeps the true stream and hidden state (a bound).
+SEARCH_ADVANCE = 1  # the true play: record the first decision after the forced ones (hook, options, policy's answer)
+SEARCH_FAIR = 2
+SEARCH_SEEING = 3
+SR_MODE = 0
+SR_FORCED = 1  # forced answers
+SR_ASKED = 2  # decisions asked so far
+SR_HOOK = 3  # SEARCH_ADVANCE: the hook of decision SR_FORCED, its options (0: the battle ended first), the policy's answer
+SR_OPTIONS = 4
+SR_BASE = 5
+SR_KEY_HI = 6  # the rollout key, in two 32-bit halves
+SR_KEY_LO = 7
+SR_HIDE_AT = 8  # tests: before decision SR_HIDE_AT of the true play its hidden state is resampled from this key (-1 never)
+SR_HIDE_HI = 9
+SR_HIDE_LO = 10
+SR_DRAWN = 11  # SEARCH_ADVANCE: behaviour cards drawn by decision SR_FORCED (when the hidden deck was last revealed)
+SR_CHOICES = 16
 
 
 # defence feature tables: dice per colour and damage/difficulty covered (larger pools are clipped;
@@ -133,6 +156,7 @@ def new_battle(
     params: np.ndarray,
     forced: np.ndarray | None = None,
     trace_events: int = 0,
+    search: int = 0,
 ) -> Battle:
     """Allocate the buffers of one battle (Python side: tests and trace replays)."""
     return Battle(
@@ -148,4 +172,5 @@ def new_battle(
         trace=np.zeros((trace_events, L.EV_FIELDS + L.STATE_LEN), np.int32),
         tdice=np.zeros(max(trace_events * 4, 1), np.int32),
         params=np.asarray(params, np.float64),
+        search=np.zeros(search, np.int64),
     )

@@ -49,6 +49,7 @@ from numba.core.typed_passes import AnnotateTypes
 from numba.extending import intrinsic
 from numba.np import arrayobj
 
+from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.board import walk_distances_nb
 from dsim.numba_cache import cache_folder, cache_under
@@ -529,10 +530,115 @@ def decide(b, policy, hook: int, n: int) -> int:
     """Ask the policy to pick one of the ``n`` option rows in ``b.opts`` (0 if only one)."""
     if n <= 1:
         return 0
-    choice = np.int64(policy(hook, n, b))  # the battle by reference: one pointer (dsim.games.dstbg.policy)
+    if in_batch() == 0 and b.search.shape[0] > 0:  # a replay of a search (dsim.search); folds away in batches
+        choice = search_decide(b, policy, hook, n)
+    else:
+        choice = np.int64(policy(hook, n, b))  # the battle by reference: one pointer (dsim.games.dstbg.policy)
     if choice < 0 or choice >= n:
         choice = 0
     log(b, L.ACTOR_NONE, -1, L.EV_DECISION, hook, choice, n, b.opts[choice, 0], -1)
+    return choice
+
+
+@kernel
+def shuffle_range(b, lo: int, hi: int) -> None:
+    """Fisher–Yates shuffle of behaviour-deck positions ``lo .. hi-1`` from the battle's stream."""
+    for i in range(hi - 1, lo, -1):
+        j = lo + randint(b.rng, i - lo + 1)
+        a = b.st[L.D_BASE + i]
+        b.st[L.D_BASE + i] = b.st[L.D_BASE + j]
+        b.st[L.D_BASE + j] = a
+
+
+@kernel
+def hide_deck(b) -> None:
+    """Forget the order of the behaviour cards the players have not seen (R-12.5, R-12.7), for a fair searcher: the
+    draw pile's cards are sorted, then shuffled from the stream. Cards drawn this cycle stay where they are, and so do
+    the cards of the draw pile (gravestone reveals among them): only their order is redrawn. Once every card has been
+    drawn since the deck was built the deck repeats in a known order (R-12.7), and nothing is redrawn; after a heat-up
+    reshuffle (R-12.6) the whole draw pile counts as unseen (the searcher relearns the pattern, conservatively)."""
+    st = b.st
+    size = st[L.G_DECK_LEN]
+    lo = st[L.G_DECK_POS]
+    if lo >= size or (st[L.G_HEATED] == 0 and st[L.G_CARDS_DRAWN] >= size):
+        return
+    for i in range(lo + 1, size):  # insertion sort: at most MAX_DECK cards
+        card = st[L.D_BASE + i]
+        j = i - 1
+        while j >= lo and st[L.D_BASE + j] > card:
+            st[L.D_BASE + j + 1] = st[L.D_BASE + j]
+            j -= 1
+        st[L.D_BASE + j + 1] = card
+    shuffle_range(b, lo, size)
+
+
+@kernel
+def hide_traps(b) -> None:
+    """Redraw which face-down trap token lies on which node with a face-down token (R-7.7), for a fair searcher: the
+    tokens are sorted over those nodes, then shuffled among them from the stream."""
+    st = b.st
+    n_nodes = st[L.G_N_NODES]
+    m = 0
+    for n in range(n_nodes):
+        if face_down_trap(b, n) == 1:
+            for z in range(n):  # insertion sort over the face-down nodes seen so far
+                if face_down_trap(b, z) == 1 and st[ni(z, L.N_TRAP)] > st[ni(n, L.N_TRAP)]:
+                    a = st[ni(z, L.N_TRAP)]
+                    st[ni(z, L.N_TRAP)] = st[ni(n, L.N_TRAP)]
+                    st[ni(n, L.N_TRAP)] = a
+            m += 1
+    for i in range(m - 1, 0, -1):
+        j = randint(b.rng, i + 1)
+        na, nj = -1, -1
+        k = 0
+        for n in range(n_nodes):
+            if face_down_trap(b, n) == 1:
+                if k == i:
+                    na = n
+                if k == j:
+                    nj = n
+                k += 1
+        a = st[ni(na, L.N_TRAP)]
+        st[ni(na, L.N_TRAP)] = st[ni(nj, L.N_TRAP)]
+        st[ni(nj, L.N_TRAP)] = a
+
+
+@kernel
+def hide(b, hi: int, lo: int) -> None:
+    """Resample what the players cannot see from the stream keyed ``hi << 32 | lo``, which the battle then goes on
+    drawing from (its dice, and every later shuffle, come from it)."""
+    b.rng[0] = (np.uint64(hi) << np.uint64(32)) | np.uint64(lo)
+    b.rng[1] = 0
+    hide_deck(b)
+    hide_traps(b)
+
+
+@kernel
+def search_decide(b, policy, hook: int, n: int) -> int:
+    """A decision in a replay of a search (``context.SR_*``): forced answers first; after the last one a rollout
+    switches to its own stream and resamples what the players cannot see (``SEARCH_FAIR``) or goes on seeing the
+    true ones (``SEARCH_SEEING``); then the policy answers. The true play records its first unforced decision."""
+    s = b.search
+    k = s[X.SR_ASKED]
+    s[X.SR_ASKED] = k + 1
+    mode = s[X.SR_MODE]
+    forced = s[X.SR_FORCED]
+    if k == s[X.SR_HIDE_AT] and (mode == X.SEARCH_ADVANCE or k < forced):  # tests: a battle differing in hidden state
+        key, counter = b.rng[0], b.rng[1]
+        hide(b, s[X.SR_HIDE_HI], s[X.SR_HIDE_LO])
+        b.rng[0] = key
+        b.rng[1] = counter
+    if k < forced:
+        choice = s[X.SR_CHOICES + k]
+        if k == forced - 1 and mode == X.SEARCH_FAIR:
+            hide(b, s[X.SR_KEY_HI], s[X.SR_KEY_LO])
+        return choice
+    choice = np.int64(policy(hook, n, b))
+    if k == forced and mode == X.SEARCH_ADVANCE:
+        s[X.SR_HOOK] = hook
+        s[X.SR_OPTIONS] = n
+        s[X.SR_BASE] = choice
+        s[X.SR_DRAWN] = b.st[L.G_CARDS_DRAWN]
     return choice
 
 

@@ -10,18 +10,8 @@ from __future__ import annotations
 
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.kernel.core import boss_step, kernel, ei, log
+from dsim.games.dstbg.kernel.core import boss_step, kernel, ei, log, shuffle_range
 from dsim.rng import randint
-
-
-@kernel
-def shuffle_range(b, lo: int, hi: int) -> None:
-    """Fisher–Yates shuffle of deck positions ``lo .. hi-1`` from the battle's stream."""
-    for i in range(hi - 1, lo, -1):
-        j = lo + randint(b.rng, i - lo + 1)
-        a = b.st[L.D_BASE + i]
-        b.st[L.D_BASE + i] = b.st[L.D_BASE + j]
-        b.st[L.D_BASE + j] = a
 
 
 @kernel

@@ -1,0 +1,202 @@
+"""One-step rollout search over any game whose plays replay from a forced prefix of decisions.
+
+With counter-based streams a play is a pure function of (seed, stream, index, decisions taken), so a game need
+not snapshot its state: it replays the play up to a decision with the decisions taken so far forced, takes one
+option, and finishes the play under its base policy on a fresh rollout stream (resampling what the players do not
+know, for a fair searcher; keeping the true hidden state and stream, for an all-seeing bound). At each decision the
+searcher plays every option ``rollouts`` times on common rollout keys and takes the option of the best mean value:
+the one-step rollout improvement of the base policy (Bertsekas' rollout algorithm; Tesauro & Galperin 1996).
+
+Plays advance in lockstep: each step asks the game about the next decision of every live play at once and plays
+all of their rollouts in one call, which the game spreads over its threads. Nothing here names a game: a game
+implements :class:`Replayer`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+MAX_ROLLOUTS = 4096  # rollouts per option and decision
+MAX_DECISIONS = 4096  # searched decisions per play (later ones are the base policy's)
+MAX_JOBS = 1 << 20  # rollouts in one call: the lockstep step is cut into calls of at most this many
+
+
+@dataclass(frozen=True)
+class Advance:
+    """Each play's next decision after its forced prefix, and its value played on under the base policy.
+
+    ``options`` 0 means the play ended before asking again (``value`` is then its outcome); ``hook`` is the game's
+    kind of decision (-1 when ended), ``base`` the option the base policy took there (the searcher's tie-break)."""
+
+    options: np.ndarray  # int64 (plays,)
+    hook: np.ndarray  # int64 (plays,)
+    base: np.ndarray  # int64 (plays,)
+    value: np.ndarray  # float64 (plays,)
+
+
+class Replayer(Protocol):
+    """What a game gives the searcher: replays of plays with a forced prefix of decisions.
+
+    ``plays`` are play indices, ``prefixes[i, :lengths[i]]`` the decisions forced in play ``plays[i]`` (the
+    answers, in the order the game asks them; a game asks only when there are two options or more)."""
+
+    def advance(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray) -> Advance:
+        """Replay each play on its true stream with its prefix forced; report its next decision."""
+        ...
+
+    def rollouts(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray, job_play: np.ndarray,
+                 job_option: np.ndarray, job_key: np.ndarray, fair: bool) -> np.ndarray:
+        """Values (float64) of rollouts: job ``j`` replays play ``plays[job_play[j]]`` with its prefix forced, answers
+        the next decision with ``job_option[j]`` and plays on under the base policy, from the rollout stream
+        ``job_key[j]`` with the hidden state resampled (``fair``) or on the true stream and hidden state."""
+        ...
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard the searcher looks: ``rollouts`` per option at each decision, up to ``decisions`` per play; it leaves
+    the base policy's answer only for an option whose paired gain over it exceeds ``z`` standard errors (with few
+    rollouts, following the noisiest estimate lost more Gargoyle battles than it won: 35% against the tactician's
+    67.5% over 40 battles at 16 rollouts and z = 0)."""
+
+    rollouts: int = 16
+    decisions: int = 512
+    z: float = 2.0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.z <= 10:
+            raise ValueError(f"the switch threshold z must be 0 to 10 standard errors, got {self.z}")
+        if not 1 <= self.rollouts <= MAX_ROLLOUTS:
+            raise ValueError(f"rollouts per option must be 1 to {MAX_ROLLOUTS}, got {self.rollouts}")
+        if not 0 <= self.decisions <= MAX_DECISIONS:
+            raise ValueError(f"searched decisions per play must be 0 to {MAX_DECISIONS}, got {self.decisions}")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One searched decision of one play: each option's mean rollout value and its 95% half-width, the choice."""
+
+    play: int
+    depth: int
+    hook: int
+    base: int
+    choice: int
+    means: np.ndarray
+    half_widths: np.ndarray
+
+
+@dataclass
+class Search:
+    """The searched plays: the value each reached, the decisions taken, and what it cost."""
+
+    plays: np.ndarray
+    values: np.ndarray
+    prefixes: list[np.ndarray]
+    decisions: int = 0
+    rollouts: int = 0
+    replays: int = 0
+    estimates: list[Estimate] = field(default_factory=list)
+
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """SplitMix64 finaliser over uint64 arrays (wrapping)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def rollout_keys(seed: int, plays: np.ndarray, depths: np.ndarray, rollouts: np.ndarray) -> np.ndarray:
+    """The stream key of rollout ``r`` at decision ``depth`` of play ``p``: a hash of the four, never of the play's
+    own stream, so two plays that differ only in what the players cannot see get the same rollouts. Every option of
+    a decision is played on the same keys (common random numbers)."""
+    with np.errstate(over="ignore"):
+        k = _mix(np.full(len(plays), seed, np.uint64) + _GAMMA * np.uint64(5))
+        k = _mix(k ^ (plays.astype(np.uint64) + _GAMMA))
+        k = _mix(k ^ (depths.astype(np.uint64) + _GAMMA * np.uint64(2)))
+        return _mix(k ^ (rollouts.astype(np.uint64) + _GAMMA * np.uint64(3)))
+
+
+def _choose(values: np.ndarray, base: int, z: float) -> int:
+    """The option to take from its rollout values (options × rollouts, common keys by column): the base policy's
+    answer unless an option's mean paired gain over it exceeds ``z`` standard errors; then the best mean."""
+    means = values.mean(axis=1)
+    if not 0 <= base < len(values):
+        return int(np.argmax(means))
+    gain = values - values[base]
+    r = values.shape[1]
+    se = gain.std(axis=1, ddof=1) / np.sqrt(r) if r > 1 else np.zeros(len(values))
+    better = gain.mean(axis=1) > np.maximum(z * se, 0.0) + 1e-12
+    if not better.any():
+        return base
+    return int(np.flatnonzero(better)[np.argmax(means[better])])
+
+
+def search(replayer: Replayer, plays: np.ndarray, budget: Budget, seed: int, fair: bool = True,
+           record: bool = False, progress: Callable[[int], None] | None = None) -> Search:
+    """Play ``plays`` choosing every decision (up to ``budget.decisions`` a play) by rollouts of the base policy.
+
+    At a decision every option is played ``budget.rollouts`` times on common rollout keys (:func:`rollout_keys`
+    from ``seed``); the base policy's own answer stands unless some option beats it, rollout by rollout, by more than
+    ``budget.z`` standard errors of the paired difference: then the option of the highest mean is taken. The
+    result is a pure function of the arguments (whatever the threads the game plays on). ``record`` keeps each
+    decision's estimates (:class:`Estimate`); ``progress`` is told how many plays ended at each step."""
+    plays = np.asarray(plays, np.int64)
+    n = len(plays)
+    r = budget.rollouts
+    prefixes = np.zeros((n, max(budget.decisions, 1)), np.int32)
+    lengths = np.zeros(n, np.int64)
+    values = np.zeros(n, np.float64)
+    live = np.arange(n)
+    out = Search(plays, values, [])
+    while len(live):
+        adv = replayer.advance(plays[live], prefixes[live], lengths[live])
+        out.replays += len(live)
+        done = (adv.options == 0) | (lengths[live] >= budget.decisions)
+        values[live[done]] = adv.value[done]
+        if progress is not None and done.any():
+            progress(int(done.sum()))
+        asking = ~done
+        rows = live[asking]
+        if not len(rows):
+            break
+        k = adv.options[asking]
+        # jobs: for each asking play, each option, each rollout
+        per_play = k * r
+        job_row = np.repeat(np.arange(len(rows)), per_play)
+        start = np.cumsum(per_play) - per_play
+        within = np.arange(per_play.sum()) - np.repeat(start, per_play)
+        job_option = (within // r).astype(np.int64)
+        job_r = within % r
+        keys = rollout_keys(seed, plays[rows][job_row], lengths[rows][job_row], job_r)
+        vals = np.empty(len(job_row), np.float64)
+        for lo in range(0, len(job_row), MAX_JOBS):
+            hi = min(lo + MAX_JOBS, len(job_row))
+            vals[lo:hi] = replayer.rollouts(plays[rows], prefixes[rows], lengths[rows], job_row[lo:hi],
+                                            job_option[lo:hi], keys[lo:hi], fair)
+        out.rollouts += len(job_row)
+        out.replays += len(job_row)
+        out.decisions += len(rows)
+        grouped = vals.reshape(-1, r)  # one row per (play, option), in order
+        means = grouped.mean(axis=1)
+        spread = grouped.std(axis=1, ddof=1) if r > 1 else np.zeros(len(grouped))
+        first = np.cumsum(k) - k
+        base = adv.base[asking]
+        for i, row in enumerate(rows):
+            m = means[first[i]:first[i] + k[i]]
+            choice = _choose(grouped[first[i]:first[i] + k[i]], int(base[i]), budget.z)
+            if record:
+                hw = 1.96 * spread[first[i]:first[i] + k[i]] / np.sqrt(r)
+                out.estimates.append(Estimate(int(plays[row]), int(lengths[row]), int(adv.hook[asking][i]),
+                                              int(base[i]), choice, m.copy(), hw))
+            prefixes[row, lengths[row]] = choice
+            lengths[row] += 1
+        live = live[~done]
+    out.prefixes = [prefixes[i, :lengths[i]].copy() for i in range(n)]
+    return out
