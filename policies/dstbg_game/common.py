@@ -131,6 +131,21 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
         return first
 
     @njit(cache=True, _nrt=False)
+    def best_pick(opts, n, attack_weight, defence_weight):
+        """House rule tiny_shop: the card that improves its nearest user's kit most (attack over its best hand,
+        defence as added), per tier it still needs plus one; a card nobody can ever use comes last."""
+        best, value = 0, -1.0
+        for i in range(n):
+            row = opts[i]
+            if row[G.O_SEAT] < 0:
+                continue
+            gain = attack_weight * max(row[G.O_ATTACK] - row[G.O_OLD_ATTACK], 0) + defence_weight * row[G.O_DEFENCE]
+            gain /= 1.0 + row[G.O_LEVEL]
+            if gain > value:
+                best, value = i, gain
+        return best
+
+    @njit(cache=True, _nrt=False)
     def between_battles(hook, game, party, opts, n, reserve, attack_weight, defence_weight, level_margin, luck,
                         equip_margin, heal_at):
         """The answers the scripted strategies share: every hook but the route, and on the route a rest when a
@@ -145,6 +160,8 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
             return max(first_of(opts, n, G.OPT_OPEN), 0)
         if hook == G.GH_UPGRADE:
             return best_upgrade(opts, n, attack_weight, defence_weight)
+        if hook == G.GH_PICK:
+            return best_pick(opts, n, attack_weight, defence_weight)
         rest = first_of(opts, n, G.OPT_REST)
         if rest >= 0 and wounded(game, party, heal_at):  # campaign: refill the estus a retreat's wounds need
             return rest
