@@ -41,7 +41,10 @@ G_LAST_CARD = 16
 G_BARRELS_CHANGED = 17  # walk distances must be recomputed
 G_REVEALED = 18  # bitmask of deck positions revealed by gravestones
 G_TURN = 19  # enemy turn counter, so a boss card is drawn once per enemy turn
-G_FIELDS = 20
+G_NEED = 20  # NEED_*: what the game needs from this battle (a whole game sets it; a battle alone: NEED_WIN)
+G_FIELDS = 21
+NEED_WIN = 0  # win it: nothing is kept back (a battle alone, or a boss battle)
+NEED_KEEP = 1  # win it, and keep the estus, luck and heroic action for the boss where the battle allows
 
 # --- per-character fields ---------------------------------------------------------------
 C_BASE = G_FIELDS

@@ -479,6 +479,9 @@ def fill_scenario(g, s, sc) -> None:
     game = s.pub[G.R_GAME]
     sc[X.SC_CARRY] = 1
     sc[X.SC_FIRST] = game[G.G_NEXT_CHAR]
+    # what the game needs: a boss battle is won at any cost; any other battle is won keeping the estus, luck and
+    # heroic action for the boss ahead where it allows (the battle policy decides what that means)
+    sc[X.SC_NEED] = BL.NEED_WIN if sc[X.SC_IS_BOSS] == 1 else BL.NEED_KEEP
     # a campaign party may retreat from a battle without a boss (A-51 when)
     retreat = game[G.G_CAMPAIGN] == 1 and sc[X.SC_IS_BOSS] == 0
     sc[X.SC_RETREAT] = 1 + g.rules[G.V_RETREAT_TIMING] if retreat else 0
