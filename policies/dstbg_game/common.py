@@ -83,6 +83,41 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
         return 0
 
     @njit(cache=True, _nrt=False)
+    def spend_by_improvement(game, party, opts, n, reserve, attack_weight, defence_weight, level_margin):
+        """D-13, as a veteran shops: first the used luck tokens (1 soul each, R-5.8: they are the boss's), then a
+        level toward the inventory card that improves its character's kit most per tier it still needs (attack
+        over the best hand held, defence over half the kit's), if worth ``level_margin`` or more, then treasure
+        while the souls left stay at or above ``reserve``; else stop."""
+        k = first_of(opts, n, G.OPT_LUCK)
+        if k >= 0:
+            return k
+        best, value = -1, level_margin
+        for i in range(n):
+            row = opts[i]
+            if row[G.O_KIND] == G.OPT_LEVEL and row[G.O_CARD] >= 0:
+                p = party[row[G.O_SEAT]]
+                gain = attack_weight * max(row[G.O_ATTACK] - p[G.P_ATTACK], 0) + \
+                    defence_weight * max(row[G.O_DEFENCE] - p[G.P_DEFENCE] // 2, 0)
+                gain /= max(row[G.O_LEVEL], 1)
+                if gain >= value:
+                    best, value = i, gain
+        if best >= 0:
+            return best
+        k = first_of(opts, n, G.OPT_BUY)
+        if k >= 0 and game[G.G_SOULS] - opts[k, G.O_COST] >= reserve:
+            return k
+        return 0
+
+    @njit(cache=True, _nrt=False)
+    def ready_for_boss(game, party):
+        """Every character holds its full estus, its luck and its heroic action (only a rest readies them, R-5.9)."""
+        for c in range(game[G.G_N_CHARS]):
+            p = party[c]
+            if p[G.P_LUCK] == 0 or p[G.P_HEROIC] == 0:
+                return False
+        return estus_left(game, party) >= game[G.G_N_CHARS]
+
+    @njit(cache=True, _nrt=False)
     def ember_seat(party, opts, n):
         """D-11: the ember to the character with the least defence (the one hurt most by big hits)."""
         best, low = 0, 1 << 30
