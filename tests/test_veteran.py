@@ -32,8 +32,8 @@ def test_D_23_keeps_the_estus_for_the_boss_when_the_game_asks():
         opts[1, :3] = [1, 3, 4]
         assert ask(VET.decide, L.H_ESTUS, st, opts, 2, VET.vector(), dist) == drinks
         assert ask(TAC.decide, L.H_ESTUS, st, opts, 2, TAC.vector(), dist) == 1
-    st, opts, dist = _scene(L.H_ESTUS, L.NEED_KEEP, 4, 5)
-    opts[0, :3], opts[1, :3] = [0, 4, 5], [1, 4, 5]  # 9 cubes: nearly dead, it drinks
+    st, opts, dist = _scene(L.H_ESTUS, L.NEED_KEEP, 4, 4)
+    opts[0, :3], opts[1, :3] = [0, 4, 4], [1, 4, 4]  # 8 cubes: nearly dead, it drinks
     assert ask(VET.decide, L.H_ESTUS, st, opts, 2, VET.vector(), dist) == 1
 
 

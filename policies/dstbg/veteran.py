@@ -109,7 +109,7 @@ register(
         params=tactician.PARAMS + (
             Param("keep_for_boss", 1.0, 0.0, 1.0, "1: honour the game's request to keep estus, luck and the heroic "
                   "action for the boss", whole=True),
-            Param("keep_estus_at", 9.0, 1.0, 10.0, "while keeping for the boss, drink only when black + red cubes "
+            Param("keep_estus_at", 8.0, 1.0, 10.0, "while keeping for the boss, drink only when black + red cubes "
                   "reach this", whole=True),
             Param("death_defence", 1.0, 0.0, 1.0, "1: when a hit can kill, block or dodge by the chance of dying",
                   whole=True),

@@ -41,7 +41,7 @@ register(Policy("steward", "Steward: every tile once, shops by improvement over 
                     Param("defence_weight", 1.2, 0.0, 3.0, "weight of defence worth (equipping, levels, picks)"),
                     Param("level_margin", 20.0, 0.0, 500.0, "improvement (×100 worth) per tier a level must unlock"),
                     Param("equip_margin", 10.0, 0.0, 300.0, "worth gain (×100) a card must bring to be equipped"),
-                    Param("rest_floor", 1.0, 0.0, 5.0, "at the boss's door, rest to get ready only with more sparks "
+                    Param("rest_floor", 2.0, 0.0, 5.0, "at the boss's door, rest to get ready only with more sparks "
                           "than this", whole=True),
                     Param("heal_at", 5.0, 1.0, 10.0, "campaign: rest (refilling the estus) once a character with no "
                           "estus carries this many red cubes out of a retreat (R-13.4)", whole=True),
