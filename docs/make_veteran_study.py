@@ -69,7 +69,7 @@ def paired(a: np.ndarray, b: np.ndarray) -> tuple[str, bool]:
 
 
 def battle_section(battles: int, seed: int) -> str:
-    rows = ["| boss | loadout | tactician | veteran | veteran − tactician, points (paired 95% CI) | beyond |",
+    rows = ["| boss | loadout | tactician | veteran | veteran − tactician, points (paired 95% CI) | above 0 |",
             "|---|---|---:|---:|---:|:---:|"]
     for boss, _ in BOSSES:
         for loadout in LOADOUTS:
@@ -136,7 +136,7 @@ def build(battles: int, games: int, seed: int) -> str:
         "\n## Whole games: Gargoyle → Ornstein & Smough, knight+warrior\n\n"
         "Old: `balanced` strategy + `tactician` battle policy (the defaults). New: `steward` + `veteran`: battles "
         "before the boss keep the estus, luck and heroic action (`G_NEED`), the party rests at the gate until "
-        "ready while sparks stay above 1, restores luck and shops by improvement.\n\n" + games_text)
+        "ready while sparks stay above 2, restores luck and shops by improvement.\n\n" + games_text)
 
 
 def main() -> None:
