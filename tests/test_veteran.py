@@ -102,3 +102,16 @@ def test_veteran_reads_only_the_public_view():
             hidden[L.D_BASE:L.D_BASE + L.MAX_DECK] = rng.permutation(hidden[L.D_BASE:L.D_BASE + L.MAX_DECK])
             hidden[L.D_BASE:L.D_BASE + L.MAX_DECK] += rng.integers(0, 3, L.MAX_DECK)
             assert ask(VET.decide, hook, hidden, opts, n, VET.vector(), dist) == answer, hook
+
+
+def test_veteran_with_its_habits_off_plays_the_tacticians_battles():
+    """The veteran asks the tactician for every answer it has no habit of its own: with the habits off, the same
+    battles end the same way, round for round."""
+    from dsim.games import get_game
+
+    game = get_game("dstbg")
+    cell = {"party": ["knight", "warrior"], "boss": "gargoyle", "loadout": "mid_game"}
+    off = {"keep_for_boss": 0, "death_defence": 0, "let_boss_come": 0}
+    tac = game.play(cell | {"policy": "tactician"}, 3, 17, 0, 300)
+    vet = game.play(cell | {"policy": "veteran", "policy_params": off}, 3, 17, 0, 300)
+    assert np.array_equal(tac["win"], vet["win"]) and np.array_equal(tac["rounds"], vet["rounds"])
