@@ -72,7 +72,7 @@ def _defence(opts, block_e: int, damage: int, p_dodge: int, cost: int = 1) -> No
 
 def test_D_26_blocks_where_a_failed_dodge_kills_and_a_block_does_not():
     st, opts, dist = _scene(L.H_DEFENCE, L.NEED_WIN, 2, 3)  # 5 free slots: a 5-damage bolt kills if it lands
-    _defence(opts, 260, 5, 600)  # block: 2.6 expected; dodge: 60% (2.0 expected, but 40% death)
+    _defence(opts, 260, 5, 500)  # block: 2.6 expected; dodge: 50% (2.5 expected, but 50% death)
     c = 0
     assert free_slots(st, c) == 5
     assert ask(TAC.decide, L.H_DEFENCE, st, opts, 2, TAC.vector({"stamina_value": 0.0}), dist) == 1

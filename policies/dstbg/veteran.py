@@ -27,7 +27,7 @@ P_KEEP = N_TACTICIAN
 P_KEEP_ESTUS_AT = N_TACTICIAN + 1
 P_DEATH_DEFENCE = N_TACTICIAN + 2
 P_BLOCK_SPREAD = N_TACTICIAN + 3
-P_DEATH_EDGE = N_TACTICIAN + 4
+P_DEATH_COST = N_TACTICIAN + 4
 P_LET_COME = N_TACTICIAN + 5
 
 ROLL_BLOCK = 1  # H_LUCK column 3 (kernel combat.ROLL_*)
@@ -48,22 +48,22 @@ def block_death(expected, free, spread):
 
 
 @njit(inline="always")
-def death_defence(st, opts, dist, spread, edge):
-    """D-26 by the chance of dying: a failed dodge takes the whole hit (R-9.5), after paying its stamina; a block
-    takes what the dice leave. -1 when neither can kill (the tactician's expectation decides)."""
+def death_defence(st, opts, dist, params):
+    """D-26 with the chance of dying priced in: a failed dodge takes the whole hit (R-9.5), after paying its stamina;
+    a block takes what the dice leave. Each side's expected damage (the tactician's measure, stamina at its value) plus
+    ``death_cost`` damage per unit chance of dying now; -1 when neither can kill (the tactician decides)."""
     c = defender(st, opts[0, 6], dist)
     free = free_slots(st, c)
     damage = opts[0, 2]
     cost = opts[1, 5]
     if damage < free - cost:
         return -1  # nothing at stake: no death either way
-    dodge = (1.0 - opts[1, 4] / 1000.0) if damage >= free - cost else 0.0
-    block = block_death(opts[0, 1] / 100.0, free, spread) if damage >= free else 0.0
-    if dodge + edge < block:
-        return 1
-    if block + edge < dodge:
-        return 0
-    return -1
+    dodge = 1.0 - opts[1, 4] / 1000.0
+    block = block_death(opts[0, 1] / 100.0, free, params[P_BLOCK_SPREAD]) if damage >= free else 0.0
+    death = params[P_DEATH_COST] * 100.0
+    dodge_score = opts[1, 1] + params[2] * 100.0 * cost + death * dodge + params[4]  # stamina_value, dodge_edge
+    block_score = opts[0, 1] + death * block
+    return 1 if dodge_score < block_score else 0
 
 
 @veteran_function(refcount=True, reads=tactician.READS)
@@ -84,7 +84,7 @@ def decide(hook, n, battle):
             return 0  # Backstab, Perseverance, Berserk Charge: kept for the boss (R-3.7, R-5.9)
         return 1 if opts[0, 3] >= free_slots(st, defender(st, -1, battle.dwalk)) else 0  # the Knight's die: if lethal
     if hook == L.H_DEFENCE and n > 1 and params[P_DEATH_DEFENCE] > 0.5:
-        k = death_defence(st, opts, battle.dwalk, params[P_BLOCK_SPREAD], params[P_DEATH_EDGE])
+        k = death_defence(st, opts, battle.dwalk, params)
         if k >= 0:
             return k
     if hook == L.H_STEP and params[P_LET_COME] > 0.5 and st[L.G_IS_BOSS] == 1:
@@ -115,7 +115,8 @@ register(
                   whole=True),
             Param("block_spread", 0.8, 0.1, 3.0, "spread (damage) of a block's damage around its expectation, for "
                   "the chance a block leaves a lethal hit"),
-            Param("death_edge", 0.05, 0.0, 1.0, "difference in the chance of dying needed to overrule expectations"),
+            Param("death_cost", 1.5, 0.0, 20.0, "damage a certain death now is worth against expected damage, when a "
+                  "hit can kill (0: the tactician's expectation alone)"),
             Param("let_boss_come", 0.0, 0.0, 1.0, "1: in boss battles, never pay stamina to run where no target is "
                   "in reach (off: on seed 1 it lost 5.6 points against the Boreal Outrider, mid_game)", whole=True),
         ),
