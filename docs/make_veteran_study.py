@@ -136,7 +136,16 @@ def build(battles: int, games: int, seed: int) -> str:
         "\n## Whole games: Gargoyle → Ornstein & Smough, knight+warrior\n\n"
         "Old: `balanced` strategy + `tactician` battle policy (the defaults). New: `steward` + `veteran`: battles "
         "before the boss keep the estus, luck and heroic action (`G_NEED`), the party rests at the gate until "
-        "ready while sparks stay above 2, restores luck and shops by improvement.\n\n" + games_text)
+        "ready while sparks stay above 2, restores luck and shops by improvement.\n\n" + games_text +
+        "\n## Reading it\n\n"
+        "- The veteran's defaults (`keep_estus_at`, `death_cost`, `let_boss_come` off) and the steward's `rest_floor` "
+        "were chosen on seed 1; every figure here is seed 2, fresh games and battles.\n"
+        "- Neither policy pair wins a game against Ornstein & Smough: the pair beats every policy of ours in battle "
+        "(0 wins in the battle table, also with `late_game` gear), so the funnel stops at the main boss. No `expert` "
+        "or `oracle` rung exists yet to say whether any play could.\n"
+        "- Not built: reading the boss's behaviour deck (R-12.5, R-12.7). A policy sees which card positions are "
+        "known, but not the cards' arcs and attacks (those are the compiled tables, which a policy does not "
+        "receive); positioning for the next card needs that public card text handed to policies.\n")
 
 
 def main() -> None:
