@@ -167,7 +167,8 @@ BY_ID: dict[str, HouseRule] = {r.id: r for r in HOUSE_RULES}
 NOT_SIMULATED: dict[str, str] = {
     "sparks": "a bonfire resource (R-1.4) with no effect inside one battle; whole games play it (`--game dstbg_game "
               "--set sparks_delta=N`; `dsim area --sparks N` gives the chance to beat a mini boss's area with N sparks)",
-    "starting_souls": "campaign resource: no effect inside one battle",
+    "starting_souls": "a bonfire resource with no effect inside one battle; whole games play it (`--game dstbg_game "
+                      "--set starting_souls=16`, the community's '16 Starting Souls')",
 }
 
 
