@@ -82,8 +82,8 @@ def battle_section(battles: int, seed: int) -> str:
 
 
 def game_stages(party: list[str], strategy: str, battle_policy: str, games: int, seed: int,
-                variants: dict[str, Any] | None = None) -> np.ndarray:
-    cell: dict[str, Any] = {"party": party, "mini_boss": "gargoyle", "main_boss": "ornstein_and_smough"}
+                variants: dict[str, Any] | None = None, main: str = "ornstein_and_smough") -> np.ndarray:
+    cell: dict[str, Any] = {"party": party, "mini_boss": "gargoyle", "main_boss": main}
     if variants:
         cell["variants"] = variants
     return outcomes("dstbg_game", cell, {"policy": strategy, "battle_policy": battle_policy}, games, seed, "stage")
@@ -106,6 +106,14 @@ def game_section(games: int, seed: int) -> str:
              for size in PARTIES]
     text += ("\n### The funnel per party size (Gargoyle → O&S, `steward` + `veteran`)\n\n" + head + "\n"
              + "\n".join(sizes) + "\n")
+    dancer = ["| party | old: won | new: won | new − old, points (paired) | new: beat the mini boss |", "|---|---:|---:|---:|---:|"]
+    for size, party in PARTIES.items():
+        old = game_stages(party, *OLD, games, seed, main="dancer_of_the_boreal_valley")
+        new = game_stages(party, *NEW, games, seed, main="dancer_of_the_boreal_valley")
+        dancer.append(f"| {size}: {'+'.join(party)} | {share(old >= 4)} | {share(new >= 4)} | "
+                      f"{paired(new >= 4, old >= 4)[0]} | {share(new >= 2)} |")
+    text += ("\n### Gargoyle → Dancer of the Boreal Valley: the game won, per party size (old and new policies)\n\n"
+             + "\n".join(dancer) + "\n")
     rules = []
     base = None
     for name, variants in HOUSE_RULES:
