@@ -75,9 +75,12 @@ def _party_distance(st, node, dist):
     return best
 
 
-@policy_function(refcount=True, reads={"step": (*APPROACH_READS, 8)})  # focus_steps builds a new option array
-def decide(hook, n, battle):
-    """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
+READS = {"step": (*APPROACH_READS, 8)}  # the move-step columns it reads
+
+
+def answer(hook, n, battle):
+    """Answer one hook (option columns: ``policies/dstbg/README.md``); the veteran asks it too (its first parameters
+    are the tactician's, in this order)."""
     st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
     reserve = params[P_RESERVE]
     value = params[P_STAMINA_VALUE] * 100.0
@@ -156,6 +159,27 @@ def decide(hook, n, battle):
     return 0  # keep the starting weapons
 
 
+decide = policy_function(refcount=True, reads=READS)(answer)  # focus_steps builds a new option array
+
+PARAMS = (
+    Param("kill_weight", 3.0, 0.0, 10.0, "damage an expected kill is worth when ranking attacks"),
+    Param("stamina_reserve", 2.0, 1.0, 9.0, "free endurance slots kept after attacks and runs", whole=True),
+    Param("stamina_value", 0.3, 0.0, 3.0, "damage one stamina cube is worth (attacks, dodges, traps)"),
+    Param("estus_at", 6.0, 1.0, 10.0, "drink the estus when black + red cubes reach this", whole=True),
+    Param("dodge_edge", 0.0, -1000.0, 1000.0, "extra expected damage (x100) a dodge must save"),
+    Param("kite", 1.0, 0.0, 1.0, "1: slide (free walk) to a node still in reach but farther away", whole=True),
+    Param("retreat", 0.0, 0.0, 1.0, "1: use the free walk to step away after attacking", whole=True),
+    Param("heal_weight", 1.0, 0.0, 3.0, "worth of one cube removed by a support line, in damage"),
+    Param("luck_attack_max", 0.0, -1.0, 3.0, "reroll an attack die showing at most this (-1: never)", whole=True),
+    Param("weak_arc_hold", 1.0, 0.0, 1.0, "1: before attacking a boss, step into or hold a weak arc in reach "
+          "(and take it from a line)", whole=True),
+    Param("pair_focus", 1.0, 0.0, 1.0, "1: against two boss figures, attack and approach only the most wounded",
+          whole=True),
+    Param("flee_at", 11.0, 1.0, 11.0, "campaign (R-13.4): retreat once a character hurt this battle, with no "
+          "estus left, holds this many cubes (11: never; fleeing at 9 halved how often Knight + Warrior "
+          "reached the mini boss: the tile must be won again, wounded)", whole=True),
+)
+
 register(
     Policy(
         name="tactician",
@@ -170,24 +194,6 @@ register(
             "(facts.md §5.3)."
         ),
         decide=decide,
-        params=(
-            Param("kill_weight", 3.0, 0.0, 10.0, "damage an expected kill is worth when ranking attacks"),
-            Param("stamina_reserve", 2.0, 1.0, 9.0, "free endurance slots kept after attacks and runs", whole=True),
-            Param("stamina_value", 0.3, 0.0, 3.0, "damage one stamina cube is worth (attacks, dodges, traps)"),
-            Param("estus_at", 6.0, 1.0, 10.0, "drink the estus when black + red cubes reach this", whole=True),
-            Param("dodge_edge", 0.0, -1000.0, 1000.0, "extra expected damage (x100) a dodge must save"),
-            Param("kite", 1.0, 0.0, 1.0, "1: slide (free walk) to a node still in reach but farther away", whole=True),
-            Param("retreat", 0.0, 0.0, 1.0, "1: use the free walk to step away after attacking", whole=True),
-            Param("heal_weight", 1.0, 0.0, 3.0, "worth of one cube removed by a support line, in damage"),
-            Param("luck_attack_max", 0.0, -1.0, 3.0, "reroll an attack die showing at most this (-1: never)",
-                  whole=True),
-            Param("weak_arc_hold", 1.0, 0.0, 1.0, "1: before attacking a boss, step into or hold a weak arc in reach "
-                  "(and take it from a line)", whole=True),
-            Param("pair_focus", 1.0, 0.0, 1.0, "1: against two boss figures, attack and approach only the most wounded",
-                  whole=True),
-            Param("flee_at", 11.0, 1.0, 11.0, "campaign (R-13.4): retreat once a character hurt this battle, with no "
-                  "estus left, holds this many cubes (11: never; fleeing at 9 halved how often Knight + Warrior "
-                  "reached the mini boss: the tile must be won again, wounded)", whole=True),
-        ),
+        params=PARAMS,
     )
 )

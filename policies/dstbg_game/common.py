@@ -83,6 +83,41 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
         return 0
 
     @njit(cache=True, _nrt=False)
+    def spend_by_improvement(game, party, opts, n, reserve, attack_weight, defence_weight, level_margin):
+        """D-13, as a veteran shops: first the used luck tokens (1 soul each, R-5.8: they are the boss's), then a
+        level toward the inventory card that improves its character's kit most per tier it still needs (attack
+        over the best hand held, defence over half the kit's), if worth ``level_margin`` or more, then treasure
+        while the souls left stay at or above ``reserve``; else stop."""
+        k = first_of(opts, n, G.OPT_LUCK)
+        if k >= 0:
+            return k
+        best, value = -1, level_margin
+        for i in range(n):
+            row = opts[i]
+            if row[G.O_KIND] == G.OPT_LEVEL and row[G.O_CARD] >= 0:
+                p = party[row[G.O_SEAT]]
+                gain = attack_weight * max(row[G.O_ATTACK] - p[G.P_ATTACK], 0) + \
+                    defence_weight * max(row[G.O_DEFENCE] - p[G.P_DEFENCE] // 2, 0)
+                gain /= max(row[G.O_LEVEL], 1)
+                if gain >= value:
+                    best, value = i, gain
+        if best >= 0:
+            return best
+        k = first_of(opts, n, G.OPT_BUY)
+        if k >= 0 and game[G.G_SOULS] - opts[k, G.O_COST] >= reserve:
+            return k
+        return 0
+
+    @njit(cache=True, _nrt=False)
+    def ready_for_boss(game, party):
+        """Every character holds its full estus, its luck and its heroic action (only a rest readies them, R-5.9)."""
+        for c in range(game[G.G_N_CHARS]):
+            p = party[c]
+            if p[G.P_LUCK] == 0 or p[G.P_HEROIC] == 0:
+                return False
+        return estus_left(game, party) >= game[G.G_N_CHARS]
+
+    @njit(cache=True, _nrt=False)
     def ember_seat(party, opts, n):
         """D-11: the ember to the character with the least defence (the one hurt most by big hits)."""
         best, low = 0, 1 << 30
@@ -131,6 +166,21 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
         return first
 
     @njit(cache=True, _nrt=False)
+    def best_pick(opts, n, attack_weight, defence_weight):
+        """House rule tiny_shop: the card that improves its nearest user's kit most (attack over its best hand,
+        defence as added), per tier it still needs plus one; a card nobody can ever use comes last."""
+        best, value = 0, -1.0
+        for i in range(n):
+            row = opts[i]
+            if row[G.O_SEAT] < 0:
+                continue
+            gain = attack_weight * max(row[G.O_ATTACK] - row[G.O_OLD_ATTACK], 0) + defence_weight * row[G.O_DEFENCE]
+            gain /= 1.0 + row[G.O_LEVEL]
+            if gain > value:
+                best, value = i, gain
+        return best
+
+    @njit(cache=True, _nrt=False)
     def between_battles(hook, game, party, opts, n, reserve, attack_weight, defence_weight, level_margin, luck,
                         equip_margin, heal_at):
         """The answers the scripted strategies share: every hook but the route, and on the route a rest when a
@@ -145,6 +195,8 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
             return max(first_of(opts, n, G.OPT_OPEN), 0)
         if hook == G.GH_UPGRADE:
             return best_upgrade(opts, n, attack_weight, defence_weight)
+        if hook == G.GH_PICK:
+            return best_pick(opts, n, attack_weight, defence_weight)
         rest = first_of(opts, n, G.OPT_REST)
         if rest >= 0 and wounded(game, party, heal_at):  # campaign: refill the estus a retreat's wounds need
             return rest

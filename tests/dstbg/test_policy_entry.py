@@ -34,7 +34,7 @@ CELLS = ({"party": ["knight", "warrior"], "encounter": "the_forgotten"},
 @pytest.mark.parametrize("cell", CELLS, ids=["level-1", "gargoyle-4p"])
 def test_every_policy_plays_the_same_battles_through_its_own_entry_as_through_the_shared_one(cell):
     """All six in one process, so an entry bound to another policy's code (the JIT has one symbol table) shows."""
-    plays = set()
+    plays = {}
     for policy in all_policies():
         prepared = prepare({**cell, "policy": policy.name})
         tables, params = prepared.compiled.tables, policy.vector()
@@ -42,8 +42,11 @@ def test_every_policy_plays_the_same_battles_through_its_own_entry_as_through_th
         own = engine.play_batch(tables, policy.decide, params, 5, 3, 0, 1500)
         shared = engine.play_batch(tables, compiled(policy.decide), params, 5, 3, 0, 1500)
         np.testing.assert_array_equal(own, shared, err_msg=policy.name)
-        plays.add(own.tobytes())
-    assert len(plays) == len(all_policies())  # each policy plays its own battles, so a mix-up could not hide
+        plays[policy.name] = own.tobytes()
+    # each policy plays its own battles, so a mix-up could not hide; but the veteran answers as the tactician does
+    # wherever nothing can kill and no game asks it to keep its tokens, which may be a whole level-1 cell
+    distinct = {name: play for name, play in plays.items() if name != "veteran" or play != plays["tactician"]}
+    assert len(set(distinct.values())) == len(distinct)
 
 
 def test_each_policy_has_its_own_entry_cache_hashed_over_its_sources(tmp_path):

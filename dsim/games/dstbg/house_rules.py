@@ -38,6 +38,7 @@ class HouseRule:
     apply: Callable[[X.Tables, Any], X.Tables]
     example: str
     minimum: int | None = None  # numeric rules: the smallest value that makes sense
+    check: Callable[[str], Any] | None = None  # text rules: parses the value, ValueError with a user-facing message
 
     @property
     def numeric(self) -> bool:
@@ -106,6 +107,25 @@ def parse_substitutions(text: str) -> list[tuple[str, int, int]]:
     return subs
 
 
+def parse_forbid(text: str) -> int:
+    """``"dodge, estus"`` → the kernel's FORBID_* bits (``layout.FORBID_NAMES``)."""
+    bits = 0
+    for part in (p.strip() for p in str(text).split(",")):
+        if not part:
+            continue
+        if part not in L.FORBID_NAMES:
+            raise ValueError(f"forbid {part!r}: expected a comma-separated list of {', '.join(L.FORBID_NAMES)}, "
+                             "e.g. forbid=dodge,estus")
+        bits |= 1 << L.FORBID_NAMES.index(part)
+    return bits
+
+
+def _forbid(tables: X.Tables, text: str) -> X.Tables:
+    variants = tables.variants.copy()
+    variants[L.V_FORBID] = parse_forbid(text)  # the kernel never lists a forbidden option
+    return tables._replace(variants=variants)
+
+
 def _dice_substitution(tables: X.Tables, text: str) -> X.Tables:
     arrays = {"items": tables.items.copy(), "lines": tables.lines.copy()}
     for pool, old, new in parse_substitutions(text):
@@ -135,7 +155,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule("extra_estus", "extra uses of every character's estus flask per battle (R-3.5: one)", 0,
               _extra_estus, "extra_estus=1", minimum=0),
     HouseRule("dice_substitution", "swap dice colours in block, resist or attack pools, e.g. blue instead of black on block",
-              "", _dice_substitution, "dice_substitution=block:black>blue"),
+              "", _dice_substitution, "dice_substitution=block:black>blue", check=parse_substitutions),
+    HouseRule("forbid", "restricted play: what the party may not use, any of dodge (attacks and traps), estus, luck, "
+              "heroic (the heroic action): compare with and without to measure what a choice is worth",
+              "", _forbid, "forbid=dodge,estus", check=parse_forbid),
 )
 
 BY_ID: dict[str, HouseRule] = {r.id: r for r in HOUSE_RULES}
@@ -144,7 +167,8 @@ BY_ID: dict[str, HouseRule] = {r.id: r for r in HOUSE_RULES}
 NOT_SIMULATED: dict[str, str] = {
     "sparks": "a bonfire resource (R-1.4) with no effect inside one battle; whole games play it (`--game dstbg_game "
               "--set sparks_delta=N`; `dsim area --sparks N` gives the chance to beat a mini boss's area with N sparks)",
-    "starting_souls": "campaign resource: no effect inside one battle",
+    "starting_souls": "a bonfire resource with no effect inside one battle; whole games play it (`--game dstbg_game "
+                      "--set starting_souls=16`, the community's '16 Starting Souls')",
 }
 
 
@@ -154,7 +178,7 @@ def coerce(rule_id: str, value: Any) -> int | str:
         raise ValueError(f"unknown house rule {rule_id!r} (see `dsim variants list`)")
     rule = BY_ID[rule_id]
     if not rule.numeric:
-        parse_substitutions(value)
+        rule.check(value)
         return str(value)
     try:
         number = int(value)

@@ -175,6 +175,10 @@ VARIANTS = VariantSet((
        "000: the boss 'repeats its whole action' (R-12.7); [E] counts repeated attacks only.",
        whole_half="the whole card (its half, for O&S) is resolved again",
        attacks_only="only the card's attack icons are resolved again"),
+    number("forbid", "house", "actions and items the party may not use (FORBID_* bits)", 0,
+           "set by the house rule `forbid` (dodge, estus, luck, heroic)",
+           seed="House rule (restricted play, not in the rules): measures what a choice is worth.", low=0, high=15,
+           listed=False),
 ))
 
 BY_ID = VARIANTS.by_id

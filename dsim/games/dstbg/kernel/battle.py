@@ -67,6 +67,7 @@ def setup(t, b, policy) -> None:
     st[L.G_N_ENEMIES] = sc[X.SC_N_ENEMIES]
     st[L.G_N_NODES] = sc[X.SC_N_NODES]
     st[L.G_IS_BOSS] = sc[X.SC_IS_BOSS]
+    st[L.G_NEED] = sc[X.SC_NEED]  # a whole game's request to the policy (layout.NEED_*)
     st[L.G_AGGRO] = -1
     st[L.G_ACTIVE] = -1
     st[L.G_HEATUP_ROUND] = -1

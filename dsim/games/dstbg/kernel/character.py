@@ -538,7 +538,8 @@ def attack_phase(t, b, policy, c: int) -> None:
 @kernel
 def backstab(t, b, policy, c: int, e: int) -> None:
     """Assassin heroic action: after a successful dodge, a free attack on the enemy dodged (R-3.7; card text)."""
-    if t.chars[c, L.CT_HEROIC] != L.HEROIC_BACKSTAB or b.st[ci(c, L.C_HEROIC)] != 1:
+    if t.chars[c, L.CT_HEROIC] != L.HEROIC_BACKSTAB or b.st[ci(c, L.C_HEROIC)] != 1 or \
+            t.variants[L.V_FORBID] & L.FORBID_HEROIC:
         return
     if b.st[ei(e, L.E_ALIVE)] == 0 or not running(b):
         return
@@ -567,7 +568,7 @@ def offer_estus(t, b, policy, c: int) -> None:
     defending against an attack) to clear all cubes (R-3.5); the flask holds one use, more under the
     extra_estus house rule."""
     st = b.st
-    if st[ci(c, L.C_ESTUS)] < 1 or not running(b):
+    if st[ci(c, L.C_ESTUS)] < 1 or not running(b) or t.variants[L.V_FORBID] & L.FORBID_ESTUS:
         return
     set_opt(b, 0, 0, st[ci(c, L.C_STAMINA)], st[ci(c, L.C_DAMAGE)], 0, 0, 0, 0, 0)
     set_opt(b, 1, 1, st[ci(c, L.C_STAMINA)], st[ci(c, L.C_DAMAGE)], 0, 0, 0, 0, 0)
@@ -616,7 +617,8 @@ def offer_heroic_start(t, b, policy, c: int) -> int:
     Charge (1 free extra node and a free range-0 node attack); returns extra free steps."""
     st = b.st
     h = t.chars[c, L.CT_HEROIC]
-    if st[ci(c, L.C_HEROIC)] != 1 or (h != L.HEROIC_PERSEVERANCE and h != L.HEROIC_BERSERK):
+    if st[ci(c, L.C_HEROIC)] != 1 or (h != L.HEROIC_PERSEVERANCE and h != L.HEROIC_BERSERK) or \
+            t.variants[L.V_FORBID] & L.FORBID_HEROIC:
         return 0
     cubes = 0
     for a in range(st[L.G_N_CHARS]):

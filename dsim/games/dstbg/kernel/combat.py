@@ -225,7 +225,7 @@ ROLL_TRAP_DODGE = 3
 @kernel
 def offer_luck(t, b, policy, c: int, n: int, kind: int, need: int) -> None:
     """D-24: after a roll its owner may flip luck to reroll one die (R-3.6, F-3.1, A-14)."""
-    if b.st[ci(c, L.C_LUCK)] != 1 or n == 0:
+    if b.st[ci(c, L.C_LUCK)] != 1 or n == 0 or t.variants[L.V_FORBID] & L.FORBID_LUCK:
         return
     if kind == ROLL_TRAP_DODGE and t.variants[L.V_LUCK_ROLLS] == 1:
         return
@@ -309,6 +309,7 @@ def roll_block(t, b, policy, c: int, k: int, u: int, o: int, damage: int, magic:
         not magic
         and t.chars[c, L.CT_HEROIC] == L.HEROIC_KNIGHT_BLOCK
         and b.st[ci(c, L.C_HEROIC)] == 1
+        and not (t.variants[L.V_FORBID] & L.FORBID_HEROIC)
     ):
         # Knight's heroic action: one extra blue die on one block roll (R-3.7; card text).
         set_opt(b, 0, 0, L.HEROIC_KNIGHT_BLOCK, expected_taken(t, k, u, o, damage), damage, 0, 0, 0, 0)

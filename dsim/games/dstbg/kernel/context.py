@@ -42,7 +42,8 @@ SC_TOKENS = SC_RETREAT + 1  # MAX_CHARS x (estus, luck, heroic, ember, red cubes
 TOKEN_FIELDS = 7  # cubes and conditions carry only after a retreat; a battle's end clears them
 SC_TRAPS_GIVEN = SC_TOKENS + TOKEN_FIELDS * L.MAX_CHARS  # 1 = the tile's traps lie where a battle left them
 SC_TRAP_LAYOUT = SC_TRAPS_GIVEN + 1  # MAX_NODES: the token on each node (−1 none), used when SC_TRAPS_GIVEN is 1
-SC_LEN = SC_TRAP_LAYOUT + L.MAX_NODES
+SC_NEED = SC_TRAP_LAYOUT + L.MAX_NODES  # layout.NEED_*: what a whole game needs from this battle (G_NEED)
+SC_LEN = SC_NEED + 1
 
 
 class Tables(NamedTuple):

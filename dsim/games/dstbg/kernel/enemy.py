@@ -133,7 +133,8 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
         offer_estus(t, b, policy, c)  # A-15 also_enemy_turn: D-23 before defending against an attack
     k, u, o, g = defence_dice(t, b, c, magic)
     cost = dodge_cost(b, c)
-    may_dodge = can_pay(t, b, c, cost) and not (armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN)
+    may_dodge = can_pay(t, b, c, cost) and not (armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN) \
+        and not (t.variants[L.V_FORBID] & L.FORBID_DODGE)  # house rule forbid
     p = dodge_chance(t, g, difficulty)
     set_opt(b, 0, 0, expected_taken(t, k, u, o, damage), damage, difficulty, p, cost, e, 1 if magic else 0)
     n = 1

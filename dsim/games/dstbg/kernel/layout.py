@@ -41,7 +41,10 @@ G_LAST_CARD = 16
 G_BARRELS_CHANGED = 17  # walk distances must be recomputed
 G_REVEALED = 18  # bitmask of deck positions revealed by gravestones
 G_TURN = 19  # enemy turn counter, so a boss card is drawn once per enemy turn
-G_FIELDS = 20
+G_NEED = 20  # NEED_*: what the game needs from this battle (a whole game sets it; a battle alone: NEED_WIN)
+G_FIELDS = 21
+NEED_WIN = 0  # win it: nothing is kept back (a battle alone, or a boss battle)
+NEED_KEEP = 1  # win it, and keep the estus, luck and heroic action for the boss where the battle allows
 
 # --- per-character fields ---------------------------------------------------------------
 C_BASE = G_FIELDS
@@ -308,6 +311,12 @@ V_TAUNT_POOL = _V.index["taunt_tiebreak_pool"]  # A-39
 V_TAUNT_EQUAL = _V.index["taunt_equal"]
 V_PLAYERS_CHOICE = _V.index["players_choice_policy"]
 V_ESTUS_TIMING = _V.index["estus_timing"]
+V_FORBID = _V.index["forbid"]  # house rule forbid: FORBID_* bits of what the party may not use
+FORBID_DODGE = 1  # no dodge roll, against attacks or traps
+FORBID_ESTUS = 2  # the estus flask is never drunk
+FORBID_LUCK = 4  # no luck reroll
+FORBID_HEROIC = 8  # no heroic action
+FORBID_NAMES = ("dodge", "estus", "luck", "heroic")  # bit k is 1 << k
 V_BOSS_FACING = _V.index["boss_initial_facing"]
 V_BOSS_ARC_SHIFT = _V.index["boss_arc_shift_in_node"]
 V_BOSS_TOWARD = _V.index["boss_toward_rotation"]

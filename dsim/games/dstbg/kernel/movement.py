@@ -291,7 +291,8 @@ def spring_trap(t, b, policy, c: int, node: int) -> int:
         return 0
     _, _, _, g = defence_dice(t, b, c, False)
     cost = dodge_cost(b, c)
-    can_dodge = can_pay(t, b, c, cost) and not (armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN)
+    can_dodge = can_pay(t, b, c, cost) and not (armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN) \
+        and not (t.variants[L.V_FORBID] & L.FORBID_DODGE)  # house rule forbid
     set_opt(b, 0, 0, damage, damage * 100, 0, 0, 0, 0, 0)
     n = 1
     if can_dodge:

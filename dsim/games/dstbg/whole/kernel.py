@@ -421,7 +421,10 @@ def rest(g, s, spend: bool, voluntary: bool) -> None:
 
 
 @gk
-def earn(s, souls: int) -> None:
+def earn(g, s, souls: int) -> None:
+    """Souls received (R-8.4); doubled under the house rule double_souls_half_sparks."""
+    if g.rules[G.V_DOUBLE_SOULS] == 1:
+        souls *= 2
     game = s.pub[G.R_GAME]
     game[G.G_SOULS] += souls
     game[G.G_SOULS_EARNED] += souls
@@ -476,6 +479,9 @@ def fill_scenario(g, s, sc) -> None:
     game = s.pub[G.R_GAME]
     sc[X.SC_CARRY] = 1
     sc[X.SC_FIRST] = game[G.G_NEXT_CHAR]
+    # what the game needs: a boss battle is won at any cost; any other battle is won keeping the estus, luck and
+    # heroic action for the boss ahead where it allows (the battle policy decides what that means)
+    sc[X.SC_NEED] = BL.NEED_WIN if sc[X.SC_IS_BOSS] == 1 else BL.NEED_KEEP
     # R-13.4: a campaign party may retreat from a battle without a boss (A-51 when)
     retreat = game[G.G_CAMPAIGN] == 1 and sc[X.SC_IS_BOSS] == 0
     sc[X.SC_RETREAT] = 1 + g.rules[G.V_RETREAT_TIMING] if retreat else 0
@@ -574,7 +580,7 @@ def explore(g, s, strategy, params, te, b, policy, seed: int, stream: int, tile:
     t[G.TL_CLEARED] = 1
     if t[G.TL_FOG] == 1:
         game[G.G_FOG] = 1
-    earn(s, 2 * game[G.G_N_CHARS])
+    earn(g, s, 2 * game[G.G_N_CHARS])
     retrieve(s, tile)
     while t[G.TL_OPENED] < t[G.TL_CHESTS]:
         opt(s, 0, G.OPT_STOP, -1, tile, 0, -1, 0, 0, 0, 0, t[G.TL_LEVEL])
@@ -646,7 +652,10 @@ def boss_battle(g, s, strategy, params, tb, b, policy, seed: int, stream: int) -
         return
     if slot >= 0:
         s.out[G.OUT_MAIN_FIRST if slot == 1 else G.OUT_MINI_FIRST] = 1 if s.out[fights] == 1 else 0
-    earn(s, game[G.G_N_CHARS] * game[G.G_SPARKS])  # R-8.4 (JP: nothing at 0 sparks)
+    if g.rules[G.V_OPTIMAL_BOSS] == 1:  # house rule optimal_boss_rewards: a map cleared per spark left (R-8.4)
+        earn(g, s, game[G.G_SPARKS] * game[G.G_N_TILES] * 2 * game[G.G_N_CHARS])
+    else:
+        earn(g, s, game[G.G_N_CHARS] * game[G.G_SPARKS])  # R-8.4 (JP: nothing at 0 sparks)
     retrieve(s, G.TILE_BOSS)
     game[G.G_FIGHT] += 1
     if game[G.G_FIGHT] < G.MAX_FIGHTS and g.area_bosses[area, game[G.G_FIGHT]] >= 0:
@@ -660,12 +669,25 @@ def boss_battle(g, s, strategy, params, tb, b, policy, seed: int, stream: int) -
 
 
 @gk
+def second_tier(g, card: int) -> bool:
+    """House rule treasure_tiers (BGG thread 1780370): more than 20 needed in two stats or more than 30 in one."""
+    over20 = 0
+    over30 = False
+    for k in range(G.N_STATS):
+        need = g.cards[card, G.K_REQ + k]
+        over20 += 1 if need > 20 else 0
+        over30 = over30 or need > 30
+    return over20 > 1 or over30
+
+
+@gk
 def add_treasure(g, s) -> None:
     """R-1.12: the advanced cards of the classes in play and N random legendary cards of those still in the box
-    are shuffled into the treasure deck."""
+    are shuffled into the treasure deck (house rule treasure_tiers: with the common cards held back at setup)."""
     n_cards = g.cards.shape[0]
     for card in range(n_cards):
-        if g.cards[card, G.K_GROUP] == G.GROUP_ADVANCED and s.where[card, G.W_PLACE] == G.LOC_BOX:
+        group = g.cards[card, G.K_GROUP]
+        if (group == G.GROUP_ADVANCED or group == G.GROUP_COMMON) and s.where[card, G.W_PLACE] == G.LOC_BOX:
             add_to_deck(s, card)
     pool = 0
     for card in range(n_cards):
@@ -887,6 +909,41 @@ def upgrade(g, s, strategy, params, up: int) -> None:
 
 
 @gk
+def pick_option(g, s, i: int, card: int) -> None:
+    """Option row ``i`` of the hook pick: ``card``, its worth, and the character nearest to using it (``O_SEAT``,
+    the tiers it still needs in ``O_LEVEL``; -1 and 0 when nobody can ever, or an Ember) with the worth of what
+    that character holds (``O_OLD_ATTACK``: its best hand; ``O_OLD_DEFENCE``: its kit's defence)."""
+    seat, need = -1, 1 << 20
+    if g.cards[card, G.K_ITEM] >= 0:
+        for c in range(s.pub[G.R_GAME, G.G_N_CHARS]):
+            k = tiers_needed(g, s, c, card)
+            if 0 <= k < need:
+                seat, need = c, k
+    old_a = s.pub[G.R_PARTY + seat, G.P_ATTACK] if seat >= 0 else 0
+    old_d = s.pub[G.R_PARTY + seat, G.P_DEFENCE] if seat >= 0 else 0
+    opt(s, i, G.OPT_PICK, seat, 0, 0, card, worth_of(g, s, card, 0), worth_of(g, s, card, 1), old_a, old_d,
+        need if seat >= 0 else 0)
+
+
+@gk
+def tiny_shop(g, s, strategy, params) -> None:
+    """House rule tiny_shop: look at the top two cards, keep one on top (the purchase then draws it), the other
+    to the bottom of the deck."""
+    refill_deck(g, s)
+    n = s.cursor[C_DECK]
+    if n < 2:
+        return
+    pick_option(g, s, 0, s.deck[n - 1])
+    pick_option(g, s, 1, s.deck[n - 2])
+    if ask(s, strategy, params, G.GH_PICK, 2) == 1:
+        s.deck[n - 1], s.deck[n - 2] = s.deck[n - 2], s.deck[n - 1]
+    under = s.deck[n - 2]  # the card not kept: to the bottom
+    for i in range(n - 2, 0, -1):
+        s.deck[i] = s.deck[i - 1]
+    s.deck[0] = under
+
+
+@gk
 def bonfire(g, s, strategy, params) -> None:
     """F-5.1: at the bonfire, without resting: upgrades (R-5.6) and equipment changes at Andre (R-5.5, D-9),
     then buying, levelling and luck in the strategy's order until it stops (D-13)."""
@@ -907,6 +964,8 @@ def bonfire(g, s, strategy, params) -> None:
         if kind == G.OPT_BUY:  # R-5.4
             pay(s, row[G.O_COST])
             glog(s, G.EV_BUY, -1, row[G.O_COST], 0, 0)
+            if g.rules[G.V_TINY_SHOP] == 1:
+                tiny_shop(g, s, strategy, params)
             draw(g, s, strategy, params, False)
         elif kind == G.OPT_LEVEL:  # R-5.7
             stat = row[G.O_ARG]
@@ -971,9 +1030,12 @@ def setup(g, s, n_chars: int) -> None:
     campaign = g.numbers[G.N_CAMPAIGN]
     game[G.G_CAMPAIGN] = campaign
     sparks = max(0, 6 - n_chars + g.rules[G.V_SPARKS_DELTA])  # R-1.4 (house rule sparks_delta)
+    if g.rules[G.V_DOUBLE_SOULS] == 1:  # house rule double_souls_half_sparks: the dial halved, rounded up
+        sparks = (sparks + 1) // 2
     game[G.G_SPARKS] = sparks
     game[G.G_START_SPARKS] = sparks
-    game[G.G_SOULS] = 16 if n_chars == 1 else 0
+    souls = g.rules[G.V_STARTING_SOULS]  # house rule starting_souls; -1: R-1.10
+    game[G.G_SOULS] = souls if souls >= 0 else (16 if n_chars == 1 else 0)
     game[G.G_PRICE] = 2 if campaign == 1 else 1  # R-5.4, R-13.8
     game[G.G_NEXT_CHAR] = -1
     game[G.G_DROPPED_TILE] = -1
@@ -992,6 +1054,8 @@ def setup(g, s, n_chars: int) -> None:
         refresh_worth(g, s, seat)
     for card in range(g.cards.shape[0]):
         group = g.cards[card, G.K_GROUP]
+        if group == G.GROUP_COMMON and g.rules[G.V_TREASURE_TIERS] == 1 and second_tier(g, card):
+            continue  # house rule treasure_tiers: it waits in the box for the mini boss (add_treasure)
         if group == G.GROUP_COMMON or group == G.GROUP_CLASS or group == G.GROUP_EMBER:
             add_to_deck(s, card)
     shuffle_deck(s)

@@ -135,8 +135,9 @@ OPT_REST = 9  # R-5.9: rest (a spark)
 OPT_EMBER = 10  # R-3.8: this character takes the ember
 OPT_OPEN = 11  # R-7.6: open the chest
 OPT_UPGRADE = 12  # R-4.7: put the upgrade card on the item O_CARD (held by O_SEAT, -1 in the inventory)
+OPT_PICK = 13  # house rule tiny_shop: keep the card O_CARD of the two on top of the treasure deck
 OPT_NAMES = ("stop", "buy", "level", "luck", "spark", "sell", "equip", "explore", "boss", "rest", "ember", "open",
-             "upgrade")
+             "upgrade", "pick")
 
 # hooks (rules §17)
 GH_SPEND = 0  # D-9, D-10, D-13, D-36, D-37: the next thing bought at the bonfire, or stop
@@ -145,7 +146,8 @@ GH_ROUTE = 2  # D-6, D-7, D-8: the next tile, the boss, or a rest
 GH_EMBER = 3  # D-11: who takes a drawn ember
 GH_CHEST = 4  # D-12: open a chest after a win
 GH_UPGRADE = 5  # D-9: which item an upgrade card goes on (R-4.7, R-5.6), or none
-HOOK_NAMES = ("spend", "place", "route", "ember", "chest", "upgrade")
+GH_PICK = 6  # house rule tiny_shop: which of the top two treasure cards a purchase keeps (the other goes under)
+HOOK_NAMES = ("spend", "place", "route", "ember", "chest", "upgrade", "pick")
 
 # --- cards (GameTables.cards, static) ----------------------------------------------------------------
 K_ITEM = 0  # item instance (battle tables' item row), -1 for an Ember card
@@ -202,7 +204,12 @@ V_SPARKS_DELTA = 10  # house rule: sparks added to R-1.4's start (6 - characters
 V_RETREAT_TIMING = 11  # A-51: 0 after any enemy turn, 1 after the first only
 V_RETREAT_STAMINA = 12  # A-52: 0 black cubes cleared, 1 kept
 V_RETREAT_CONDITIONS = 13  # A-53: 0 cleared, 1 kept
-N_RULES = 14
+V_DOUBLE_SOULS = 14  # house rule double_souls_half_sparks: 1 = souls received doubled, the dial's start halved
+V_STARTING_SOULS = 15  # house rule starting_souls: the cache's start, -1 = R-1.10 (16 for one character, else 0)
+V_OPTIMAL_BOSS = 16  # house rule optimal_boss_rewards: 1 = a boss pays what grinding every spark left would have
+V_TINY_SHOP = 17  # house rule tiny_shop: 1 = a purchase looks at the top two cards, keeps one, the other goes under
+V_TREASURE_TIERS = 18  # house rule treasure_tiers: 1 = common cards of high requirements wait for the mini boss
+N_RULES = 19
 
 # --- numbers of the setup (GameTables.numbers) ----------------------------------------------------
 N_CAMPAIGN = 0  # 1 = campaign rules (R-13)

@@ -16,6 +16,11 @@ from dsim.games.dstbg.variants import VARIANTS as BATTLE_VARIANTS
 from dsim.games.dstbg.whole import layout as G
 from dsim.variants import VariantSet, number, reading
 
+REDDIT = ("(u/Robyrt, 'House rules megathread', r/DarkSoulsTheBoardGame, 19 May 2017, "
+          "https://www.reddit.com/r/DarkSoulsTheBoardGame/comments/6bz1x1/house_rules_megathread/)")
+BGG_TIERS = ("(Randall Feineis, 'House Rules - Treasure Deck', BoardGameGeek, Dark Souls: The Board Game forums, "
+             "https://boardgamegeek.com/thread/1780370/house-rules-treasure-deck)")
+
 GAME_VARIANTS = VariantSet((
     reading("tile_layout", "A-5", "how the exploration tiles are laid out (R-1.2, R-1.3)",
        "000: around the bonfire tile in any order; FAQ: total freedom, one bonfire connection suffices.",
@@ -59,6 +64,41 @@ GAME_VARIANTS = VariantSet((
        keep_black="black cubes stay too"),
     reading("retreat_conditions", "A-53", "condition tokens after a retreat (R-13.4)",
        "Not stated.", clear="conditions are removed", keep="conditions stay"),
+    # --- the community's house rules (sources cited in each entry's seed text) -------------------------------------
+    reading("double_souls_half_sparks", "house", "Double Souls Half Sparks: every soul received doubled, the spark "
+            "dial's start halved (rounded up)",
+            f"House rule {REDDIT}: 'Double all souls you receive. Your maximum sparks are cut in half (round up).' "
+            "Read here: tile and boss rewards are doubled (souls picked up again are not received anew); the "
+            "dial's start (R-1.4, after sparks_delta) is halved, also when it is reset after the mini boss (R-1.12).",
+            off="the printed rewards and dial",
+            on="2 x the souls of R-8.4 (tiles and bosses); the dial starts at ceil(start / 2)"),
+    number("starting_souls", "house", "souls in the cache at setup (R-1.10: 16 for one character, else 0)", -1,
+           "the soul cache starts with this many souls for any party size; 16 is the community's '16 Starting Souls'",
+           seed=f"House rule '16 Starting Souls' {REDDIT}: 'The party starts with 16 souls regardless of player "
+                "count.' Set 16 for it; any other count is a dial of the same rule.",
+           low=0, high=10_000, unset="R-1.10"),
+    reading("optimal_boss_rewards", "house", "Optimal Boss Rewards: a boss pays what grinding every spark left "
+            "would have paid",
+            f"House rule {REDDIT}: 'When you defeat a boss, gain souls equal to the total amount you would have "
+            "received by grinding to 0 sparks.' The source gives no formula; read here (the most common reading, "
+            "ours): each spark left is one more clear of the area's map, 2 souls per character per tile (R-8.4), "
+            "instead of R-8.4's 1 soul per character per spark (a boss beaten at 0 sparks pays nothing). Two "
+            "characters, 4 sparks, 4 tiles: 64 souls, the figure the source quotes.",
+            off="R-8.4: 1 soul per character per spark left",
+            on="sparks left x tiles on the area's map x 2 souls per character"),
+    reading("tiny_shop", "house", "Tiny Shop: a purchase looks at the top two treasure cards and keeps one",
+            f"House rule {REDDIT}: 'When you purchase treasure, look at the top 2 cards. Pick one and put the other "
+            "on the bottom of the deck.' Chests still draw the top card (the rule speaks of purchases only).",
+            off="R-5.4: a purchase draws the top card",
+            on="the strategy picks one of the top two (hook pick); the other goes to the bottom of the deck"),
+    reading("treasure_tiers", "house", "tiered treasure deck: common cards of high requirements wait for the "
+            "mini boss",
+            f"House rule {BGG_TIERS}: 'If more than 1 required attribute was greater than 20 we put it into the "
+            "second deck (post mini boss). If any of the attributes were greater than 30 it went into the second "
+            "deck.' The thread's other changes (a three-card market, chest limits) are not part of this switch.",
+            off="R-1.8: every common card in the deck from the start",
+            on="a common card needing more than 20 in two stats, or more than 30 in one, is shuffled in with the "
+               "advanced and legendary cards after the mini boss (R-1.12)"),
 ), game="dstbg_game")
 assert len(GAME_VARIANTS) == G.N_RULES
 

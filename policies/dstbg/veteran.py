@@ -1,0 +1,124 @@
+"""The veteran: the tactician's play, with the habits of a group that has played a few games — it keeps the estus,
+luck and heroic action for the boss when the whole game asks it to (``G_NEED``), chooses block or dodge by the
+chance of dying rather than by expected damage alone, and (a switch, off by default: it lost battles) in boss
+battles lets the boss come instead of paying stamina to run where it cannot attack."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from numba import njit
+
+from dsim.games.dstbg import policy as P
+from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
+from dsim.policy import policy_decorator
+from policies.dstbg import tactician
+from policies.dstbg.common import char_field, defender, free_slots, lowest
+
+# the tactician's module is compiled into the veteran (its answer is inlined): its edits must recompile it too
+veteran_function = policy_decorator(POLICY_SIG, "policy", [Path(P.__file__).resolve(), P.COMMON, *P.LAYOUT,
+                                                             Path(tactician.__file__).resolve()])
+tactician_answer = njit(inline="always")(tactician.answer)
+
+N_TACTICIAN = len(tactician.PARAMS)  # the veteran's first parameters are the tactician's, in its order
+P_KEEP = N_TACTICIAN
+P_KEEP_ESTUS_AT = N_TACTICIAN + 1
+P_DEATH_DEFENCE = N_TACTICIAN + 2
+P_BLOCK_SPREAD = N_TACTICIAN + 3
+P_DEATH_COST = N_TACTICIAN + 4
+P_LET_COME = N_TACTICIAN + 5
+
+ROLL_BLOCK = 1  # H_LUCK column 3 (kernel combat.ROLL_*)
+
+
+@njit(inline="always")
+def keeping(st, params):
+    """Whether this battle should keep the estus, luck and heroic action for the boss (the game asks, R-5.9: they
+    come back only at a rest)."""
+    return params[P_KEEP] > 0.5 and st[L.G_NEED] == L.NEED_KEEP
+
+
+@njit(inline="always")
+def block_death(expected, free, spread):
+    """A smooth guess of P(a block leaves ``free`` or more damage): the policy knows the expected damage taken, not
+    its spread (the block dice are the kernel's)."""
+    return 1.0 / (1.0 + math.exp(-(expected - free + 0.5) / spread))
+
+
+@njit(inline="always")
+def death_defence(st, opts, dist, params):
+    """D-26 with the chance of dying priced in: a failed dodge takes the whole hit (R-9.5), after paying its stamina;
+    a block takes what the dice leave. Each side's expected damage (the tactician's measure, stamina at its value) plus
+    ``death_cost`` damage per unit chance of dying now; -1 when neither can kill (the tactician decides)."""
+    c = defender(st, opts[0, 6], dist)
+    free = free_slots(st, c)
+    damage = opts[0, 2]
+    cost = opts[1, 5]
+    if damage < free - cost:
+        return -1  # nothing at stake: no death either way
+    dodge = 1.0 - opts[1, 4] / 1000.0
+    block = block_death(opts[0, 1] / 100.0, free, params[P_BLOCK_SPREAD]) if damage >= free else 0.0
+    death = params[P_DEATH_COST] * 100.0
+    dodge_score = opts[1, 1] + params[2] * 100.0 * cost + death * dodge + params[4]  # stamina_value, dodge_edge
+    block_score = opts[0, 1] + death * block
+    return 1 if dodge_score < block_score else 0
+
+
+@veteran_function(refcount=True, reads=tactician.READS)
+def decide(hook, n, battle):
+    """Answer one hook (option columns: ``policies/dstbg/README.md``); the tactician's answer where the veteran has
+    no habit of its own."""
+    st, opts, params = battle.st, battle.opts, battle.params
+    if hook == L.H_ESTUS and keeping(st, params):
+        return 1 if opts[0, 1] + opts[0, 2] >= params[P_KEEP_ESTUS_AT] else 0
+    if hook == L.H_LUCK and keeping(st, params):
+        # only a block roll that would leave a lethal hit is rerolled (R-3.6): the token is the boss's
+        c = opts[0, 6]
+        if n > 1 and opts[0, 3] == ROLL_BLOCK and opts[0, 4] - opts[0, 5] >= free_slots(st, c):
+            return lowest(opts, n, 2, 1)
+        return 0
+    if hook == L.H_HEROIC and keeping(st, params):
+        if opts[0, 0] == -1 or opts[0, 1] != L.HEROIC_KNIGHT_BLOCK:
+            return 0  # Backstab, Perseverance, Berserk Charge: kept for the boss (R-3.7, R-5.9)
+        return 1 if opts[0, 3] >= free_slots(st, defender(st, -1, battle.dwalk)) else 0  # the Knight's die: if lethal
+    if hook == L.H_DEFENCE and n > 1 and params[P_DEATH_DEFENCE] > 0.5:
+        k = death_defence(st, opts, battle.dwalk, params)
+        if k >= 0:
+            return k
+    if hook == L.H_STEP and params[P_LET_COME] > 0.5 and st[L.G_IS_BOSS] == 1:
+        k = tactician_answer(hook, n, battle)
+        c = st[L.G_ACTIVE]
+        if k > 0 and opts[k, 1] > 0 and opts[k, 7] == 0 and c >= 0 and char_field(st, c, L.C_ALIVE) == 1:
+            return 0  # a run that reaches no target: stop, and let the boss come (its move is free)
+        return k
+    return tactician_answer(hook, n, battle)
+
+
+register(
+    Policy(
+        name="veteran",
+        description=(
+            "The tactician's play with a veteran's habits: in a whole game's battles before the boss (G_NEED) it "
+            "drinks the estus only when nearly dead and keeps luck and the heroic action unless a hit would kill; "
+            "it blocks or dodges by the chance of dying when a hit can kill, not by expected damage alone; with "
+            "let_boss_come, in boss battles it does not pay stamina to run to a node where it cannot attack."
+        ),
+        decide=decide,
+        params=tactician.PARAMS + (
+            Param("keep_for_boss", 1.0, 0.0, 1.0, "1: honour the game's request to keep estus, luck and the heroic "
+                  "action for the boss", whole=True),
+            Param("keep_estus_at", 8.0, 1.0, 10.0, "while keeping for the boss, drink only when black + red cubes "
+                  "reach this", whole=True),
+            Param("death_defence", 1.0, 0.0, 1.0, "1: when a hit can kill, block or dodge by the chance of dying",
+                  whole=True),
+            Param("block_spread", 0.8, 0.1, 3.0, "spread (damage) of a block's damage around its expectation, for "
+                  "the chance a block leaves a lethal hit"),
+            Param("death_cost", 1.5, 0.0, 20.0, "damage a certain death now is worth against expected damage, when a "
+                  "hit can kill (0: the tactician's expectation alone)"),
+            Param("let_boss_come", 0.0, 0.0, 1.0, "1: in boss battles, never pay stamina to run where no target is "
+                  "in reach (off: on seed 1 it lost 5.6 points against the Boreal Outrider, mid_game)", whole=True),
+        ),
+    )
+)
