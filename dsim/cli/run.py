@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Annotated, Any
 
 import numpy as np
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dsim.cli.common import CellArgs, LongRunNotice, PolicyOpt, console, err, fail, with_game_options
+from dsim.cli.common import CellArgs, PolicyOpt, console, err, fail, with_game_options
+from dsim.clikit import play_errors, run_with_progress
 from dsim.games.base import MAX_PLAYS, Game
 from dsim.text import count
 
@@ -68,40 +66,6 @@ def run(
         console.print(f"rules: {', '.join(rules)}", markup=False, highlight=False)
     if settings.get("data"):
         console.print(f"data overlay: {settings['data']}", markup=False, highlight=False)
-
-
-@contextmanager
-def progress(unit: str, total: int, quiet: bool = False, threshold: int = 0) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr over ``total`` plays and, for a run over a minute, how long it will take (neither when
-    ``quiet`` or for ``threshold`` plays or fewer); yields the callback that counts each finished chunk."""
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                  TimeRemainingColumn(), console=err, disable=quiet or total <= threshold, transient=True) as bar:
-        task = bar.add_task(unit, total=total)
-        notice = LongRunNotice(unit)
-
-        def on_chunk(n: int) -> None:
-            bar.update(task, advance=n)
-            if not quiet:
-                notice(int(bar.tasks[task].completed), total)
-
-        yield on_chunk
-
-
-def run_with_progress(chosen: Any, settings: dict[str, Any], count: int, seed: int, quiet: bool = False) -> dict[str, Any]:
-    """:func:`dsim.play.run_cell` with :func:`progress`; values the kernel cannot hold end with one line."""
-    from dsim.play import CHUNK, run_cell
-
-    with progress(f"{chosen.outcome.unit}s", count, quiet, CHUNK) as on_chunk, _user_values():
-        return run_cell(chosen, settings, count, seed, on_chunk)
-
-
-@contextmanager
-def _user_values() -> Iterator[None]:
-    """Values the kernel cannot hold (a ValueError or OverflowError while playing) end with one line."""
-    try:
-        yield
-    except (ValueError, OverflowError) as exc:
-        fail(str(exc))
 
 
 def first_match(game: Any, cols: dict[str, np.ndarray], where: str) -> int | None:
@@ -160,7 +124,7 @@ def explain(
             fail(f"no {chosen.outcome.unit} in {index}..{index + search - 1} matches --where {where!r}")
         (err if as_json else console).print(f"{chosen.outcome.unit} {index} (seed {seed}) is the first where {where}",
                                             markup=False)
-    with _user_values():
+    with play_errors():
         events = chosen.explain(settings, seed, stream, index)
     for ev in events:
         if chosen.is_decision(ev) and not decisions:

@@ -175,7 +175,7 @@ VARIANTS = VariantSet((
        "000: the boss 'repeats its whole action' (R-12.7); [E] counts repeated attacks only.",
        whole_half="the whole card (its half, for O&S) is resolved again",
        attacks_only="only the card's attack icons are resolved again"),
-))
+), listing="dsim variants list")  # the default game: no --game
 
 BY_ID = VARIANTS.by_id
 

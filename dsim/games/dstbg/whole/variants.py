@@ -11,10 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from dsim.games import listing
 from dsim.games.dstbg.variants import VARIANTS as BATTLE_VARIANTS
 from dsim.games.dstbg.whole import layout as G
 from dsim.variants import VariantSet, number, reading
+
+LISTING = "dsim variants list --game dstbg_game"  # where error messages send the user
 
 GAME_VARIANTS = VariantSet((
     reading("tile_layout", "A-5", "how the exploration tiles are laid out (R-1.2, R-1.3)",
@@ -59,7 +60,7 @@ GAME_VARIANTS = VariantSet((
        keep_black="black cubes stay too"),
     reading("retreat_conditions", "A-53", "condition tokens after a retreat (R-13.4)",
        "Not stated.", clear="conditions are removed", keep="conditions stay"),
-), game="dstbg_game")
+), listing=LISTING)
 assert len(GAME_VARIANTS) == G.N_RULES
 
 
@@ -72,7 +73,7 @@ def split_variants(settings: Mapping[str, Any] | None) -> tuple[dict[str, Any], 
         elif key in BATTLE_VARIANTS.by_id:
             battle[key] = value
         else:
-            raise ValueError(f"unknown variant {key!r} (see `{listing('dstbg_game')}`)")
+            raise ValueError(f"unknown variant {key!r} (see `{LISTING}`)")
     return battle, game
 
 
