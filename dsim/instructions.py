@@ -9,7 +9,7 @@ element (glibc's ``memset`` of 2 KB counts about 2,300), so a count can overstat
 
 ``dsim bench --instructions`` records the count per battle beside the rates; ``python -m dsim.instructions
 l1-2p`` prints where the instructions go, function by function (half a minute: only the battles are counted,
-on one thread). A function the entry inlined (most rule steps, ``dsim.games.dstbg.kernel.core._EntryLibrary``)
+on one thread). A function the entry inlined (most rule steps, ``dsim.numba_linking._EntryLibrary``)
 counts as part of its caller. Counts are made in one fixed CPU target, ``x86-64-v3`` (:func:`count_target`), compiled
 natively and loaded from the Numba cache, so they compare across hosts. Needs ``valgrind`` (Debian's package).
 """

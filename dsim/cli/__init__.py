@@ -12,8 +12,16 @@ app = typer.Typer(
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point; an untested Numba ends any command that compiles with one line."""
+    from dsim.numba_version import UnsupportedNumba
+
+    try:
+        app()
+    except UnsupportedNumba as exc:
+        from dsim.clikit import err
+
+        err.print(f"Error: {exc}", markup=False)
+        raise SystemExit(1) from None
 
 
 def _register() -> None:
