@@ -102,7 +102,7 @@ def build(battles: int) -> str:
              "--variant", "bleed_zero_damage", *n],
             "With the core set's regular enemies and starting kits nothing inflicts bleed, so the two readings play "
             "identical battles: the question only matters for bosses and treasure that bleed (see the A-29 tests in "
-            "`tests/test_variant_readings.py` for a scenario where it does).",
+            "`tests/dstbg/test_variant_readings.py` for a scenario where it does).",
         ),
         compare_section(
             "2. Who acts first? (A-2)",

@@ -26,7 +26,6 @@ The subprocess entry is ``python -m dsim.bench '<json>'``; it prints one JSON ob
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 import platform
@@ -36,67 +35,20 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from dsim.paths import REPO_ROOT
+from dsim.workloads import (  # noqa: F401  (re-exported: `dsim bench`'s callers and tests take them from here)
+    SEED, BenchError, Workload, all_workloads, select_workloads, unsupported,
+)
 
 BENCH_DIR = REPO_ROOT / "benchmarks"
 RESULTS_FILE = "results.jsonl"
 README_FILE = "README.md"
-SEED = 1
-
-
-class BenchError(Exception):
-    """A benchmark could not be run or recorded (message is user-facing)."""
-
-
-@dataclass(frozen=True)
-class Workload:
-    """A fixed cell to measure: its game, name, what it is, and its settings."""
-
-    name: str
-    description: str
-    settings: dict[str, Any]
-    game: str
-    game_module: str | None = None  # imported first by the measuring process (a game outside dsim)
-
-
-def all_workloads() -> tuple[Workload, ...]:
-    """Every registered game's benchmark workloads."""
-    from dsim.games import game_names, get_game
-
-    return tuple(Workload(w.name, w.description, w.settings, name, type(get_game(name)).__module__)
-                 for name in game_names() for w in get_game(name).workloads)
-
-
-def select_workloads(patterns: Iterable[str] | None) -> list[Workload]:
-    """The workloads whose names match any of ``patterns`` (shell globs); all when none are given."""
-    patterns = [p.strip() for p in patterns or [] if p.strip()]
-    workloads = all_workloads()
-    if not patterns:
-        return list(workloads)
-    unmatched = [p for p in patterns if not any(fnmatch.fnmatchcase(w.name, p) for w in workloads)]
-    if unmatched:
-        names = ", ".join(w.name for w in workloads)
-        raise BenchError(f"no workload matches {unmatched[0]!r} (workloads: {names})")
-    return [w for w in workloads if any(fnmatch.fnmatchcase(w.name, p) for p in patterns)]
-
-
-def unsupported(workload: Workload) -> str | None:
-    """Why the game cannot play this workload (its settings fail the game's check), or ``None``."""
-    from dsim.games import load_game
-
-    try:
-        load_game(workload.game, workload.game_module).check_settings(workload.settings)
-    except ValueError as exc:
-        return str(exc)
-    return None
-
-
 # --------------------------------------------------------------------------- the measuring process
 
 
@@ -176,7 +128,7 @@ def measure(game_name: str, game_module: str | None, settings: Mapping[str, Any]
     batch) and of the probe loop, each measured in pairs (:func:`_paired_speedup`)."""
     import numba
 
-    from dsim.games import load_game
+    from dsim.registry import load_game
     from dsim.rng import stream_key
 
     game = load_game(game_name, game_module)

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from dsim.games import load_game
+from dsim.registry import load_game
 from dsim.results import chunk_row
 
 

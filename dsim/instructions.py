@@ -9,7 +9,7 @@ element (glibc's ``memset`` of 2 KB counts about 2,300), so a count can overstat
 
 ``dsim bench --instructions`` records the count per battle beside the rates; ``python -m dsim.instructions
 l1-2p`` prints where the instructions go, function by function (half a minute: only the battles are counted,
-on one thread). A function the entry inlined (most rule steps, ``dsim.games.dstbg.kernel.core._EntryLibrary``)
+on one thread). A function the entry inlined (most rule steps, ``dsim.numba_linking._EntryLibrary``)
 counts as part of its caller. Counts are made in one fixed CPU target, ``x86-64-v3`` (:func:`count_target`), compiled
 natively and loaded from the Numba cache, so they compare across hosts. Needs ``valgrind`` (Debian's package).
 """
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dsim.bench import Workload
+    from dsim.workloads import Workload
 
 BATTLES = 2000  # enough that the Python call around the battles is under 2% of the count
 TIMEOUT_S = 1800  # a counted run takes half a minute; one that compiled its kernel under valgrind would take an hour
@@ -123,8 +123,8 @@ def _play(workload: Workload, battles: int, between: Callable[[], None] | None =
     their mean rounds."""
     import numba
 
-    from dsim.bench import SEED
-    from dsim.games import load_game
+    from dsim.workloads import SEED
+    from dsim.registry import load_game
     from dsim.rng import stream_key
 
     numba.set_num_threads(1)
@@ -283,7 +283,7 @@ def main() -> int:
     parser.add_argument("--child", metavar="SYMBOLS_FILE", help=argparse.SUPPRESS)
     parser.add_argument("--warm", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    from dsim.bench import BenchError, select_workloads
+    from dsim.workloads import BenchError, select_workloads
 
     try:
         matched = select_workloads([args.workload])

@@ -1,9 +1,11 @@
-"""Where the shipped game data lives (the repository's ``data/`` folder)."""
+"""Where the shipped game data lives: the repository's ``data/`` folder in a checkout (where users edit it), or
+the package data ``dsim/data`` an installed wheel carries (``pyproject.toml`` maps one to the other)."""
 
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DATA_ROOT = REPO_ROOT / "data"
+PACKAGE_ROOT = Path(__file__).resolve().parent
+REPO_ROOT = PACKAGE_ROOT.parent
+DATA_ROOT = PACKAGE_ROOT / "data" if (PACKAGE_ROOT / "data").is_dir() else REPO_ROOT / "data"
 
 
 def game_data_dir(game: str) -> Path:

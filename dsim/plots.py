@@ -421,7 +421,7 @@ def shares(cells: pd.DataFrame, names: tuple[str, ...], unit: str = "game") -> F
     95 % interval, one row per cell (best win rate at the top), the legend below the plot."""
     names = tuple(n for n in names if f"{n}_ci_low" in cells)
     if not names:
-        raise PlotError("--kind shares: this game reports no shares (only whole games do, e.g. --game dstbg_game)")
+        raise PlotError("--kind shares: this game reports no shares (yes/no columns its outcome declares as `shares`)")
     deepest_first = ["win_rate", *(f"{n}_mean" for n in reversed(names))]  # the furthest stage decides the order
     order = cells.assign(label=cell_labels(cells)).sort_values(deepest_first)
     fig = Figure(figsize=(max(7.5, _row_plot_width(order["label"])), 1.8 + 0.45 * len(order)), layout="constrained")

@@ -55,7 +55,7 @@ import dsim
 from dsim import results
 from dsim.executors import ChunkResult, ChunkTask, Executor
 from dsim.files import NotARegularFile, read_regular
-from dsim.games import load_game
+from dsim.registry import load_game
 from dsim.games.base import MAX_PLAYS, Game
 from dsim.paths import REPO_ROOT
 from dsim.text import repeated

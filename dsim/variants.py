@@ -65,8 +65,10 @@ def number(vid: str, ref: str, doc: str, default: int, effect: str, seed: str = 
 class VariantSet:
     """A game's variants in kernel order: indices, the int32 vector of a cell, the listing."""
 
-    def __init__(self, variants: Sequence[Variant], game: str = "dstbg") -> None:
-        self.variants, self.game = tuple(variants), game
+    def __init__(self, variants: Sequence[Variant], listing: str) -> None:
+        """``listing``: the command that lists these variants, for hints in error messages (``dsim variants list
+        --game NAME``; the game knows its name, this module knows none)."""
+        self.variants, self.listing = tuple(variants), listing
         self.by_id = {v.id: v for v in self.variants}
         if len(self.by_id) != len(self.variants):
             raise ValueError("variant ids must be unique")
@@ -89,9 +91,7 @@ class VariantSet:
         for key, value in (settings or {}).items():
             v = self.by_id.get(key)
             if v is None or not v.listed:
-                from dsim.games import listing
-
-                raise ValueError(f"unknown variant {key!r} (see `{listing(self.game)}`)")
+                raise ValueError(f"unknown variant {key!r} (see `{self.listing}`)")
             vec[self.index[key]] = self.value(v, value)
         return vec
 

@@ -76,7 +76,7 @@ class FigureToyDataSupport(BaseDataSupport):
 
 
 VARIANTS = VariantSet((number("p_shift", "toy", "percentage points added to the coin", 0, "p + p_shift/100",
-                              seed="toy game", low=-50, high=40),))
+                              seed="toy game", low=-50, high=40),), listing="dsim variants list --game figtoy")
 
 
 class FigureToy(Game):

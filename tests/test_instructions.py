@@ -48,7 +48,7 @@ def test_a_counted_run_names_the_kernel_and_repeats_its_count():
     entry = [name for name in first.by_function if name.startswith("engine._play_batch_of_policy_")]
     assert len(entry) == 1 and first.by_function[entry[0]] > 0  # the policy's own entry (dstbg.engine) ...
     assert "baseline.decide" not in first.by_function  # ... inlines it at every question
-    # the entries inline most rule steps (core._EntryLibrary): which ones stay functions is LLVM's choice
+    # the entries inline most rule steps (dsim.numba_linking._EntryLibrary): which ones stay functions is LLVM's choice
     kernel = [name for name in first.by_function if name.split(".")[0] in ("battle", "character", "enemy", "movement")]
     assert len(kernel) >= 3
     assert sum(first.by_function.values()) <= first.total

@@ -131,7 +131,7 @@ class ToyDice:
 
 
 TOY_VARIANTS = VariantSet((number("p_shift", "toy", "percentage points added to p", 0, "p + p_shift/100",
-                                   seed="toy game", low=-100, high=100),))
+                                   seed="toy game", low=-100, high=100),), listing="dsim variants list --game toy")
 
 
 class ToyGame(Game):

@@ -17,12 +17,18 @@ app = typer.Typer(
 
 def main() -> None:
     """Console-script entry point: output that cannot be written (``--json > /dev/full``, a closed pipe) and any
-    other system error left unhandled end with one line on stderr and status 1, not a traceback; Ctrl-C exits 130."""
+    other system error left unhandled, and an untested Numba, end with one line on stderr and status 1, not a traceback;
+    Ctrl-C exits 130."""
+    from dsim.numba_version import UnsupportedNumba
+
     try:
         try:
             app()
         finally:
             sys.stdout.flush()  # buffered output fails here, not in the interpreter's exit
+    except UnsupportedNumba as exc:
+        sys.stderr.write(f"Error: {exc}\n")
+        sys.exit(1)
     except OSError as exc:
         try:  # later writes (and the interpreter's last flush) go nowhere instead of failing again
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,4 +1,5 @@
-"""What every command shares: the error helper, common options, the game lookup, cell settings.
+"""What every command shares: the game lookup, the game options of cell commands, cell settings; and (from
+:mod:`dsim.clikit`, the kit games use too) the error helper and common options.
 
 Commands stay thin: they parse, call library functions and print. A user error is one line on
 stderr and exit status 1 (:func:`fail`), never a traceback.
@@ -6,104 +7,23 @@ stderr and exit status 1 (:func:`fail`), never a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
+from dsim.clikit import (  # noqa: F401  (re-exported: the commands take them from here)
+    DataOpt, DataPath, JsonOpt, LongRunNotice, Seed, SetOpt, console, err, fail, listed, named, parse_sets,
+    say_played_with, user_errors,
+)
 from dsim.games import DEFAULT_GAME, game_names, get_game
-from dsim.games.base import Game, SettingsError, split_list
+from dsim.games.base import Game, SettingsError
 from dsim.text import repeated
 
-console = Console()
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-
-def named(value: str | None) -> str | None:
-    """Typer callback of an option that names something: empty text is a mistake, not "the default"."""
-    if value is not None and not value.strip():
-        raise typer.BadParameter("empty name (leave the option out for the default)")
-    return value
-
-
 GameOpt = Annotated[str, typer.Option("--game", help="Game to simulate (`dsim games` lists them).")]
-Seed = Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Random seed; play i uses the stream (seed, cell, i).")]
 PolicyOpt = Annotated[str | None, typer.Option(
     "--policy", callback=named, help="Policy name (`dsim policies list`) or path/to/module.py:name (default: the game's).")]
-SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Rule variant or house rule id=value (repeatable; `dsim variants list`).")]
-
-
-def _folder_name(text: str) -> str:
-    """``--data``'s value: an empty name is an error (it would silently mean no overlay, or this folder)."""
-    if not text.strip():
-        raise typer.BadParameter("expected an overlay folder, got an empty name")
-    return text
-
-
-_DATA_HELP = "Your data folder (same layout as data/<game>/): its entries replace or add to the shipped ones by id."
-DataOpt = Annotated[str | None, typer.Option("--data", parser=_folder_name, help=_DATA_HELP, show_default=False)]
-DataPath = Annotated[Path | None, typer.Option("--data", parser=lambda text: Path(_folder_name(text)), help=_DATA_HELP,
-                                               show_default=False)]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout.")]
-
-
-def fail(message: str) -> NoReturn:
-    """A user error: one line on stderr, exit status 1."""
-    err.print(f"Error: {message}", markup=False)
-    raise typer.Exit(1)
-
-
-LONG_RUN_SECONDS = 60.0
-
-
-class LongRunNotice:
-    """Says once how long a run will take when that is over a minute (the progress bar then shows how
-    far it is). Call ``notice(done, total)`` after each chunk: the rate is measured between the first
-    two calls, so compiling and loading do not count."""
-
-    def __init__(self, unit: str, say: Callable[[str], None] | None = None) -> None:
-        self.unit, self.first, self.said = unit, None, False
-        self.say = say or err.print  # the console that shows the progress bar, so the line prints above it
-
-    def __call__(self, done: int, total: int) -> None:
-        import time
-
-        now = time.perf_counter()
-        if self.first is None:
-            self.first = (done, now)
-            return
-        if self.said or done <= self.first[0]:
-            return
-        self.said = True
-        rate = (done - self.first[0]) / max(now - self.first[1], 1e-9)
-        seconds = (total - done) / rate
-        if seconds > LONG_RUN_SECONDS:
-            self.say(f"This will take about {_duration(seconds)} ({total - done:,} {self.unit} left at "
-                      f"{rate:,.0f} {self.unit}/s); Ctrl-C stops it.")
-
-
-def _duration(seconds: float) -> str:
-    """``95 s`` → ``2 min``; hours and days for longer runs."""
-    for size, name in ((86_400, "days"), (3_600, "hours"), (60, "min")):
-        if seconds >= 2 * size:
-            return f"{seconds / size:,.0f} {name}"
-    return f"{seconds:,.0f} s"
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Data problems, bad settings and bad values end the command with a clear message and status 1."""
-    from dsim.validation import exit_on_data_error
-
-    with exit_on_data_error():
-        try:
-            yield
-        except (ValueError, KeyError, OverflowError) as exc:
-            fail(str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc))
 
 
 def game_named(name: str) -> Game:
@@ -112,33 +32,6 @@ def game_named(name: str) -> Game:
         return get_game(name)
     except KeyError:
         fail(f"unknown game {name!r} (available: {', '.join(game_names())})")
-
-
-def parse_sets(game: Game, sets: list[str] | None, option: str = "--set") -> dict[str, dict[str, str]]:
-    """``id=value`` items (of ``option``) → the game's rule tables (only the non-empty ones)."""
-    tables: dict[str, dict[str, str]] = {}
-    for item in sets or []:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            fail(f"{option}: expected variant_id=value, got {item!r}")
-        try:
-            table, key, parsed = game.parse_set(key.strip(), value.strip())
-        except SettingsError as exc:
-            fail(f"{option}: {exc}")
-        given = tables.setdefault(table, {})
-        if key in given and given[key] != parsed:
-            fail(f"{option} {key} is given twice ({given[key]} and {parsed}); give it once")
-        given[key] = parsed
-    return tables
-
-
-def listed(flag: str, text: str) -> list[str]:
-    """A comma-separated option of a command that parses it itself (``dsim game --party``, ``policies compare
-    --policies``): :func:`~dsim.games.base.split_list`, its empty items a one-line error as everywhere."""
-    try:
-        return split_list(flag, text)
-    except SettingsError as exc:
-        fail(str(exc))
 
 
 def cell_settings(game: Game, values: Mapping[str, Any], policy: str | None, sets: list[str] | None,
@@ -313,15 +206,6 @@ def game_values(game: Game, options: Mapping[str, Any], grid: bool = False) -> d
         flags = ", ".join("--" + k.replace("_", "-") for k in foreign)
         fail(f"{flags}: not an option of {game.name} (its options: {', '.join(o.flag for o in usable) or 'none'})")
     return given
-
-
-def say_played_with(game: Game, cells: Sequence[Mapping[str, Any]]) -> None:
-    """Print what produced the figures besides the cell (policy, gear…) and the hints a flag away, once for cells
-    that agree on it (a grid over loadouts names them in its rows instead)."""
-    said = {tuple(game.played_with(settings)) for settings in cells}
-    if len(said) == 1:
-        for line in next(iter(said)):
-            console.print(line, markup=False, highlight=False, style="dim" if line.startswith("hint:") else None)
 
 
 def table(title: str, headers: Sequence[str]) -> Any:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -13,7 +12,6 @@ from rich.table import Table
 from dsim.cli.common import CellArgs, GameOpt, fail, game_named, listed, table, with_game_options
 from dsim.cli.run import progress
 from dsim.games import DEFAULT_GAME
-from dsim.play import CHUNK, count_true
 from dsim.text import count
 
 app = typer.Typer(help="Player policies: list them, show their parameters, compare their win rates.", no_args_is_help=True)
@@ -97,6 +95,7 @@ def compare(
 ) -> None:
     """Play every policy (defaults) on the same battles and report win rates (or the --measure rate) with 95%
     Wilson intervals."""
+    from dsim.play import CHUNK, count_true
     from dsim.stats import wilson_interval
 
     game, registry = _registry(cell.game)
@@ -152,6 +151,7 @@ def tune(
 
     The best vector and the defaults are replayed on fresh common battles: their win rates with
     Wilson intervals, and the gain with a paired interval and McNemar's test."""
+    from dsim.play import CHUNK
     from dsim.tuning import policy_bounds, tune as run_tuning
 
     the_game, settings = cell.one(policy)
@@ -192,6 +192,8 @@ def ladder(
     """The skill ladder of one cell: every scripted policy, then the game's searchers (an `expert` and an all-seeing
     `oracle` ceiling), on the same plays, with 95% Wilson intervals and each searcher's paired gain over the best
     scripted policy (Tango's interval)."""
+    import numpy as np
+
     from dsim.stats import paired_difference_interval, wilson_interval
 
     the_game, registry = _registry(cell.game)

@@ -14,7 +14,6 @@ from dsim.cli.run import progress
 from dsim.cli.tables import fitted_table, squeezed
 from dsim.games import listing
 from dsim.games.base import Game
-from dsim.play import CHUNK
 from dsim.text import count, repeated
 from dsim.variants import INT32
 
@@ -77,6 +76,7 @@ def compare(
 ) -> None:
     """Play the same battles under two or more rule settings (common random numbers) and test the difference."""
     from dsim.compare import compare as run_compare
+    from dsim.play import CHUNK
     from dsim.compare import describe_rules, played_rules, verdict
     from dsim.validation import exit_on_data_error
 
@@ -151,6 +151,7 @@ def tune(
 ) -> None:
     """Find the value of a whole-number house rule that brings a cell's win rate (or a --measure's mean) to
     TARGET (bisection with CRN)."""
+    from dsim.play import CHUNK
     from dsim.tune import tune as run_tune
     from dsim.validation import exit_on_data_error
 

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from dsim.cli.common import CellArgs, LongRunNotice, PolicyOpt, console, err, fail, say_played_with, with_game_options
+from dsim.cli.common import CellArgs, PolicyOpt, console, err, fail, say_played_with, with_game_options
+from dsim.clikit import play_errors, progress, run_with_progress
 from dsim.games.base import MAX_PLAYS, Game
 from dsim.text import count
 
@@ -98,7 +97,7 @@ def _uncertain(chosen: Game, settings: dict[str, Any], seed: int, draws: int, pl
     patterns = [p.strip() for p in fields.split(",")]
     if not all(patterns):
         fail(f"--uncertain-fields: an empty pattern in {fields!r}")
-    with progress("draws", draws * plays, quiet) as on_chunk, exit_on_data_error(), _user_values():
+    with progress("draws", draws * plays, quiet) as on_chunk, exit_on_data_error(), play_errors():
         measure = chosen.outcome.success or chosen.outcome.seat_columns()[0]  # competitive: the first seat's share
         result = uncertainty(chosen, settings, seed, draws, plays, fields=patterns, measure=measure,
                              stream=cell_stream(settings), progress=on_chunk)
@@ -123,45 +122,6 @@ def uncertain_sentence(chosen: Game, summary: dict[str, Any]) -> str:
         return (f"{chosen.outcome.success_label}: {100 * summary['win_rate']:.1f}% (95% CI {100 * ci[0]:.1f}–"
                 f"{100 * ci[1]:.1f}%); with the guessed figures in their ranges {span} (central 95% of {where})")
     return f"{drawn['measure']}: with the guessed figures in their ranges {span} (central 95% of {where})"
-
-
-@contextmanager
-def progress(unit: str, total: int, quiet: bool = False, threshold: int = 0, grow: int = 0,
-             ) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr over ``total`` plays and, for a run over a minute, how long it will take (neither when
-    ``quiet`` or for ``threshold`` plays or fewer); yields the callback that counts each finished chunk. ``grow``: a
-    search that does not know how many plays it needs (``tune``) adds that many to the total when it runs past it."""
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                  TimeRemainingColumn(), console=err, disable=quiet or total <= threshold, transient=True) as bar:
-        task = bar.add_task(unit, total=total)
-        notice = LongRunNotice(unit)
-
-        def on_chunk(n: int) -> None:
-            done = int(bar.tasks[task].completed) + n
-            while grow and done > bar.tasks[task].total:
-                bar.update(task, total=bar.tasks[task].total + grow)
-            bar.update(task, advance=n)
-            if not quiet:
-                notice(done, int(bar.tasks[task].total))
-
-        yield on_chunk
-
-
-def run_with_progress(chosen: Any, settings: dict[str, Any], count: int, seed: int, quiet: bool = False) -> dict[str, Any]:
-    """:func:`dsim.play.run_cell` with :func:`progress`; values the kernel cannot hold end with one line."""
-    from dsim.play import CHUNK, run_cell
-
-    with progress(f"{chosen.outcome.unit}s", count, quiet, CHUNK) as on_chunk, _user_values():
-        return run_cell(chosen, settings, count, seed, on_chunk)
-
-
-@contextmanager
-def _user_values() -> Iterator[None]:
-    """Values the kernel cannot hold (a ValueError or OverflowError while playing) end with one line."""
-    try:
-        yield
-    except (ValueError, OverflowError) as exc:
-        fail(str(exc))
 
 
 def first_match(game: Any, cols: dict[str, np.ndarray], where: str) -> int | None:
@@ -222,14 +182,14 @@ def explain(
         for line in chosen.explain_header(settings):
             console.print(line, markup=False, highlight=False)
     if where is not None:
-        with progress(f"{chosen.outcome.unit}s searched", search, as_json, CHUNK) as on_chunk, _user_values():
+        with progress(f"{chosen.outcome.unit}s searched", search, as_json, CHUNK) as on_chunk, play_errors():
             hit = first_where(chosen, settings, seed, stream, index, search, where, on_chunk)
         if hit is None:
             fail(f"no {chosen.outcome.unit} in {index}..{index + search - 1} matches --where {where!r}")
         index = hit
         (err if as_json else console).print(f"{chosen.outcome.unit} {index} (seed {seed}) is the first where {where}",
                                             markup=False)
-    with _user_values():
+    with play_errors():
         events = chosen.explain(settings, seed, stream, index)
     for ev in events:
         if chosen.is_decision(ev) and not decisions:

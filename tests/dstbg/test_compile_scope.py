@@ -46,7 +46,7 @@ def test_a_cold_level_1_run_compiles_each_kernel_function_once_and_no_string_cod
 
 
 def test_boss_steps_compile_as_a_no_op_for_an_encounter_and_whole_for_a_boss_battle() -> None:
-    """core.boss_step: an encounter's Tables type gets `return 0`, a boss battle's BossTables the rules (R-12)."""
+    """jit.boss_step: an encounter's Tables type gets `return 0`, a boss battle's BossTables the rules (R-12)."""
     from numba import typeof
 
     from dsim.bench import select_workloads

@@ -1,4 +1,4 @@
-"""Entries inline the kernel functions linked into them (dsim.games.dstbg.kernel.core._EntryLibrary)."""
+"""Entries inline the kernel functions linked into them (dsim.numba_linking._EntryLibrary)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from numba import config, njit, types
 
-from dsim.games.dstbg.kernel.core import EntryPipeline, always_inline, cold, kernel
+from dsim.games.dstbg.kernel.jit import kernel
+from dsim.numba_linking import EntryPipeline, always_inline, cold
 
 compiled_only = pytest.mark.skipif(config.DISABLE_JIT, reason="inlining is a property of compiled code")
 
@@ -107,7 +108,7 @@ def test_an_entry_inlines_single_callers_and_marked_functions_and_keeps_cold_one
 _COLLISION = """
 from numba import njit, types
 from tests.dstbg import test_entry_inlining as T
-from dsim.games.dstbg.kernel.core import EntryPipeline
+from dsim.numba_linking import EntryPipeline
 entry = njit(types.int64(types.int64), pipeline_class=EntryPipeline)(T._collision_entry)
 print(entry(3), njit(types.int64(types.int64))(T._plain)(3))
 """
@@ -132,10 +133,12 @@ def test_the_kernel_caches_cover_the_files_that_set_the_entries_compile_options(
     """Numba's cache key ignores the pipeline an entry is compiled with: the folders' hashes must cover it."""
     from pathlib import Path
 
+    from dsim import numba_linking
     from dsim.games.dstbg import engine
-    from dsim.games.dstbg.kernel import core
+    from dsim.games.dstbg.kernel import core, jit
     from dsim.games.dstbg.whole import engine as whole_engine
     from dsim.games.dstbg.whole import kernel as whole_kernel
 
-    assert {Path(engine.__file__).resolve(), Path(core.__file__).resolve()} <= set(core.kernel_sources())
-    assert {Path(whole_engine.__file__).resolve(), Path(engine.__file__).resolve()} <= set(whole_kernel.GAME_SOURCES)
+    compile_options = {Path(m.__file__).resolve() for m in (engine, core, jit, numba_linking)}
+    assert compile_options <= set(jit.kernel_sources())
+    assert compile_options | {Path(whole_engine.__file__).resolve()} <= set(whole_kernel.GAME_SOURCES)

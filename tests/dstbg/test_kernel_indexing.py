@@ -1,4 +1,4 @@
-"""The DS:TBG kernel uses array indices as given, never from the end (``kernel.core._kernel_integer_index``).
+"""The DS:TBG kernel uses array indices as given, never from the end (``dsim.numba_linking._kernel_integer_index``).
 
 A negative index in kernel code would read outside the array instead of from its end, so two checks: with
 ``NUMBA_BOUNDSCHECK=1`` such an index raises in kernel code (and still means "from the end" elsewhere), and
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = textwrap.dedent(
     """
     import numba, numpy as np
-    from dsim.games.dstbg.kernel.core import kernel
+    from dsim.games.dstbg.kernel.jit import kernel
 
     @kernel
     def item(a, i: int) -> int:

@@ -15,7 +15,7 @@ from dsim.games.dstbg.whole import engine
 from dsim.games.dstbg.whole import kernel as K
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.compile import compile_game
-from dsim.games.dstbg.whole.game import _areas
+from dsim.games.dstbg.whole.cell import _areas
 from dsim.games.dstbg.whole.strategy import REGISTRY
 from tests.dstbg.scripted_strategy import SCRIPTED, script
 

@@ -83,7 +83,7 @@ VARIANTS = VariantSet((
            "the Final Boss gets printed + 4/5-player bonus + N echoes (at least 1)", low=-20, high=100),
     number("max_rounds", "sim", "round cap: a game still running after this many rounds is a timeout", 200,
            "the game stops and counts as a timeout, won by nobody (scores still kept)", low=10, high=10_000),
-), game="bloodborne")
+), listing="dsim variants list --game bloodborne")
 
 V_ECHO_POOL = VARIANTS.index["echo_pool"]
 V_PISTOL_CLASH = VARIANTS.index["pistol_clash"]

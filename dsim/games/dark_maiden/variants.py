@@ -126,7 +126,7 @@ VARIANTS = VariantSet((
            "number of lives.", low=0, high=99, unset="difficulty's (15/12/9)"),
     number("max_turns", "sim", "turn cap: a game still running after this many turns is a timeout", 300,
            "the game stops and counts as a timeout (a loss)", low=10, high=10_000),
-), game="dark_maiden")
+), listing="dsim variants list --game dark_maiden")
 
 V_LIFE_COUNTER = VARIANTS.index["life_counter"]
 V_PRECIPICE_FALL = VARIANTS.index["precipice_fall"]

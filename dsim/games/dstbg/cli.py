@@ -9,8 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from dsim import dice
-from dsim.cli.common import DataPath
-from dsim.cli.dice import ExactOption, JsonOption, _show, _user_errors
+from dsim.clikit import DataPath, ExactOption, JsonOption, show_distribution, value_errors
 from dsim.validation import exit_on_data_error
 
 
@@ -31,7 +30,7 @@ def _distribution(pool: str, data: Path | None, pmf_of: Any) -> tuple[dice.Pool,
     """The parsed pool of attack or defence dice and ``pmf_of(pool, faces)``; a bad pool or value, or a green
     dodge die (its symbols are not damage, R-9.5: `dsim dice dodge`), is a one-line error."""
     faces = _faces(data)
-    with _user_errors():
+    with value_errors():
         parsed = dice.parse_pool(pool, letters=[letter for letter in faces if letter != dice.DODGE_LETTER])
         return parsed, pmf_of(parsed, faces)
 
@@ -45,7 +44,7 @@ def attack(
 ) -> None:
     """Damage dealt to an enemy: total minus its block or resist, never below 0 (R-9.4)."""
     parsed, pmf = _distribution(pool, data, lambda p, faces: dice.attack_pmf(p, faces, block))
-    _show("Damage dealt", parsed, pmf, exact, json_, {"block": block})
+    show_distribution("Damage dealt", parsed, pmf, exact, json_, {"block": block})
 
 
 def defend(
@@ -57,7 +56,7 @@ def defend(
 ) -> None:
     """Damage taken when blocking or resisting with a pool: damage minus the total, never below 0 (R-9.5)."""
     parsed, pmf = _distribution(pool, data, lambda p, faces: dice.defend_pmf(p, faces, damage))
-    _show("Damage taken", parsed, pmf, exact, json_, {"damage": damage})
+    show_distribution("Damage taken", parsed, pmf, exact, json_, {"damage": damage})
 
 
 def dodge(
@@ -70,8 +69,8 @@ def dodge(
     """Chance that N dodge dice show at least DIFFICULTY dodge symbols (R-9.5; difficulty 0 always succeeds,
     0 dice fail any higher one, F-9.3)."""
     faces = _faces(data)
-    with _user_errors():
+    with value_errors():
         pool = dice.dodge_pool(n)
         pmf = dice.total_pmf(pool, faces)
         success = dice.dodge_probability(n, difficulty, faces)
-    _show("Dodge symbols", pool, pmf, exact, json_, {"difficulty": difficulty}, success)
+    show_distribution("Dodge symbols", pool, pmf, exact, json_, {"difficulty": difficulty}, success)

@@ -23,13 +23,8 @@ from numba.extending import intrinsic
 from dsim.games.dstbg.kernel import battle as K
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.kernel.core import (
-    BatchEntryPipeline,
-    EntryPipeline,
-    kernel_cache,
-    kernel_sources,
-    policy_entry_pipeline,
-)
+from dsim.games.dstbg.kernel.jit import kernel_cache, kernel_sources
+from dsim.numba_linking import BatchEntryPipeline, EntryPipeline, policy_entry_pipeline
 from dsim.games.dstbg.policy import BATTLE_TYPE, POLICY_SIG, PolicyFunctionType
 from dsim.numba_cache import cache_folder, cache_under
 from dsim.numba_ref import check_trailing_dims, typeof_arrays

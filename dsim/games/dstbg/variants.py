@@ -179,7 +179,7 @@ VARIANTS = VariantSet((
            "set by the house rule `forbid` (dodge, estus, luck, heroic)",
            seed="House rule (restricted play, not in the rules): measures what a choice is worth.", low=0, high=15,
            listed=False),
-))
+), listing="dsim variants list")  # the default game: no --game
 
 BY_ID = VARIANTS.by_id
 

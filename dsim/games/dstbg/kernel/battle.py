@@ -8,7 +8,6 @@ from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.character import activate_character
 from dsim.games.dstbg.kernel.core import (
-    allocating,
     ci,
     clear,
     copy_distances,
@@ -17,7 +16,6 @@ from dsim.games.dstbg.kernel.core import (
     decide_for_enemy,
     ei,
     figures_at,
-    kernel,
     log,
     move_figure,
     ni,
@@ -25,6 +23,7 @@ from dsim.games.dstbg.kernel.core import (
     running,
     set_opt,
 )
+from dsim.games.dstbg.kernel.jit import allocating, kernel
 from dsim.games.dstbg.kernel.boss import boss_activation, boss_setup
 from dsim.games.dstbg.kernel.combat import enemy_end_of_activation
 from dsim.games.dstbg.kernel.enemy import activate_regular

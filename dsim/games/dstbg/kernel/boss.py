@@ -7,8 +7,6 @@ from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.combat import enemy_end_of_activation
 from dsim.games.dstbg.kernel.core import (
-    boss_step,
-    kernel,
     arc_centre,
     blocks_movement,
     char_arc,
@@ -22,6 +20,7 @@ from dsim.games.dstbg.kernel.core import (
     running,
     set_opt,
 )
+from dsim.games.dstbg.kernel.jit import boss_step, kernel
 from dsim.games.dstbg.kernel.deck import build_deck, draw_card, reshuffle
 from dsim.games.dstbg.kernel.enemy import PUSH_AWAY, PUSH_NONE, choose_target, defend, defend_all, staggered
 from dsim.games.dstbg.kernel.movement import boss_at, place_enemy, push_char_any, push_char_boss
@@ -39,15 +38,6 @@ def side_offset(direction: int) -> int:
     if direction == L.DIR_RIGHT:
         return 2
     return 0
-
-
-@kernel
-def direction_to(t, a: int, z: int) -> int:
-    """Direction index from node ``a`` to adjacent node ``z`` (−1 if not adjacent)."""
-    for d in range(8):
-        if t.neighbour[a, d] == z:
-            return d
-    return -1
 
 
 @kernel

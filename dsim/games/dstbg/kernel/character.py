@@ -16,7 +16,6 @@ from dsim.games.dstbg.kernel.combat import (
 )
 from dsim.games.dstbg.kernel.core import (
     K_BLACK,
-    always_inline,
     char_arc,
     ci,
     decide,
@@ -24,7 +23,6 @@ from dsim.games.dstbg.kernel.core import (
     ei,
     face_down_trap,
     figures_at,
-    kernel,
     log,
     ni,
     pool_sum,
@@ -35,8 +33,9 @@ from dsim.games.dstbg.kernel.core import (
     round_side,
     running,
     set_opt,
-    step_reads,
 )
+from dsim.games.dstbg.kernel.jit import kernel
+from dsim.numba_linking import always_inline, step_reads
 from dsim.games.dstbg.kernel.movement import boss_at, break_barrel, is_boss, place_char, push_enemy_away, MOVE_VOLUNTARY
 
 # attack option kinds (option column O_H)

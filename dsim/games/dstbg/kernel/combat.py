@@ -12,12 +12,10 @@ from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.deck import check_heat_up, pair_survivor
 from dsim.games.dstbg.kernel.core import (
     K_BLUE,
-    always_inline,
     ci,
     decide,
     dice_mark,
     ei,
-    kernel,
     living_enemies,
     log,
     move_figure,
@@ -27,6 +25,8 @@ from dsim.games.dstbg.kernel.core import (
     running,
     set_opt,
 )
+from dsim.games.dstbg.kernel.jit import kernel
+from dsim.numba_linking import always_inline
 
 
 # --- characters: cubes, death, stamina ------------------------------------------------------

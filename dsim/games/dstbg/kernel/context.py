@@ -72,7 +72,7 @@ class Tables(NamedTuple):
 class BossTables(Tables):
     """The tables of a cell that may meet a boss (a boss battle; every battle of a game played whole): its
     kernels are compiled with the boss and behaviour-deck rules (R-12), which an encounter's :class:`Tables`
-    leave out (``core.boss_step``)."""
+    leave out (``jit.boss_step``)."""
 
     __slots__ = ()
 

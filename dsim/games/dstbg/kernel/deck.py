@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.kernel.core import boss_step, kernel, ei, log, shuffle_range
+from dsim.games.dstbg.kernel.core import ei, log, shuffle_range
+from dsim.games.dstbg.kernel.jit import boss_step, kernel
 from dsim.rng import randint
 
 

@@ -19,14 +19,12 @@ from dsim.games.dstbg.kernel.combat import (
     ROLL_DODGE,
 )
 from dsim.games.dstbg.kernel.core import (
-    always_inline,
     blocks_movement,
     ci,
     decide,
     decide_for_enemy,
     ei,
     figures_at,
-    kernel,
     log,
     move_dist,
     nearest_dist,
@@ -34,6 +32,8 @@ from dsim.games.dstbg.kernel.core import (
     running,
     set_opt,
 )
+from dsim.games.dstbg.kernel.jit import kernel
+from dsim.numba_linking import always_inline
 from dsim.games.dstbg.kernel.movement import (
     is_boss,
     push_char_boss,

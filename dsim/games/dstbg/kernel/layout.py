@@ -16,8 +16,6 @@ NODE_COLS = 32  # row width of the node-by-node tables (steps, walk distances, a
 # two so a row's offset is a shift; every board pads its rows to it (compile._node_columns)
 MAX_OPTS = 64
 OPT_FIELDS = 9  # set_opt fills 8; column 8 is a move step's boss-arc feature (else 0)
-MAX_HANDS = 2
-MAX_BACKUP = 2
 UNREACHABLE = 999
 
 # --- global fields of the state vector --------------------------------------------------
@@ -40,9 +38,8 @@ G_CARDS_DRAWN = 15
 G_LAST_CARD = 16
 G_BARRELS_CHANGED = 17  # walk distances must be recomputed
 G_REVEALED = 18  # bitmask of deck positions revealed by gravestones
-G_TURN = 19  # enemy turn counter, so a boss card is drawn once per enemy turn
-G_NEED = 20  # NEED_*: what the game needs from this battle (a whole game sets it; a battle alone: NEED_WIN)
-G_FIELDS = 21
+G_NEED = 19  # NEED_*: what the game needs from this battle (a whole game sets it; a battle alone: NEED_WIN)
+G_FIELDS = 20
 NEED_WIN = 0  # win it: nothing is kept back (a battle alone, or a boss battle)
 NEED_KEEP = 1  # win it, and keep the estus, luck and heroic action for the boss where the battle allows
 
@@ -58,7 +55,7 @@ C_HEROIC = 6  # 1 = ready (R-3.7)
 C_EMBER = 7  # 1 = holds an ember
 C_ALIVE = 8
 C_ARC = 9  # side of the boss base it stands at when in a boss's node: direction + 1, 0 = none
-C_WALKED = 10  # free walk used this activation
+# 10: free (no rule reads it; kept so that the later fields keep their numbers)
 C_HAND0 = 11  # item instance in the first hand slot, -1 empty
 C_HAND1 = 12
 C_BACKUP0 = 13
@@ -357,7 +354,7 @@ EV_END = 20
 EV_CARD = 21
 EV_TURN = 22
 EV_HEATUP = 23
-EV_HEAL = 24
+# 24: free (no rule records it)
 EV_SWAP = 25
 EV_ATTACK_FAIL = 26
 EV_STAMINA = 27

@@ -15,7 +15,6 @@ from dsim.games.dstbg.kernel.combat import (
     ROLL_TRAP_DODGE,
 )
 from dsim.games.dstbg.kernel.core import (
-    always_inline,
     blocks_movement,
     char_arc,
     ci,
@@ -23,7 +22,6 @@ from dsim.games.dstbg.kernel.core import (
     ei,
     face_down_trap,
     figures_at,
-    kernel,
     log,
     move_dist,
     move_figure,
@@ -33,6 +31,8 @@ from dsim.games.dstbg.kernel.core import (
     running,
     set_opt,
 )
+from dsim.games.dstbg.kernel.jit import kernel
+from dsim.numba_linking import always_inline
 
 KIND_CHAR = 0
 KIND_ENEMY = 1

@@ -12,9 +12,11 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from dsim.cli.common import (DataOpt, Seed, SetOpt, console, err, fail, listed, named, parse_sets, say_played_with,
-                             user_errors)
+from dsim.clikit import (DataOpt, Seed, SetOpt, console, err, fail, listed, named, parse_sets, say_played_with,
+                         user_errors)
 from dsim.text import count, repeated
+
+NAME = "dstbg_game"  # the game these commands play
 
 GEAR_SHOWN = 8
 SPARKS = range(6)
@@ -53,11 +55,11 @@ def game(
 
     Reports the game win rate with its 95% interval, the funnel and the gear the party brought to each boss.
     The same cells run in sweeps as `--game dstbg_game` (`dsim run/compare/tune/sweep --game dstbg_game`)."""
-    from dsim.cli.run import run_with_progress
-    from dsim.games import get_game
+    from dsim.clikit import run_with_progress
+    from dsim.registry import get_game
     from dsim.play import cell_stream
 
-    chosen = get_game("dstbg_game")
+    chosen = get_game(NAME)  # the registered instance (a lookup: game.py imports this module for its commands)
     settings: dict[str, Any] = {"party": listed("--party", party), "policy": strategy,
                                 "battle_policy": battle_policy}
     if scenario and (mini_boss or main_boss):
@@ -89,7 +91,7 @@ def game(
 
 def _gear(chosen: Any, settings: dict[str, Any], seed: int, count: int) -> dict[str, list[dict[str, Any]]]:
     """The most common hand items and armour each character brought to each boss's first fight."""
-    from dsim.games.dstbg.whole.game import prepare
+    from dsim.games.dstbg.whole.cell import prepare
     from dsim.play import cell_stream
 
     cg = prepare(settings).compiled
@@ -140,7 +142,7 @@ def _explain(chosen: Any, settings: dict[str, Any], seed: int, stream: int, inde
              as_json: bool) -> None:
     """Game ``index`` event by event; with ``battle``, that battle's own events (the DS:TBG trace)."""
     from dsim.games.dstbg.whole import layout as G
-    from dsim.games.dstbg.whole.game import prepare
+    from dsim.games.dstbg.whole.cell import prepare
     from dsim.games.dstbg.whole.trace import describe, game_events
 
     cell = prepare(settings)
@@ -207,12 +209,12 @@ def area(
     Whole games (`dsim game`) read up to the mini boss: the party explores the boss's map, rests, buys, levels
     and retries after each defeat while sparks last; the chance is the share of games that beat the mini boss,
     for each spark dial value (house rule `sparks_delta`), with 95% Wilson intervals."""
-    from dsim.cli.run import progress
-    from dsim.games import get_game
+    from dsim.clikit import progress
+    from dsim.registry import get_game
     from dsim.play import cell_stream, play_sums
     from dsim.stats import wilson_interval
 
-    chosen = get_game("dstbg_game")
+    chosen = get_game(NAME)  # the registered instance (a lookup: game.py imports this module for its commands)
     base: dict[str, Any] = {"party": listed("--party", party), "mini_boss": boss,
                             "policy": strategy, "battle_policy": battle_policy}
     base.update(parse_sets(chosen, set_))

@@ -13,7 +13,7 @@ import numba
 import numpy as np
 
 from dsim.games.dstbg.kernel import context as X
-from dsim.games.dstbg.kernel.core import BatchEntryPipeline, EntryPipeline
+from dsim.numba_linking import BatchEntryPipeline, EntryPipeline
 from dsim.games.dstbg.policy import PolicyFunctionType
 from dsim.games.dstbg.whole import kernel as K
 from dsim.games.dstbg.whole import layout as G

@@ -18,7 +18,9 @@ import numpy as np
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as BL
 from dsim.games.dstbg.kernel.battle import battle_buffers, run_battle
-from dsim.games.dstbg.kernel.core import ci, compiled_under, ei, kernel_sources, ni
+from dsim.games.dstbg.kernel.core import ci, ei, ni
+from dsim.games.dstbg.kernel.jit import kernel_sources
+from dsim.numba_linking import compiled_under
 from dsim.numba_ref import keep_alive, ref
 from dsim.games.dstbg.whole import layout as G
 from dsim.numba_cache import cache_folder

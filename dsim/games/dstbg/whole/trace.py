@@ -10,7 +10,7 @@ from dsim.text import count
 
 if TYPE_CHECKING:
     from dsim.games.dstbg.whole.compile import CompiledGame
-    from dsim.games.dstbg.whole.game import Cell
+    from dsim.games.dstbg.whole.cell import Cell
 
 RULES = {
     "setup": "R-1", "deal": "R-1.6", "battle": "R-8", "souls": "R-8.4", "defeat": "R-8.5", "rest": "R-5.9",

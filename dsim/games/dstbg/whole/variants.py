@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from dsim.games import listing
 from dsim.games.dstbg.variants import VARIANTS as BATTLE_VARIANTS
 from dsim.games.dstbg.whole import layout as G
 from dsim.variants import VariantSet, number, reading
@@ -20,6 +19,7 @@ REDDIT = ("(u/Robyrt, 'House rules megathread', r/DarkSoulsTheBoardGame, 19 May 
           "https://www.reddit.com/r/DarkSoulsTheBoardGame/comments/6bz1x1/house_rules_megathread/)")
 BGG_TIERS = ("(Randall Feineis, 'House Rules - Treasure Deck', BoardGameGeek, Dark Souls: The Board Game forums, "
              "https://boardgamegeek.com/thread/1780370/house-rules-treasure-deck)")
+LISTING = "dsim variants list --game dstbg_game"  # where error messages send the user
 
 GAME_VARIANTS = VariantSet((
     reading("tile_layout", "A-5", "how the exploration tiles are laid out (R-1.2, R-1.3)",
@@ -99,7 +99,7 @@ GAME_VARIANTS = VariantSet((
             off="R-1.8: every common card in the deck from the start",
             on="a common card needing more than 20 in two stats, or more than 30 in one, is shuffled in with the "
                "advanced and legendary cards after the mini boss (R-1.12)"),
-), game="dstbg_game")
+), listing=LISTING)
 assert len(GAME_VARIANTS) == G.N_RULES
 
 
@@ -112,7 +112,7 @@ def split_variants(settings: Mapping[str, Any] | None) -> tuple[dict[str, Any], 
         elif key in BATTLE_VARIANTS.by_id:
             battle[key] = value
         else:
-            raise ValueError(f"unknown variant {key!r} (see `{listing('dstbg_game')}`)")
+            raise ValueError(f"unknown variant {key!r} (see `{LISTING}`)")
     return battle, game
 
 

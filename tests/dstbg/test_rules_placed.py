@@ -1073,7 +1073,7 @@ def kit_scene(kits, encounter="sentinels_wrath", rounds=1, boss=None, **variants
     from tests.kit import data
 
     base = data()
-    lo = Loadout(id="placed_test", name="Placed test", source="tests/test_rules_placed.py",
+    lo = Loadout(id="placed_test", name="Placed test", source="tests/dstbg/test_rules_placed.py",
                  characters={cid: Kit(**k) for cid, k in kits.items()})
     d = dataclasses.replace(base, loadouts={**base.loadouts, "placed_test": lo})
     settings = {"max_rounds": rounds}

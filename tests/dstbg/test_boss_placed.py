@@ -28,10 +28,10 @@ from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.position import Position
 from dsim.games.dstbg.trace import FACINGS, describe, events
 from tests.kit import data, first, play, scene, script, scripted
-from tests.test_boss_rules import _decode_step as decode_step
-from tests.test_data_counts import BOSS_TABLES, FACTS as REFERENCE, ident
-from tests.test_data_counts import _arcs as reference_arcs, _sequence as reference_sequence
-from tests.test_data_counts import number as reference_number, table as reference_table
+from tests.dstbg.test_boss_rules import _decode_step as decode_step
+from tests.dstbg.test_data_counts import BOSS_TABLES, FACTS as REFERENCE, ident
+from tests.dstbg.test_data_counts import _arcs as reference_arcs, _sequence as reference_sequence
+from tests.dstbg.test_data_counts import number as reference_number, table as reference_table
 
 N, NE, E, SE, S, SW, W, NW = range(8)
 FR, RI, BA, LE = L.ARC_FRONT, L.ARC_RIGHT, L.ARC_BACK, L.ARC_LEFT

@@ -156,11 +156,11 @@ def test_walk_distances_are_copied_whole_or_the_board_corner_of_a_larger_buffer(
 
 
 def test_only_batch_entries_read_batch_as_1_so_replays_keep_their_trace_and_forced_dice():
-    """``core.BATCH`` is 1 in a batch entry, where the trace and forced-dice tests fold away, and 0 in a
+    """``dsim.numba_linking.BATCH`` is 1 in a batch entry, where the trace and forced-dice tests fold away, and 0 in a
     single-battle entry and in any other compiled code; a replay still records its trace and uses forced dice."""
     from numba import njit, types
 
-    from dsim.games.dstbg.kernel.core import BatchEntryPipeline, EntryPipeline, in_batch
+    from dsim.numba_linking import BatchEntryPipeline, EntryPipeline, in_batch
 
     assert njit(lambda: in_batch())() == 0
     assert njit(types.int64(), pipeline_class=EntryPipeline)(lambda: in_batch())() == 0
