@@ -8,7 +8,7 @@ import pytest
 from dsim.games.dstbg import house_rules as H
 from dsim.games.dstbg.kernel import layout as L
 from tests.kit import play
-from tests.test_rules_placed import all_of, empty, slot
+from tests.dstbg.test_rules_placed import all_of, empty, slot
 
 GREEDY = {"H_DEFENCE": 1, "H_ESTUS": 1, "H_LUCK": 1, "H_HEROIC": 1, "H_TRAP": 1}  # take it whenever offered
 

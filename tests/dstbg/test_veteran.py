@@ -8,7 +8,7 @@ import numpy as np
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import ask, get_policy
 from policies.dstbg.common import free_slots
-from tests.test_policies import HOOKS, _ci, cases, random_state
+from tests.dstbg.test_policies import HOOKS, _ci, cases, random_state
 
 VET, TAC = get_policy("veteran"), get_policy("tactician")
 
