@@ -1,5 +1,7 @@
 """Write ``chunked_figures.json``: the JSON of small `compare`, `tune`, `policies compare` and `tune-policy` runs
-in every game, as printed before those commands played in chunks (tests/test_bounded_memory.py pins them)."""
+in every game (tests/test_bounded_memory.py pins them). First written before those commands played in chunks; rewritten
+only when a rules change or a new policy changes what they print (the chunked code then prints the pinned figures bit
+for bit, but the last bits of normal intervals of numeric measures)."""
 
 import json
 import sys
