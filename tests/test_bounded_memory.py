@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+import dsim.clikit
 import dsim.play
 from dsim import tuning
 from dsim.cli import app
@@ -187,7 +188,7 @@ def test_explain_search_over_a_big_range_shows_progress_and_finds_the_first_matc
     monkeypatch.setattr(ToyGame, "play", lambda self, s, seed, stream, start, count:
                         asked.append(count) or play(self, s, seed, stream, start, count))
     screen = io.StringIO()
-    monkeypatch.setattr(dsim.cli.run, "err", Console(file=screen, force_terminal=True, width=100))
+    monkeypatch.setattr(dsim.clikit, "err", Console(file=screen, force_terminal=True, width=100))
     out = runner.invoke(app, ["explain", "--game", "toy", "--p", "0.5", "--seed", "4", "--where", where,
                               "--search", "1000000"])
     assert out.exit_code == 0, out.output

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import dsim.games
+import dsim.registry
 import tests.toygame  # noqa: F401  (registers "toy" and "duel")
 from dsim import results
 from dsim.cli import app
@@ -64,8 +64,8 @@ register_game({game!r}, Evil)
 def marker_module(tmp_path, monkeypatch):
     """A module that registers game ``evil`` and leaves a marker file when imported (from ``tmp_path``)."""
     monkeypatch.syspath_prepend(str(tmp_path))
-    for registry in ("_FACTORIES", "_INSTANCES"):  # the registration is undone after
-        monkeypatch.setattr(dsim.games, registry, dict(getattr(dsim.games, registry)))
+    for table in ("_FACTORIES", "_INSTANCES"):  # the registration is undone after
+        monkeypatch.setattr(dsim.registry, table, dict(getattr(dsim.registry, table)))
     marker = tmp_path / "imported.txt"
     (tmp_path / "evilgame.py").write_text(MARKER_MODULE.format(marker=str(marker), game="evil"), encoding="utf-8")
     yield marker

@@ -121,5 +121,5 @@ def test_dstbg_games_is_every_party_against_every_mini_boss_per_strategy():
     assert {c.settings["mini_boss"] for c in cells} == minis
     assert {c.settings["policy"] for c in cells} == {p.name for p in get_game("dstbg_game").policies().all()
                                                      if p.name != "scripted_test"}
-    assert len(cells) == len(ALL_PARTIES) * len(minis) * 4
+    assert len(cells) == len(ALL_PARTIES) * len(minis) * 5
     check_cells(get_game("dstbg_game"), cells[:8], source.path)

@@ -178,9 +178,9 @@ def explain(
         err.print(f"note: {chosen.name} logs no separate decisions: its players' choices are the events shown",
                   markup=False, highlight=False)
     if not as_json:
-        say_played_with(chosen, [settings])
         for line in chosen.explain_header(settings):
             console.print(line, markup=False, highlight=False)
+        say_played_with(chosen, [settings])
     if where is not None:
         with progress(f"{chosen.outcome.unit}s searched", search, as_json, CHUNK) as on_chunk, play_errors():
             hit = first_where(chosen, settings, seed, stream, index, search, where, on_chunk)
