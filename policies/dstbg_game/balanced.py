@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
-from policies.dstbg_game.common import between_battles, estus_left, explore_lowest, first_of
+from policies.dstbg_game.common import between_battles, estus_left, explore_then
 
 P_RESERVE, P_ATTACK, P_DEFENCE, P_LEVEL, P_REST_SPARKS, P_MARGIN, P_LUCK, P_HEAL_AT = range(8)
 
@@ -19,14 +19,8 @@ def decide(hook, pub, n, params):
     if k >= 0:
         return k
     # GH_ROUTE: every tile once, then (if rest_sparks allows) a rest when the estus is spent, then the boss
-    k = explore_lowest(opts, n)
-    if k >= 0:
-        return k
-    rest = first_of(opts, n, G.OPT_REST)
-    boss = first_of(opts, n, G.OPT_BOSS)
-    if rest >= 0 and estus_left(game, party) < game[G.G_N_CHARS] and game[G.G_SPARKS] > params[P_REST_SPARKS]:
-        return rest
-    return boss if boss >= 0 else 0
+    spent = estus_left(game, party) < game[G.G_N_CHARS]
+    return explore_then(opts, n, spent and game[G.G_SPARKS] > params[P_REST_SPARKS])
 
 register(Policy("balanced", "Balanced: every tile once, levels for worthwhile cards, buys above a reserve, then the "
                 "boss.", decide, (

@@ -154,6 +154,19 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
         return best
 
     @njit(cache=True, _nrt=False)
+    def explore_then(opts, n, rest_wanted):
+        """D-6, D-7: every face-down tile first (the lowest level first); then a rest when one is offered and
+        ``rest_wanted``; else the boss (row 0 when neither is offered)."""
+        k = explore_lowest(opts, n)
+        if k >= 0:
+            return k
+        rest = first_of(opts, n, G.OPT_REST)
+        if rest >= 0 and rest_wanted:
+            return rest
+        boss = first_of(opts, n, G.OPT_BOSS)
+        return boss if boss >= 0 else 0
+
+    @njit(cache=True, _nrt=False)
     def explore_fog(tiles, opts, n):
         """D-6: the option that enters the fog-gate tile, else the first tile on the way, -1 if none."""
         first = -1

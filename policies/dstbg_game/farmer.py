@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
-from policies.dstbg_game.common import between_battles, explore_lowest, first_of
+from policies.dstbg_game.common import between_battles, explore_then
 
 P_RESERVE, P_ATTACK, P_DEFENCE, P_KEEP_SPARKS, P_LEVEL, P_HEAL_AT = range(6)
 
@@ -19,14 +19,7 @@ def decide(hook, pub, n, params):
     if k >= 0:
         return k
     # GH_ROUTE: every tile first; then farm again (a rest) while sparks stay above the floor; then the boss
-    k = explore_lowest(opts, n)
-    if k >= 0:
-        return k
-    rest = first_of(opts, n, G.OPT_REST)
-    if rest >= 0 and game[G.G_SPARKS] > params[P_KEEP_SPARKS]:
-        return rest
-    boss = first_of(opts, n, G.OPT_BOSS)
-    return boss if boss >= 0 else 0
+    return explore_then(opts, n, game[G.G_SPARKS] > params[P_KEEP_SPARKS])
 
 register(Policy("farmer", "Farmer: clears every tile and farms it again with rests while sparks last above a floor; "
                 "buys everything.", decide, (

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.whole import layout as G
 from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
-from policies.dstbg_game.common import between_battles, explore_lowest, first_of, ready_for_boss, spend_by_improvement
+from policies.dstbg_game.common import between_battles, explore_then, ready_for_boss, spend_by_improvement
 
 P_RESERVE, P_ATTACK, P_DEFENCE, P_LEVEL, P_MARGIN, P_REST_FLOOR, P_HEAL_AT = range(7)
 
@@ -24,14 +24,7 @@ def decide(hook, pub, n, params):
     if k >= 0:
         return k
     # GH_ROUTE: every tile once; at the open gate, rest until ready while the dial stays above the floor; the boss
-    k = explore_lowest(opts, n)
-    if k >= 0:
-        return k
-    rest = first_of(opts, n, G.OPT_REST)
-    boss = first_of(opts, n, G.OPT_BOSS)
-    if rest >= 0 and not ready_for_boss(game, party) and game[G.G_SPARKS] > params[P_REST_FLOOR]:
-        return rest
-    return boss if boss >= 0 else 0
+    return explore_then(opts, n, not ready_for_boss(game, party) and game[G.G_SPARKS] > params[P_REST_FLOOR])
 
 register(Policy("steward", "Steward: every tile once, shops by improvement over the kit (luck first), rests until the "
                 "estus, luck and heroic actions are ready while sparks stay above a floor, then the boss; asks its "
