@@ -8,6 +8,7 @@ ones. A user error is one line on stderr and exit status 1 (:func:`fail`), never
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
@@ -196,14 +197,49 @@ def listed(flag: str, text: str) -> list[str]:
         fail(str(exc))
 
 
+LOG_EVERY_S = 10.0
+
+
+class LoggedProgress(Progress):
+    """Rich's progress bar; where it cannot be drawn (output to a log file or a pipe) a plain line every
+    :data:`LOG_EVERY_S` seconds instead (each task's count, share and time left), so a long run is never silent."""
+
+    def __init__(self, *columns: Any, **options: Any) -> None:
+        super().__init__(*columns, **options)
+        self._logged_at = time.perf_counter()
+
+    def update(self, task_id: Any, **changes: Any) -> None:
+        super().update(task_id, **changes)
+        self._log()
+
+    def advance(self, task_id: Any, advance: float = 1) -> None:
+        super().advance(task_id, advance)
+        self._log()
+
+    def _log(self) -> None:
+        now = time.perf_counter()
+        if self.disable or self.console.is_terminal or now - self._logged_at < LOG_EVERY_S:
+            return
+        self._logged_at = now
+        parts = []
+        for task in self.tasks:
+            part = f"{task.description.strip()} {task.completed:,.0f}/{task.total:,.0f}"
+            if task.total:
+                part += f" ({100 * task.completed / task.total:.0f}%)"
+            if task.time_remaining is not None and not task.finished:
+                part += f", about {_duration(task.time_remaining)} left"
+            parts.append(part)
+        self.console.print("; ".join(parts), markup=False, highlight=False)
+
+
 @contextmanager
 def progress(unit: str, total: int, quiet: bool = False, threshold: int = 0, grow: int = 0,
              ) -> Iterator[Callable[[int], None]]:
     """A progress bar on stderr over ``total`` plays and, for a run over a minute, how long it will take (neither when
     ``quiet`` or for ``threshold`` plays or fewer); yields the callback that counts each finished chunk. ``grow``: a
     search that does not know how many plays it needs (``tune``) adds that many to the total when it runs past it."""
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
-                  TimeRemainingColumn(), console=err, disable=quiet or total <= threshold, transient=True) as bar:
+    with LoggedProgress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                        TimeRemainingColumn(), console=err, disable=quiet or total <= threshold, transient=True) as bar:
         task = bar.add_task(unit, total=total)
         notice = LongRunNotice(unit)
 

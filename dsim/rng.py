@@ -10,9 +10,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from dsim import compile_notice
 from dsim.numba_start import load_implementations
 
 load_implementations()  # before this module's first compile: every kernel imports it (dsim.numba_start says why)
+compile_notice.install()  # and before it, so the command line can say when a run compiles
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -19,8 +19,10 @@ def main() -> None:
     """Console-script entry point: output that cannot be written (``--json > /dev/full``, a closed pipe) and any
     other system error left unhandled, and an untested Numba, end with one line on stderr and status 1, not a traceback;
     Ctrl-C exits 130."""
+    from dsim import compile_notice
     from dsim.numba_version import UnsupportedNumba
 
+    compile_notice.announce(_say_on_stderr)
     try:
         try:
             app()
@@ -36,6 +38,13 @@ def main() -> None:
             pass
         sys.stderr.write(f"Error: {_system_error(exc)}\n")
         sys.exit(1)
+
+
+def _say_on_stderr(line: str) -> None:
+    """A notice on stderr, above any progress bar (the console that draws it)."""
+    from dsim.clikit import err
+
+    err.print(line, markup=False, style="dim")
 
 
 def _system_error(exc: OSError) -> str:

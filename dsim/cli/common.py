@@ -14,8 +14,8 @@ from typing import Annotated, Any
 import typer
 
 from dsim.clikit import (  # noqa: F401  (re-exported: the commands take them from here)
-    DataOpt, DataPath, JsonOpt, LongRunNotice, Seed, SetOpt, console, err, fail, listed, named, parse_sets,
-    say_played_with, user_errors,
+    DataOpt, DataPath, JsonOpt, LoggedProgress, LongRunNotice, Seed, SetOpt, console, err, fail, listed, named,
+    parse_sets, say_played_with, user_errors,
 )
 from dsim.games import DEFAULT_GAME, game_names, get_game
 from dsim.games.base import Game, SettingsError

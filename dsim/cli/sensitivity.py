@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from dsim.cli.common import CellArgs, PolicyOpt, console, err, fail, with_game_options
+from dsim.cli.common import CellArgs, LoggedProgress, PolicyOpt, console, err, fail, with_game_options
 from dsim.text import count
 
 
@@ -49,13 +49,13 @@ def sensitivity(
 ) -> None:
     """Nudge every number of the game's data (and every whole-number house rule) down and up, play each on the
     baseline's plays (common random numbers) and rank the figures by how much they move the answer."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
 
     from dsim.sensitivity import sensitivity as run
     from dsim.validation import exit_on_data_error
 
     chosen, settings = cell.one(policy)
-    with exit_on_data_error(), Progress(TextColumn("plays"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+    with exit_on_data_error(), LoggedProgress(TextColumn("plays"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
                                         TimeRemainingColumn(), console=err, transient=True, disable=as_json) as bar:
         task = bar.add_task("plays", total=budget)
 

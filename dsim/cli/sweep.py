@@ -12,7 +12,6 @@ from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
-    Progress,
     ProgressColumn,
     Task,
     TextColumn,
@@ -21,7 +20,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from dsim.cli.common import LongRunNotice, fail
+from dsim.cli.common import LoggedProgress, LongRunNotice, fail
 from dsim.games.base import MAX_PLAYS
 from dsim.validation import display_path
 
@@ -108,7 +107,7 @@ def sweep(
         fail("--scheduler and --workers need --executor dask")
     runner = LocalExecutor() if executor is ExecutorKind.local else DaskExecutor(scheduler, workers)
     unit = _unit(file, game_module)
-    progress = Progress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), _PlayRate(),
+    progress = LoggedProgress(TextColumn("{task.description:>8}"), BarColumn(), MofNCompleteColumn(), _PlayRate(),
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err_console)
     ids: dict[str, Any] = {}
     notice = LongRunNotice(unit, err_console.print)

@@ -1,0 +1,55 @@
+"""The command line says when a run compiles (issue 47: no minute of silence), and only then."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from numba import njit
+
+from dsim import compile_notice
+import dsim.rng  # noqa: F401  (importing the kernels' randomness installs the listener)
+
+
+@pytest.fixture
+def said(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    lines: list[str] = []
+    monkeypatch.setattr(compile_notice, "_COMPILES", compile_notice._Compiles())
+    compile_notice.announce(lines.append)
+    yield lines
+    compile_notice.announce(None)
+
+
+def test_a_compile_is_announced_once_per_process(said: list[str]) -> None:
+    njit(lambda x: x + 1)(1)  # a new function: no cache to load, so Numba compiles
+    njit(lambda x: x + 2)(1)
+    assert said == [compile_notice.FIRST_LINE]
+
+
+def test_a_loaded_function_says_nothing(said: list[str]) -> None:
+    add = njit(lambda x: x + 3)
+    add(1)
+    said.clear()
+    add(2)  # compiled already: no compile event
+    assert said == []
+
+
+def test_library_use_is_silent() -> None:
+    compile_notice.announce(None)
+    njit(lambda x: x * 5)(1)  # would raise in the listener if it wrote without a destination
+
+
+def test_a_long_compile_keeps_saying_it_is_alive(monkeypatch: pytest.MonkeyPatch, said: list[str]) -> None:
+    beat = threading.Event()
+    monkeypatch.setattr(compile_notice, "HEARTBEAT_S", 0.01)
+    compile_notice.announce(lambda line: (said.append(line), "still compiling" in line and beat.set()))
+    compiles = compile_notice._COMPILES
+    compiles.start()
+    compiles.start()  # a callee compiled inside: no second first line
+    try:
+        assert beat.wait(10), said
+    finally:
+        compiles.end()
+        compiles.end()
+    assert said[0] == compile_notice.FIRST_LINE and said.count(compile_notice.FIRST_LINE) == 1
+    assert compiles.depth == 0 and compiles.stop.is_set()
