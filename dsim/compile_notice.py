@@ -12,17 +12,20 @@ import threading
 import time
 from collections.abc import Callable
 
-HEARTBEAT_S = 15.0  # a line this often while compiling: a log or a non-terminal sees the command is alive
+HEARTBEAT_S = 30.0  # a line this often while compiling: a log or a non-terminal sees the command is alive
 FIRST_LINE = ("Compiling the kernels for this run: the first run of this kind takes a minute or two on 2 cores, "
               "later ones load them from the disk cache (`dsim warm` compiles ahead).")
 
 _say: Callable[[str], None] | None = None
 
 
-def announce(say: Callable[[str], None] | None) -> None:
-    """Write compile notices with ``say`` from now on (``None``: be silent again)."""
+def announce(say: Callable[[str], None] | None, first_line: bool = True) -> None:
+    """Write compile notices with ``say`` from now on (``None``: be silent again); ``first_line=False`` for a
+    command that has said already that it compiles (only the heartbeat then)."""
     global _say
     _say = say
+    if not first_line:
+        _COMPILES.said_first = True
 
 
 class _Compiles:
@@ -38,9 +41,11 @@ class _Compiles:
 
     def start(self) -> None:
         self.depth += 1
-        if self.depth > 1 or _say is None:
+        if self.depth > 1:
             return
         self.started = time.perf_counter()
+        if _say is None:
+            return
         if not self.said_first:
             self.said_first = True
             _say(FIRST_LINE)
@@ -62,6 +67,12 @@ class _Compiles:
 
 
 _COMPILES = _Compiles()
+
+
+def seconds_compiling() -> float:
+    """Seconds this process has spent in Numba compiles so far (0 when every kernel came from the cache)."""
+    running = time.perf_counter() - _COMPILES.started if _COMPILES.started else 0.0
+    return _COMPILES.total_s + running
 
 
 def install() -> None:

@@ -59,7 +59,7 @@ def _system_error(exc: OSError) -> str:
 
 def _register() -> None:
     """Add every command group, then the commands that only one game has."""
-    from dsim.cli import bench, data, dice, games, policies, rules, run, sensitivity, sweep, variants
+    from dsim.cli import bench, data, dice, games, policies, rules, run, sensitivity, sweep, variants, warm
     from dsim.games import game_names, get_game
 
     app.add_typer(dice.app, name="dice")
@@ -74,6 +74,7 @@ def _register() -> None:
     app.command("sensitivity")(sensitivity.sensitivity_command)
     app.command("bench")(bench.bench)
     app.command("games")(games.games)
+    app.command("warm")(warm.warm)
     for name in game_names():
         for command, function in get_game(name).commands():
             group, _, sub = command.rpartition(" ")

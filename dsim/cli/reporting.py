@@ -10,7 +10,8 @@ import json
 import math
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, Literal
 
 import pandas as pd
@@ -136,6 +137,24 @@ def _seat_rate(row: pd.Series, name: str | None, sep: str) -> str:
     if name is not None and name.startswith("win_seat_") and 0 < row.get("seats_taken", 0) <= int(name.rsplit("_", 1)[1]):
         return "—"
     return _rate(row, name, sep)
+
+
+@contextmanager
+def paged(enabled: bool = True) -> Iterator[None]:
+    """A table report taller than the terminal goes through the pager (``$PAGER``, else ``less``), as ``git log``
+    does: a 300-cell grid is several hundred lines. Output to a file or a pipe is written as it is."""
+    if not enabled or not out_console.is_terminal:
+        yield
+        return
+    with out_console.capture() as captured:
+        yield
+    text = captured.get()
+    if text.count("\n") > out_console.height:
+        import click
+
+        click.echo_via_pager(text, color=True)
+    else:
+        sys.stdout.write(text)
 
 
 def print_cells(cells: pd.DataFrame, fmt: Format, battles_needed: float | None, title: str,

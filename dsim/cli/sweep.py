@@ -158,7 +158,8 @@ def report(
     everything: Annotated[bool, typer.Option("--all", help="Also show the cell ids and every outcome's mean.")] = False,
     game_module: GameModuleOpt = None,
 ) -> None:
-    """Win rate with Wilson 95% interval and outcome means per cell, or pairwise comparisons."""
+    """Win rate with Wilson 95% interval and outcome means per cell, or pairwise comparisons (through the pager
+    when taller than the terminal)."""
     from dsim import results
     from dsim.cli import reporting  # scipy and statsmodels load slowly; only reports need them
 
@@ -176,11 +177,12 @@ def report(
     except results.ResultsError as exc:
         fail(str(exc))
     fmt = "json" if as_json else "csv" if as_csv else "table"
-    if compare:
-        reporting.print_comparisons(cells, fmt)
-    else:
-        reporting.print_cells(cells, fmt, battles_needed, f"{manifest['name']}: {folder}", manifest.get("outcome"),
-                              everything)
+    with reporting.paged(fmt == "table"):
+        if compare:
+            reporting.print_comparisons(cells, fmt)
+        else:
+            reporting.print_cells(cells, fmt, battles_needed, f"{manifest['name']}: {folder}",
+                                  manifest.get("outcome"), everything)
     reporting.print_unfinished(cells, list(manifest["cells"]))
 
 

@@ -1,0 +1,45 @@
+"""``dsim warm`` compiles ahead what runs need (issue 47: compile once, early, visibly)."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from dsim.cli import app
+from dsim.cli.warm import plan
+from dsim.games import game_names, get_game
+
+runner = CliRunner()
+
+
+def test_the_plan_has_every_scripted_policy_of_every_game_once() -> None:
+    items = plan(game_names(), None, searchers=False)
+    for name in game_names():
+        registry = get_game(name).policies()
+        expected = sorted(p.name for p in registry.all())
+        assert sorted(i.policy for i in items if i.game == name) == expected
+    assert all(i.settings["policy"] == i.policy for i in items)
+
+
+def test_the_plan_adds_the_searchers_only_when_asked() -> None:
+    searchers = {i.policy for i in plan(["dstbg"], None, searchers=True)} - {i.policy for i in plan(["dstbg"], None, False)}
+    assert searchers == set(get_game("dstbg").searchers())
+
+
+def test_the_plan_keeps_only_the_named_policies_a_game_has() -> None:
+    items = plan(["dark_maiden", "bloodborne"], ["random_legal", "tactician"], searchers=False)
+    assert {(i.game, i.policy) for i in items} == {("dark_maiden", "random_legal"), ("dark_maiden", "tactician"),
+                                                    ("bloodborne", "random_legal")}
+
+
+def test_warm_compiles_then_reports_each_kind_of_play() -> None:
+    result = runner.invoke(app, ["warm", "--game", "dark_maiden", "--policy", "random_legal"])
+    assert result.exit_code == 0, result.output
+    assert "dark_maiden" in result.output and "random_legal" in result.output
+    assert "compiled" in result.output or "cached" in result.output
+
+
+def test_warm_refuses_an_unknown_game_or_policy_in_one_line() -> None:
+    for args, said in ((["--game", "chess"], "unknown game 'chess'"), (["--policy", "nobody"], "none of 'nobody'")):
+        result = runner.invoke(app, ["warm", *args])
+        assert result.exit_code == 1
+        assert said in result.output and len(result.output.strip().splitlines()) == 1
