@@ -62,7 +62,10 @@ def spelled(settings: dict[str, str]) -> str:
 
 
 def cell_labels(cells: pd.DataFrame, keys: list[str] | None = None) -> list[str]:
-    """``key=value, …`` over ``keys`` (default: the varying settings) per cell; the id if none vary."""
+    """``key=value, …`` over ``keys`` (default: the varying settings) per cell; the id if none vary. Cells that carry
+    a ``label`` column already (one page of a larger grid, labelled over the whole grid) keep it."""
+    if keys is None and "label" in cells:
+        return list(cells["label"])
     keys = varying_keys(cells) if keys is None else keys
     if not keys:
         return list(cells["cell"])

@@ -418,7 +418,7 @@ def variant(cells: pd.DataFrame, key: str | None = None) -> Figure:
 
 def shares(cells: pd.DataFrame, names: tuple[str, ...], unit: str = "game") -> Figure:
     """A game's shares (``Outcome.shares``, e.g. how far whole games got) and its win rate per cell, each with its
-    95 % interval, one row per cell (best win rate at the top), the legend below the plot."""
+    95 % interval, one row per cell (best win rate at the top), the legend below the plot (beside the top rows of a tall one)."""
     names = tuple(n for n in names if f"{n}_ci_low" in cells)
     if not names:
         raise PlotError("--kind shares: this game reports no shares (yes/no columns its outcome declares as `shares`)")
@@ -443,7 +443,10 @@ def shares(cells: pd.DataFrame, names: tuple[str, ...], unit: str = "game") -> F
     ax.set_xlabel(f"share of {unit}s (95% Wilson interval)")
     ax.set_title(f"How far the {unit}s got")
     ax.grid(axis="x", alpha=0.3)
-    _legend_below(fig, len(series))
+    if len(order) > 8:  # a tall plot is read from the top: its legend beside the first rows
+        fig.legend(loc="outside right upper", fontsize=8, frameon=False)
+    else:
+        _legend_below(fig, len(series))
     return fig
 
 
@@ -461,12 +464,14 @@ FIXED_CHARS_PER_INCH = 10  # characters of 10-point title text per inch of figur
 
 def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | None = None,
               axes: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()), competitive: bool = False,
-              unit: str = "battle", share_names: tuple[str, ...] = (), rounds_name: str | None = None) -> Figure:
+              unit: str = "battle", share_names: tuple[str, ...] = (), rounds_name: str | None = None,
+              grid: pd.DataFrame | None = None) -> Figure:
     """The figure ``kind`` (a key of :data:`PLOTS`, or ``shares``); ``x``/``y`` choose settings where it uses them,
     ``axes`` are the game's preferred heat-map rows and columns, ``share_names`` its shares, ``unit`` names one play
     and ``rounds_name`` the game's own rounds column (``Outcome.rounds``), which the rounds and survival plots count.
-    A ``competitive`` game (no group win) gets its seats' win shares and its game lengths instead."""
-    every = cells
+    A ``competitive`` game (no group win) gets its seats' win shares and its game lengths instead. ``grid``: the
+    whole grid when ``cells`` is one page of it (:func:`make_pages`), for the settings every cell shares."""
+    every = cells if grid is None else grid
     if kind in ("rounds", "survival", "scores") and len(cells) > MAX_PANELS:  # panels too small to read: cap
         cells = cells.iloc[:MAX_PANELS].reset_index(drop=True)
     if kind == "shares":
@@ -488,13 +493,41 @@ def make_plot(kind: str, cells: pd.DataFrame, x: str | None = None, y: str | Non
         fig = PLOTS[kind](cells)
     fixed = fixed_settings(every)
     notes = [f"in every cell: {spelled(fixed)}"] if fixed else []
-    if len(cells) < len(every):  # what the drawn cells share beyond that: the panels' labels leave it out
+    if grid is None and len(cells) < len(every):  # what the drawn cells share beyond that: the labels leave it out
         also = {k: v for k, v in fixed_settings(cells).items() if k not in fixed}
         notes.append(f"the first {len(cells)} of {len(every)} cells{f' (all with {spelled(also)})' if also else ''}; "
                      "for the others, plot a subset of dsim.results.load(FOLDER) with dsim.plots.make_plot")
     if notes:
         _add_note(fig, "\n".join(wrap_label(n, int(fig.get_figwidth() * FIXED_CHARS_PER_INCH)) for n in notes))
     return fig
+
+
+ROWS_PER_PAGE = 40  # a row plot of more cells comes in pages of this many (a 300-cell grid made one image 16,000
+# pixels tall with its legend at the foot)
+
+
+def make_pages(kind: str, cells: pd.DataFrame, rows_per_page: int = ROWS_PER_PAGE, **options: Any) -> list[Figure]:
+    """:func:`make_plot` (``options`` are its keywords), with a plot of one row per cell (``forest``, ``shares``) of
+    more than ``rows_per_page`` cells split into pages, the best cells first (a competitive game's seats: in the
+    grid's order), every row labelled over the whole grid; other plots in one page."""
+    names = [n for n in options.get("share_names", ()) if f"{n}_ci_low" in cells]
+    competitive = options.get("competitive", False)
+    rank = (["win_rate", *(f"{n}_mean" for n in reversed(names))] if kind == "shares"
+            else [] if kind == "forest" and competitive else ["win_rate"] if kind == "forest" else None)
+    if rank is None or len(cells) <= rows_per_page:
+        return [make_plot(kind, cells, **options)]
+    ordered = cells.assign(label=cell_labels(cells))
+    if rank:
+        ordered = ordered.sort_values(rank, ascending=False, kind="stable")
+    order = "best first" if rank else "in the grid's order"
+    starts = range(0, len(ordered), rows_per_page)
+    figures = []
+    for number, start in enumerate(starts, 1):
+        page = ordered.iloc[start:start + rows_per_page].reset_index(drop=True)
+        fig = make_plot(kind, page, grid=cells, **options)
+        _add_note(fig, f"page {number} of {len(starts)}: cells {start + 1}–{start + len(page)} of {len(cells)}, {order}")
+        figures.append(fig)
+    return figures
 
 
 def _add_note(fig: Figure, note: str) -> None:
@@ -508,6 +541,12 @@ def _add_note(fig: Figure, note: str) -> None:
         plots[0].set_title("")
     else:  # side by side plots with titles of their own: above them all
         fig.suptitle(note, fontsize=plots[0].title.get_fontsize())
+
+
+def page_paths(path: str | Path, pages: int) -> list[Path]:
+    """Where the pages of a plot go: ``path`` for the first, ``<stem>-2<suffix>`` … for the others."""
+    path = Path(path)
+    return [path] + [path.with_name(f"{path.stem}-{n}{path.suffix}") for n in range(2, pages + 1)]
 
 
 def save(fig: Figure, path: str | Path) -> Path:

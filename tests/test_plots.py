@@ -385,3 +385,24 @@ def test_a_seat_forest_names_only_the_seats_at_the_table():
     fig.draw(renderer)
     box = fig.axes[0].xaxis.label.get_window_extent(renderer)
     assert 0 <= box.x0 and box.x1 <= fig.bbox.width
+
+
+def test_a_forest_of_many_cells_comes_in_pages_best_first_labelled_over_the_grid(tmp_path):
+    """Issue 47: a 300-cell grid drew one image 16,000 px tall; now pages of 40 rows, the best cells first, each row
+    labelled by every setting that varies in the whole grid (not only on its page)."""
+    n = 90
+    cells = _cells([PEAKED] * n, [SPREAD] * n, parties=[["knight"] * (1 + k % 4) + [f"p{k}"] for k in range(n)])
+    cells["settings"] = [{**s, "side": "enemies" if k < 45 else "characters"} for k, s in enumerate(cells.settings)]
+    cells = cells.assign(win_rate=[k / n for k in range(n)], ci_low=[max(k / n - 0.01, 0) for k in range(n)],
+                         ci_high=[k / n + 0.01 for k in range(n)])
+    pages = plots.make_pages("forest", cells)
+    assert len(pages) == 3
+    first = pages[0].axes[0]
+    labels = [t.get_text() for t in first.get_yticklabels()]
+    assert len(labels) == 40 and labels[-1].endswith("side=characters")  # top row: the best cell, p89
+    assert "p89" in labels[-1] and all("side=" in label for label in labels)
+    assert "page 1 of 3: cells 1–40 of 90, best first" in " ".join(pages[0].get_suptitle().split())
+    assert len(pages[2].axes[0].get_yticklabels()) == 10
+    assert [p.name for p in plots.page_paths(tmp_path / "forest.png", 3)] == ["forest.png", "forest-2.png",
+                                                                               "forest-3.png"]
+    assert len(plots.make_pages("forest", cells.iloc[:40])) == 1  # a page's worth: one figure, no page note

@@ -222,7 +222,7 @@ def plot(
     y: Annotated[str | None, typer.Option("--y", help="Setting for the heat map's rows (default: the game's choice).")] = None,
     game_module: GameModuleOpt = None,
 ) -> None:
-    """Draw a figure of a results folder."""
+    """Draw a figure of a results folder (a forest or shares plot of many cells: pages of 40 cells, best first)."""
     from dsim import plots, results  # matplotlib and pandas load slowly; only plots need them
 
     uses = {"heatmap": ("--x", "--y"), "variant": ("--x",)}.get(kind.value, ())
@@ -240,12 +240,18 @@ def plot(
                 fail(f"{out.parent}: cannot create the plots folder ({exc.strerror}); choose --out")
         elif out.is_dir():
             fail(f"--out {out} is a folder; name an image file in it, e.g. {out / (kind.value + '.png')}")
-        plots.save(plots.make_plot(kind.value, _results_of(folder, game_module, game), x, y, game.heatmap_axes,
-                                   game.outcome.success is None, game.outcome.unit, game.outcome.shares,
-                                   rounds_name=game.outcome.rounds), out)
+        pages = plots.make_pages(kind.value, _results_of(folder, game_module, game), x=x, y=y,
+                                 axes=game.heatmap_axes, competitive=game.outcome.success is None,
+                                 unit=game.outcome.unit, share_names=game.outcome.shares,
+                                 rounds_name=game.outcome.rounds)
+        written = [plots.save(fig, path) for fig, path in zip(pages, plots.page_paths(out, len(pages)))]
     except (results.ResultsError, plots.PlotError) as exc:
         fail(str(exc))
-    err_console.print(f"wrote {out}", highlight=False)
+    if len(written) == 1:
+        err_console.print(f"wrote {out}", highlight=False)
+    else:
+        err_console.print(f"wrote {len(written)} pages of {plots.ROWS_PER_PAGE} cells, best first: "
+                          f"{', '.join(str(p) for p in written)}", highlight=False)
 
 
 def _results_of(folder: Path, game_module: str | None, game: Any = None) -> Any:
