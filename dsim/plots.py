@@ -507,13 +507,17 @@ ROWS_PER_PAGE = 40  # a row plot of more cells comes in pages of this many (a 30
 
 
 def make_pages(kind: str, cells: pd.DataFrame, rows_per_page: int = ROWS_PER_PAGE, **options: Any) -> list[Figure]:
-    """:func:`make_plot` (``options`` are its keywords), with a plot of one row per cell (``forest``, ``shares``) of
-    more than ``rows_per_page`` cells split into pages, the best cells first (a competitive game's seats: in the
-    grid's order), every row labelled over the whole grid; other plots in one page."""
+    """:func:`make_plot` (``options`` are its keywords) over a grid of any size: a plot of one row per cell
+    (``forest``, ``shares``) of more than ``rows_per_page`` cells in pages, the best cells first (a competitive
+    game's seats: in the grid's order), one of a panel per cell (``rounds``, ``survival``, ``scores``) in pages of
+    :data:`MAX_PANELS`; every row or panel labelled over the whole grid. A heat map or variant plot is one page."""
     names = [n for n in options.get("share_names", ()) if f"{n}_ci_low" in cells]
     competitive = options.get("competitive", False)
     rank = (["win_rate", *(f"{n}_mean" for n in reversed(names))] if kind == "shares"
-            else [] if kind == "forest" and competitive else ["win_rate"] if kind == "forest" else None)
+            else [] if kind in ("rounds", "survival", "scores") or (kind == "forest" and competitive)
+            else ["win_rate"] if kind == "forest" else None)
+    if kind in ("rounds", "survival", "scores"):
+        rows_per_page = MAX_PANELS
     if rank is None or len(cells) <= rows_per_page:
         return [make_plot(kind, cells, **options)]
     ordered = cells.assign(label=cell_labels(cells))

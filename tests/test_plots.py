@@ -406,3 +406,16 @@ def test_a_forest_of_many_cells_comes_in_pages_best_first_labelled_over_the_grid
     assert [p.name for p in plots.page_paths(tmp_path / "forest.png", 3)] == ["forest.png", "forest-2.png",
                                                                                "forest-3.png"]
     assert len(plots.make_pages("forest", cells.iloc[:40])) == 1  # a page's worth: one figure, no page note
+
+
+@pytest.mark.parametrize("kind", ["rounds", "survival"])
+def test_panels_of_many_cells_come_in_pages_of_fifty_in_the_grids_order(kind):
+    """`dsim plot` drew the first 50 panels of a 240-cell grid and told the user to plot the rest by hand; pages
+    now hold them all, each panel named over the whole grid."""
+    n = 120
+    cells = _cells([SPREAD] * n, [PEAKED] * n, parties=[["knight"] * (1 + k % 4) + [f"p{k}"] for k in range(n)])
+    pages = plots.make_pages(kind, cells)
+    assert len(pages) == 3
+    titles = [ax.get_title() for page in pages for ax in page.axes if ax.get_visible() and ax.get_title()]
+    assert len(titles) == n and "p0" in titles[0] and "p119" in titles[-1]
+    assert "page 3 of 3: cells 101–120 of 120, in the grid's order" in " ".join(pages[2].get_suptitle().split())

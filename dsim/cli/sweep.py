@@ -222,7 +222,8 @@ def plot(
     y: Annotated[str | None, typer.Option("--y", help="Setting for the heat map's rows (default: the game's choice).")] = None,
     game_module: GameModuleOpt = None,
 ) -> None:
-    """Draw a figure of a results folder (a forest or shares plot of many cells: pages of 40 cells, best first)."""
+    """Draw a figure of a results folder; a grid of many cells in pages (FILE.png, FILE-2.png …): 40 rows of a
+    forest or shares plot, best first, or 50 panels of rounds, survival or scores."""
     from dsim import plots, results  # matplotlib and pandas load slowly; only plots need them
 
     uses = {"heatmap": ("--x", "--y"), "variant": ("--x",)}.get(kind.value, ())
@@ -250,8 +251,7 @@ def plot(
     if len(written) == 1:
         err_console.print(f"wrote {out}", highlight=False)
     else:
-        err_console.print(f"wrote {len(written)} pages of {plots.ROWS_PER_PAGE} cells, best first: "
-                          f"{', '.join(str(p) for p in written)}", highlight=False)
+        err_console.print(f"wrote {len(written)} pages: {', '.join(str(p) for p in written)}", highlight=False)
 
 
 def _results_of(folder: Path, game_module: str | None, game: Any = None) -> Any:
