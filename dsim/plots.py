@@ -147,7 +147,11 @@ def seat_forest(cells: pd.DataFrame, unit: str = "game") -> Figure:
                                 "tied seat)", 44))  # narrow enough for the axes beside long cell labels
     ax.set_title("Win share per seat")
     ax.grid(axis="x", alpha=0.3)
-    fig.legend(loc="outside lower center", ncols=min(len(seats) + 1, 6), fontsize=8, frameon=False)
+    ax.invert_yaxis()  # the grid's first cell at the top, read downwards
+    if len(cells) > 8:  # a tall plot is read from the top: its legend beside the first rows
+        fig.legend(loc="outside right upper", fontsize=8, frameon=False)
+    else:
+        fig.legend(loc="outside lower center", ncols=min(len(seats) + 1, 6), fontsize=8, frameon=False)
     return fig
 
 
@@ -172,7 +176,8 @@ def scores(cells: pd.DataFrame, unit: str = "game") -> Figure:
                 labelled.add(k)
         _panel_title(ax, label)
     _floor_at_zero(axes)
-    fig.supxlabel("final score")
+    capped = any(h[-1] for k in seats for h in hists[k])  # the histograms' last bin holds every higher score too
+    fig.supxlabel("final score" + (f" (the last bar: {HIST_VALUES[-1]} or more)" if capped else ""))
     fig.legend(loc="outside right upper", fontsize=8, frameon=False)  # one column beside the panels
     return fig
 

@@ -419,3 +419,16 @@ def test_panels_of_many_cells_come_in_pages_of_fifty_in_the_grids_order(kind):
     titles = [ax.get_title() for page in pages for ax in page.axes if ax.get_visible() and ax.get_title()]
     assert len(titles) == n and "p0" in titles[0] and "p119" in titles[-1]
     assert "page 3 of 3: cells 101–120 of 120, in the grid's order" in " ".join(pages[2].get_suptitle().split())
+
+
+def test_scores_beyond_the_histogram_say_the_last_bar_holds_them():
+    """Bloodborne with 10 trophies a kill scores past the histogram's range: the spike at its end is every score
+    from there up, and the axis says so."""
+    import numpy as np
+
+    high = np.zeros(len(results.HIST_VALUES), dtype=np.int64)
+    high[-1] = 9
+    cells = _cells([SPREAD], [PEAKED], score_seat_0_hist_win=[high], score_seat_0_hist_loss=[SPREAD])
+    assert f"the last bar: {results.HIST_VALUES[-1]} or more" in plots.scores(cells).get_supxlabel()
+    plain = _cells([SPREAD], [PEAKED], score_seat_0_hist_win=[SPREAD], score_seat_0_hist_loss=[SPREAD])
+    assert plots.scores(plain).get_supxlabel() == "final score"
