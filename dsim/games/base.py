@@ -135,11 +135,13 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Workload:
-    """A fixed cell that ``dsim bench`` measures: name, description, settings."""
+    """A fixed cell that ``dsim bench`` measures: name, description, settings; ``plays``: a searcher's workload,
+    measured on that many plays whatever ``--battles`` and without the no-JIT run (hours of search)."""
 
     name: str
     description: str
     settings: dict[str, Any]
+    plays: int | None = None
 
 
 @dataclass(frozen=True)

@@ -100,19 +100,43 @@ def test_fairness_expert_ignores_the_hidden_deck_order_until_a_card_is_drawn(fai
         assert differs_before_draw > 0
 
 
-def test_search_is_bit_identical_on_one_and_two_threads():
-    rep = _replayer(FORGOTTEN)
-    plays = np.arange(30)
+@pytest.mark.parametrize("settings, budget, count", [(FORGOTTEN, Budget(rollouts=4), 30),
+                                                     (GARGOYLE, Budget(), 6)], ids=["forgotten", "gargoyle-default"])
+def test_search_is_bit_identical_on_one_and_two_threads(settings, budget, count):
+    """The same battles, prefixes and costs on one thread and on two, with the screen (the default budget's 4 of
+    16 rollouts) and without it."""
+    rep = _replayer(settings)
+    plays = np.arange(count)
     before = numba.get_num_threads()
     results = []
     try:
         for threads in (1, 2):
             numba.set_num_threads(threads)
-            results.append(search(rep, plays, Budget(rollouts=4), seed=5))
+            results.append(search(rep, plays, budget, seed=5))
     finally:
         numba.set_num_threads(before)
     np.testing.assert_array_equal(results[0].values, results[1].values)
     assert [list(p) for p in results[0].prefixes] == [list(p) for p in results[1].prefixes]
+    assert results[0].rollouts == results[1].rollouts and results[0].decisions == results[1].decisions
+
+
+def test_the_game_plays_a_searcher_the_same_on_one_and_two_threads():
+    """``dsim run --policy expert`` (the game's play, chunk by chunk) gives the same outcome columns and searched
+    decisions on one thread and on two, and whatever the chunks."""
+    from dsim.games.dstbg.game import DSTBG
+
+    game, settings = DSTBG(), {**FORGOTTEN, "policy": "expert"}
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = game.play(settings, SEED, STREAM, 0, 12)
+        numba.set_num_threads(2)
+        two = [game.play(settings, SEED, STREAM, lo, 6) for lo in (0, 6)]
+    finally:
+        numba.set_num_threads(before)
+    for name, column in one.items():
+        np.testing.assert_array_equal(column, np.concatenate([t[name] for t in two]), err_msg=name)
+    assert one["searched_decisions"].sum() > 12
 
 
 def test_expert_plays_through_the_game_and_explains_each_decision():
@@ -121,7 +145,7 @@ def test_expert_plays_through_the_game_and_explains_each_decision():
     from dsim.games.dstbg.game import DSTBG
 
     game = DSTBG()
-    settings = {**FORGOTTEN, "policy": "expert", "policy_params": {"rollouts": 4, "base": 0}}
+    settings = {**FORGOTTEN, "policy": "expert", "policy_params": {"rollouts": 8, "screen": 2, "base": 0}}
     cols = game.play(settings, SEED, STREAM, 0, 6)
     assert len(cols["win"]) == 6 and cols["rounds"].min() >= 1
     events = game.explain(settings, SEED, STREAM, 2)
@@ -132,6 +156,9 @@ def test_expert_plays_through_the_game_and_explains_each_decision():
         assert len(event["estimates"]) == options
         low, high = event["estimates"][taken]["ci95"]
         assert low <= event["estimates"][taken]["value"] <= high
+        played = [e["rollouts"] for e in event["estimates"]]  # the screen's 2, or all 8 for those played on
+        assert set(played) <= {2, 8} and event["estimates"][taken]["rollouts"] == max(played)
+        assert f"n={played[0]}" in game.describe_event(event, settings)
     assert game.play({**FORGOTTEN, "policy": "oracle"}, SEED, STREAM, 0, 6)["win"].mean() >= cols["win"].mean()
 
 
@@ -155,3 +182,22 @@ def test_ladder_puts_the_searchers_beside_the_scripted_policies():
         assert rows[name]["gain_over"] == best
         low, high = rows[name]["gain_ci95"]
         assert low <= rows[name]["gain"] <= high
+
+
+def test_the_ladder_plays_chunk_by_chunk_with_the_same_figures(monkeypatch):
+    """The ladder plays every policy chunk by chunk (memory flat in the count): cut into chunks of 4 battles, its
+    figures and paired gains are those of one chunk."""
+    import json
+
+    from typer.testing import CliRunner
+
+    import dsim.play
+    from dsim.cli import app
+
+    args = ["policies", "ladder", "--party", "knight,warrior", "--encounter", "the_forgotten", "--policies",
+            "naive,baseline", "--battles", "10", "--json"]
+    whole = CliRunner().invoke(app, args)
+    monkeypatch.setattr(dsim.play, "SEARCH_CHUNK", 4)
+    cut = CliRunner().invoke(app, args)
+    assert whole.exit_code == 0 and cut.exit_code == 0, (whole.output, cut.output)
+    assert json.loads(whole.stdout) == json.loads(cut.stdout)
