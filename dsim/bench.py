@@ -371,7 +371,8 @@ def table_row(result: Mapping[str, Any]) -> list[str]:
     """One workload's result as the cells of :data:`COLUMNS` (terminal and Markdown tables)."""
     r = result
     return [r["workload"], f"{r['battles']:,}", str(r["threads"]), f"{r['battles_per_s']:,.0f}",
-            f"{r['battles_per_s_per_thread']:,.0f}", f"{r['rounds_per_s']:,.0f}", _fmt(r.get("decisions_per_s"), ",.0f"),
+            f"{r['battles_per_s_per_thread']:,.0f}", f"{r['rounds_per_s']:,.0f}",
+            _fmt(r.get("decisions_per_s"), ",.0f"),
             _fmt(r.get("thread_speedup"), ".2f"),
             _fmt(r.get("probe_thread_speedup"), ".2f"), _fmt(r.get("probe_items_per_battle"), ",.0f"),
             _fmt(r.get("instructions_per_battle"), ",.0f"),

@@ -61,9 +61,9 @@ class Budget:
     """How hard the searcher looks: ``rollouts`` per option at each decision, up to ``decisions`` per play; it leaves
     the base policy's answer only for an option whose paired gain over it exceeds ``z`` standard errors (with few
     rollouts, following the noisiest estimate lost more Gargoyle battles than it won: 35% against the tactician's
-    67.5% over 40 battles at 16 rollouts and z = 0). The first ``screen`` rollouts of every option (``None``: a quarter of
-    ``rollouts``) decide which play on (0: all play every rollout): at most DS:TBG decisions no option gains over the base answer, and those then
-    cost a quarter of the rollouts."""
+    67.5% over 40 battles at 16 rollouts and z = 0). The first ``screen`` rollouts of every option (``None``: a
+    quarter of ``rollouts``) decide which play on (0: all play every rollout): at most DS:TBG decisions no option
+    gains over the base answer, and those then cost a quarter of the rollouts."""
 
     rollouts: int = 16
     decisions: int = 512
@@ -211,7 +211,8 @@ def search(replayer: Replayer, plays: np.ndarray, budget: Budget, seed: int, fai
         if r1 < r:  # the screen: only the base answer and the options that gained over it play on
             means = grouped[:, :r1].mean(axis=1)
             gained = means > means[(first + np.maximum(base, 0))[pair_row]] + 1e-12
-            on = gained | (np.bincount(pair_row, gained.astype(np.float64), len(rows))[pair_row] > 0) & (pair_option == base[pair_row])
+            any_gained = np.bincount(pair_row, gained.astype(np.float64), len(rows)) > 0
+            on = gained | any_gained[pair_row] & (pair_option == base[pair_row])
             if on.any():
                 grouped[on, r1:] = _rollout_values(replayer, *step, pair_row[on], pair_option[on], r1, r)
                 played[on] = r

@@ -69,14 +69,16 @@ def test_expert_beats_its_base_policy_on_a_level_1_encounter():
     assert diff.mean() - 1.96 * diff.std(ddof=1) / np.sqrt(len(diff)) > 0
 
 
-@pytest.mark.parametrize("fair", [True, False])
-def test_fairness_expert_ignores_the_hidden_deck_order_until_a_card_is_drawn(fair):
+@pytest.mark.parametrize("fair, screen", [(True, None), (True, 0), (False, None)],
+                         ids=["expert-screened", "expert-unscreened", "oracle"])
+def test_fairness_expert_ignores_the_hidden_deck_order_until_a_card_is_drawn(fair, screen):
     """Two Gargoyle battles that differ only in the unseen behaviour cards' order from decision 4 on give the
-    expert the same choices until the next card is drawn (R-12.5, R-12.7: it reveals the order); the all-seeing
-    searcher, which reads the order, chooses differently before that in some battle (so the test can fail)."""
+    expert the same choices until the next card is drawn (R-12.5, R-12.7: it reveals the order), with the screen
+    (1 rollout of 4 first) and without; the all-seeing searcher, which reads the order, chooses differently before
+    that in some battle (so the test can fail)."""
     plays = np.arange(16)
     at = 4
-    budget = Budget(rollouts=4, decisions=40)
+    budget = Budget(rollouts=4, decisions=40, screen=screen)
     runs = []
     for hidden in (None, (at, 0xDEC0DE)):
         runs.append(search(_replayer(GARGOYLE, hidden), plays, budget, seed=9, fair=fair))
@@ -201,3 +203,28 @@ def test_the_ladder_plays_chunk_by_chunk_with_the_same_figures(monkeypatch):
     cut = CliRunner().invoke(app, args)
     assert whole.exit_code == 0 and cut.exit_code == 0, (whole.output, cut.output)
     assert json.loads(whole.stdout) == json.loads(cut.stdout)
+
+
+@pytest.mark.parametrize("name", ["expert", "oracle"])
+def test_whole_games_refuse_a_searcher_as_battle_policy_in_one_line(name):
+    """Battles inside whole games are not searched yet: the cell says so, naming the command that does search."""
+    from dsim.games.dstbg.whole.cell import prepare as prepare_game
+
+    with pytest.raises(ValueError, match=f"dsim run --policy {name}"):
+        prepare_game({"party": ["knight", "warrior"], "battle_policy": name})
+
+
+def test_a_searchers_run_moves_its_progress_bar_every_few_hundred_battles():
+    """`dsim run --policy expert` plays (and reports progress) in chunks of SEARCH_CHUNK battles, seconds of search
+    each, where a scripted policy's chunks are CHUNK battles; the chunked sums are the plays' sums."""
+    from dsim.games.dstbg.game import DSTBG
+    from dsim.play import CHUNK, SEARCH_CHUNK, chunk_size, play_sums
+
+    game = DSTBG()
+    assert chunk_size(game, {**FORGOTTEN, "policy": "expert"}) == SEARCH_CHUNK < CHUNK
+    assert chunk_size(game, FORGOTTEN) == CHUNK
+    settings = {**FORGOTTEN, "policy": "expert", "policy_params": {"rollouts": 2}}
+    seen: list[int] = []
+    totals = play_sums(game, settings, 10, SEED, STREAM, seen.append, 4)
+    assert seen == [4, 4, 2]
+    assert totals["win"] == int(game.play(settings, SEED, STREAM, 0, 10)["win"].sum())
