@@ -367,11 +367,16 @@ def _fmt(value: float | None, spec: str) -> str:
     return "—" if value is None else format(value, spec)
 
 
+def _rate(value: float) -> str:
+    """A rate for a table: whole above 100 a second, one decimal below (a searcher's few battles a second)."""
+    return format(value, ",.0f" if value >= 100 else ",.1f")
+
+
 def table_row(result: Mapping[str, Any]) -> list[str]:
     """One workload's result as the cells of :data:`COLUMNS` (terminal and Markdown tables)."""
     r = result
-    return [r["workload"], f"{r['battles']:,}", str(r["threads"]), f"{r['battles_per_s']:,.0f}",
-            f"{r['battles_per_s_per_thread']:,.0f}", f"{r['rounds_per_s']:,.0f}",
+    return [r["workload"], f"{r['battles']:,}", str(r["threads"]), _rate(r["battles_per_s"]),
+            _rate(r["battles_per_s_per_thread"]), _rate(r["rounds_per_s"]),
             _fmt(r.get("decisions_per_s"), ",.0f"),
             _fmt(r.get("thread_speedup"), ".2f"),
             _fmt(r.get("probe_thread_speedup"), ".2f"), _fmt(r.get("probe_items_per_battle"), ",.0f"),
