@@ -63,12 +63,15 @@ class Budget:
     rollouts, following the noisiest estimate lost more Gargoyle battles than it won: 35% against the tactician's
     67.5% over 40 battles at 16 rollouts and z = 0). The first ``screen`` rollouts of every option (``None``: a
     quarter of ``rollouts``) decide which play on (0: all play every rollout): at most DS:TBG decisions no option
-    gains over the base answer, and those then cost a quarter of the rollouts."""
+    gains over the base answer, and those then cost a quarter of the rollouts. ``extend`` (more than ``rollouts``):
+    a close decision, where an option gained over the base answer without yet beating it by ``z`` standard errors,
+    plays that option and the base answer on up to ``extend`` rollouts (0: never)."""
 
     rollouts: int = 16
     decisions: int = 512
     z: float = 2.0
     screen: int | None = None
+    extend: int = 0
 
 
     def __post_init__(self) -> None:
@@ -76,6 +79,9 @@ class Budget:
             raise ValueError(f"the switch threshold z must be 0 to 10 standard errors, got {self.z}")
         if not 1 <= self.rollouts <= MAX_ROLLOUTS:
             raise ValueError(f"rollouts per option must be 1 to {MAX_ROLLOUTS}, got {self.rollouts}")
+        if self.extend and not self.rollouts < self.extend <= MAX_ROLLOUTS:
+            raise ValueError(f"extended rollouts must be 0 or more than rollouts ({self.rollouts}) up to "
+                             f"{MAX_ROLLOUTS}, got {self.extend}")
         if self.screen is not None and not 0 <= self.screen <= MAX_ROLLOUTS:
             raise ValueError(f"screening rollouts must be 0 to {MAX_ROLLOUTS}, got {self.screen}")
         if not 0 <= self.decisions <= MAX_DECISIONS:
@@ -205,28 +211,40 @@ def search(replayer: Replayer, plays: np.ndarray, budget: Budget, seed: int, fai
         pair_row = np.repeat(np.arange(len(rows)), k)
         pair_option = np.arange(k.sum()) - np.repeat(first, k)
         step = (plays[rows], prefixes[rows], lengths[rows], seed, fair)
-        grouped = np.full((len(pair_row), r), np.nan)
+        width = max(r, budget.extend)
+        grouped = np.full((len(pair_row), width), np.nan)
         grouped[:, :r1] = _rollout_values(replayer, *step, pair_row, pair_option, 0, r1)
         played = np.full(len(pair_row), r1)
-        if r1 < r:  # the screen: only the base answer and the options that gained over it play on
-            means = grouped[:, :r1].mean(axis=1)
-            gained = means > means[(first + np.maximum(base, 0))[pair_row]] + 1e-12
+        base_pair = (first + np.maximum(base, 0))[pair_row]
+        for lo, hi in ((r1, r), (r, budget.extend)):  # the screen's survivors, then the close decisions
+            if hi <= lo:
+                continue
+            active = played == lo
+            counted = np.where(active[:, None], grouped[:, :lo], 0.0)
+            gain = counted - counted[base_pair]
+            mean = gain.sum(axis=1) / lo
+            gained = active & (mean > 1e-12)
+            if lo >= r:  # already decided where the gain passed the z test (a single rollout has no spread)
+                se = np.sqrt(np.maximum((gain ** 2).sum(axis=1) / lo - mean ** 2, 0.0) * lo / max(lo - 1, 1) / lo)
+                close = np.bincount(pair_row, gained & (mean > budget.z * se + 1e-12), len(rows)) == 0
+                gained &= close[pair_row]
             any_gained = np.bincount(pair_row, gained.astype(np.float64), len(rows)) > 0
             on = gained | any_gained[pair_row] & (pair_option == base[pair_row])
             if on.any():
-                grouped[on, r1:] = _rollout_values(replayer, *step, pair_row[on], pair_option[on], r1, r)
-                played[on] = r
+                grouped[on, lo:hi] = _rollout_values(replayer, *step, pair_row[on], pair_option[on], lo, hi)
+                played[on] = hi
         out.rollouts += int(played.sum())
         out.replays += int(played.sum())
         out.decisions += len(rows)
         for i, row in enumerate(rows):
             mine = slice(first[i], first[i] + k[i])
-            full = np.flatnonzero(played[mine] == r)
-            if r1 < r and 0 <= base[i] < k[i] and len(full) < 2:
+            deepest = int(played[mine].max())
+            full = np.flatnonzero(played[mine] == deepest)
+            if r1 < r and deepest == r1 and 0 <= base[i] < k[i]:
                 choice = int(base[i])  # nothing gained over the base answer in the screen
             else:
-                choice = int(full[_choose(grouped[mine][full], int(np.searchsorted(full, base[i])) if base[i] in full
-                                          else -1, budget.z)])
+                choice = int(full[_choose(grouped[mine][full][:, :deepest], int(np.searchsorted(full, base[i]))
+                                          if base[i] in full else -1, budget.z)])
             if record:
                 counts = played[mine]
                 m = np.array([grouped[first[i] + o, :counts[o]].mean() for o in range(k[i])])

@@ -151,3 +151,25 @@ def test_the_screen_drops_options_that_gained_nothing_and_plays_on_the_rest():
     assert Budget(rollouts=16).screening() == 4 and Budget(rollouts=3).screening() == 3
     with pytest.raises(ValueError, match="screening rollouts"):
         Budget(screen=-1)
+
+
+class _Close(_Constant):
+    """Option 1 gains 0.05 to 0.55 over the base option 0, rollout by rollout (mean about 0.2, spread about 0.15)."""
+
+    def rollouts(self, plays, prefixes, lengths, job_play, job_option, job_key, fair):
+        keys = np.asarray(job_key, np.uint64)
+        spread = (keys % np.uint64(11)).astype(float) / 20
+        return np.where(np.asarray(job_option) == 1, 0.05 + spread, 0.0)
+
+
+def test_extend_plays_a_close_decision_on_and_leaves_a_clear_one():
+    """With 16 rollouts (a screen of 4) and ``extend=64``: a gain within ``z`` standard errors after 16 rollouts
+    plays the gaining option and the base answer on to 64; a gain beyond them stops at 16."""
+    plays = np.arange(4)
+    close = search(_Close((0.0, 0.0, -0.5)), plays, Budget(rollouts=16, z=10.0, extend=64), seed=1)
+    assert close.rollouts == close.decisions * (3 * 4 + 2 * 12 + 2 * 48)
+    clear = search(_Close((0.0, 0.0, -0.5)), plays, Budget(rollouts=16, z=1.0, extend=64), seed=1)
+    assert clear.rollouts == clear.decisions * (3 * 4 + 2 * 12)
+    assert all(list(p) == [1, 1] for p in clear.prefixes)
+    with pytest.raises(ValueError, match="extended rollouts"):
+        Budget(rollouts=16, extend=8)

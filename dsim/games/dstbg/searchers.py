@@ -35,7 +35,7 @@ class SearchPolicy(Policy):
         values = dict(zip((p.name for p in self.params), vector))
         rollouts = int(values.get("rollouts", 1))
         budget = Budget(rollouts=rollouts, decisions=int(values["decisions"]), z=float(values.get("z", 0.0)),
-                        screen=int(values.get("screen", 0)))
+                        screen=int(values.get("screen", 0)), extend=int(values.get("extend", 0)))
         return budget, BASES[int(values["base"])]
 
 
@@ -54,7 +54,10 @@ SEARCHERS: dict[str, SearchPolicy] = {
          Param("z", 2.0, 0.0, 10.0, "leave the base policy's answer only for an option better by more than z "
                "standard errors of the paired difference"),
          Param("screen", 4, 0, 1024, "rollouts of every option before only the base policy's answer and the options "
-               "that gained over it play on (0: every option plays every rollout)", whole=True)),
+               "that gained over it play on (0: every option plays every rollout)", whole=True),
+         Param("extend", 0, 0, 4096, "rollouts a close decision (an option gained, not yet by z standard errors) "
+               "plays its gaining options and the base policy's answer on to (0: none; else more than rollouts)",
+               whole=True)),
         fair=True),
     "oracle": SearchPolicy(
         "oracle",
