@@ -352,7 +352,7 @@ class Game:
         line (a game adds what matters as much, e.g. gear), then a ``hint:`` line per stronger choice a flag away."""
         policy = str(settings.get("policy", self.default_policy))
         said = [f"policy: {policy}" + (" (default)" if policy == self.default_policy else "")]
-        if self.strongest_policy is not None and policy != self.strongest_policy:
+        if self.strongest_policy is not None and policy != self.strongest_policy and policy not in self.searchers():
             said.append(f"hint: --policy {self.strongest_policy} plays stronger (`dsim policies compare` ranks all)")
         return said
 

@@ -228,3 +228,12 @@ def test_a_searchers_run_moves_its_progress_bar_every_few_hundred_battles():
     totals = play_sums(game, settings, 10, SEED, STREAM, seen.append, 4)
     assert seen == [4, 4, 2]
     assert totals["win"] == int(game.play(settings, SEED, STREAM, 0, 10)["win"].sum())
+
+
+def test_a_searchers_figures_carry_no_hint_of_a_stronger_scripted_policy():
+    """`dsim run/explain --policy expert` named the tactician as playing stronger; the hint is for scripted policies."""
+    from dsim.games.dstbg.game import DSTBG
+
+    game = DSTBG()
+    assert not any("plays stronger" in line for line in game.played_with({**FORGOTTEN, "policy": "expert"}))
+    assert any("plays stronger" in line for line in game.played_with(FORGOTTEN))
