@@ -103,10 +103,12 @@ def test_fairness_expert_ignores_the_hidden_deck_order_until_a_card_is_drawn(fai
 
 
 @pytest.mark.parametrize("settings, budget, count", [(FORGOTTEN, Budget(rollouts=4), 30),
-                                                     (GARGOYLE, Budget(), 6)], ids=["forgotten", "gargoyle-default"])
+                                                     (FORGOTTEN, Budget(rollouts=4, z=1.0, extend=12), 20),
+                                                     (GARGOYLE, Budget(), 6)],
+                         ids=["forgotten", "forgotten-extended", "gargoyle-default"])
 def test_search_is_bit_identical_on_one_and_two_threads(settings, budget, count):
-    """The same battles, prefixes and costs on one thread and on two, with the screen (the default budget's 4 of
-    16 rollouts) and without it."""
+    """The same battles, prefixes and costs on one thread and on two: the screen (1 of 4 rollouts; the default
+    budget's 4 of 16) and the extension of close decisions (to 12) included."""
     rep = _replayer(settings)
     plays = np.arange(count)
     before = numba.get_num_threads()
