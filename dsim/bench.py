@@ -277,7 +277,9 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
             nojit = _measure_in_subprocess(workload, options.nojit_battles, options.batch,
                                            env | {"NUMBA_DISABLE_JIT": "1"}, ("-W", "ignore::RuntimeWarning"))
         instructions = None
-        if options.instructions:
+        if options.instructions and workload.plays:  # thousands of searched battles under valgrind: hours
+            on_step(f"{workload.name}: no instruction count for a searcher's workload")
+        elif options.instructions:
             from dsim.instructions import BATTLES, InstructionsError, count
 
             on_step(f"{workload.name}: {BATTLES:,} battles counted under valgrind (half a minute; a minute more "
