@@ -99,6 +99,7 @@ def _fastest(play: Callable[[], Any]) -> float:
     return first if first >= REPEAT_UNDER_S else min(first, _timed(play), _timed(play))
 
 
+PROBE_MIN_ITEMS = 1 << 22  # a searcher's workload plays a few hundred battles: the probe still runs for milliseconds
 PROBE_PAIRS = 16  # probe calls on one thread and on all, for its paired speed-up
 
 
@@ -119,6 +120,9 @@ def _paired_speedup(run: Callable[[int], Any], pairs: int, threads: int) -> floa
     return statistics.median(ratios)
 
 
+SEARCHED = "searched_decisions"  # the outcome column a searcher's plays carry: decisions it searched in each
+
+
 def measure(game_name: str, game_module: str | None, settings: Mapping[str, Any], battles: int, batch: int,
             seed: int = SEED, scaling: bool = False) -> dict[str, Any]:
     """In this process: time the first battle (kernel compile or cache load), then ``battles``
@@ -135,22 +139,23 @@ def measure(game_name: str, game_module: str | None, settings: Mapping[str, Any]
     stream = stream_key(json.dumps(settings, sort_keys=True))  # as `dsim run`, so the battles are the same
     game.check_settings(settings)
     compile_s = _timed(lambda: game.play(settings, seed, stream, 0, 1))
-    sums = {"rounds": 0, "wins": 0}
+    sums = {"rounds": 0, "wins": 0, "decisions": 0}
     batches = [(lo, min(batch, battles - lo)) for lo in range(0, battles, batch)]
 
     def play_all() -> None:
-        sums["rounds"] = sums["wins"] = 0
+        sums["rounds"] = sums["wins"] = sums["decisions"] = 0
         for lo, count in batches:
             cols = game.play(settings, seed, stream, lo, count)
             sums["rounds"] += int(cols[game.outcome.rounds].sum())
             sums["wins"] += int(cols[game.outcome.success].sum()) if game.outcome.success else 0
+            sums["decisions"] += int(cols[SEARCHED].sum()) if SEARCHED in cols else 0  # a searcher's plays
 
     threads = numba.get_num_threads()
     seconds = _fastest(play_all)
     out = {"battles": battles, "batch": min(batch, battles), "threads": threads, "seconds": seconds, **sums,
            "compile_s": compile_s}
     if scaling:
-        probe, items = _probe_kernel(), max(battles, 1) * 4
+        probe, items = _probe_kernel(), max(battles * 4, PROBE_MIN_ITEMS)
         probe(threads)  # compile or load
         out["probe_items_per_s"] = items / _fastest(lambda: probe(items))
         if threads > 1:  # one thread over one thread is noise, not a speed-up
@@ -181,6 +186,9 @@ def _measure_in_subprocess(workload: Workload, battles: int, batch: int, env: Ma
 # --------------------------------------------------------------------------- a benchmark run
 
 
+SEARCH_BATCH = 64  # plays a batch of a searcher's workload (the thread speed-up pairs them batch by batch)
+
+
 @dataclass(frozen=True)
 class BenchOptions:
     """How to measure: battles per workload (JIT and no-JIT), batch size, threads, cold compile or not."""
@@ -197,11 +205,12 @@ class BenchOptions:
         return {"NUMBA_NUM_THREADS": str(self.threads)} if self.threads else {}
 
 
-def _result(workload: Workload, jit: Mapping[str, Any], nojit: Mapping[str, Any],
+def _result(workload: Workload, jit: Mapping[str, Any], nojit: Mapping[str, Any] | None,
             cold_s: float | None, start_s: float, instructions: float | None) -> dict[str, Any]:
     """One workload's JSON object; per-thread rates divide by the Numba threads of the JIT run,
     the JIT speed-up compares that per-thread rate with the (single-threaded) no-JIT rate, and the
-    thread speed-ups (all threads over one) of the game and of the probe loop sit side by side."""
+    thread speed-ups (all threads over one) of the game and of the probe loop sit side by side; a searcher's
+    workload adds its searched decisions a second (and has no no-JIT run)."""
     rate = jit["battles"] / jit["seconds"]
     probe = jit.get("probe_items_per_s")
     several = jit["threads"] > 1  # one thread over one thread is noise, not a speed-up
@@ -212,15 +221,16 @@ def _result(workload: Workload, jit: Mapping[str, Any], nojit: Mapping[str, Any]
         "probe_items_per_battle": probe / rate,  # a battle's cost in probe items (the same threads)
     }
     rounds_rate = jit["rounds"] / jit["seconds"]
-    nojit_rate = nojit["battles"] / nojit["seconds"]
+    nojit_rate = None if nojit is None else nojit["battles"] / nojit["seconds"]
+    search = {"decisions_per_s": jit["decisions"] / jit["seconds"]} if jit.get("decisions") else {}
     return {
         "workload": workload.name, "description": workload.description, "settings": workload.settings,
         "battles": jit["battles"], "batch": jit["batch"], "threads": jit["threads"], "seconds": jit["seconds"],
         "battles_per_s": rate, "battles_per_s_per_thread": rate / jit["threads"],
         "rounds_per_s": rounds_rate, "rounds_per_s_per_thread": rounds_rate / jit["threads"],
         "mean_rounds": jit["rounds"] / jit["battles"], "win_rate": jit["wins"] / jit["battles"],
-        "nojit_battles": nojit["battles"], "nojit_battles_per_s": nojit_rate,
-        "jit_speedup": rate / jit["threads"] / nojit_rate,
+        "nojit_battles": None if nojit is None else nojit["battles"], "nojit_battles_per_s": nojit_rate,
+        "jit_speedup": None if nojit_rate is None else rate / jit["threads"] / nojit_rate, **search,
         "compile_s_cold": cold_s, "compile_s_cached": jit["compile_s"], "start_s": start_s,
         "peak_rss_mb": jit["peak_rss_mb"], "instructions_per_battle": instructions, **scaling,
     }
@@ -257,13 +267,19 @@ def run_bench(workloads: Sequence[Workload], options: BenchOptions,
                 cold_s = _measure_in_subprocess(workload, 1, 1, env | {"NUMBA_CACHE_DIR": cache})["compile_s"]
         on_step(f"{workload.name}: a fresh process playing one battle (cached start)")
         start_s = _measure_in_subprocess(workload, 1, 1, env)["process_s"]
-        on_step(f"{workload.name}: {options.battles:,} battles on all threads and on one, and the probe loop")
-        jit = _measure_in_subprocess(workload, options.battles, options.batch, env, scaling=True)
-        on_step(f"{workload.name}: {options.nojit_battles:,} battles with NUMBA_DISABLE_JIT=1")
-        nojit = _measure_in_subprocess(workload, options.nojit_battles, options.batch,
-                                       env | {"NUMBA_DISABLE_JIT": "1"}, ("-W", "ignore::RuntimeWarning"))
+        plays = workload.plays or options.battles
+        batch = SEARCH_BATCH if workload.plays else options.batch
+        on_step(f"{workload.name}: {plays:,} battles on all threads and on one, and the probe loop")
+        jit = _measure_in_subprocess(workload, plays, batch, env, scaling=True)
+        nojit = None
+        if not workload.plays:
+            on_step(f"{workload.name}: {options.nojit_battles:,} battles with NUMBA_DISABLE_JIT=1")
+            nojit = _measure_in_subprocess(workload, options.nojit_battles, options.batch,
+                                           env | {"NUMBA_DISABLE_JIT": "1"}, ("-W", "ignore::RuntimeWarning"))
         instructions = None
-        if options.instructions:
+        if options.instructions and workload.plays:  # thousands of searched battles under valgrind: hours
+            on_step(f"{workload.name}: no instruction count for a searcher's workload")
+        elif options.instructions:
             from dsim.instructions import BATTLES, InstructionsError, count
 
             on_step(f"{workload.name}: {BATTLES:,} battles counted under valgrind (half a minute; a minute more "
@@ -344,8 +360,8 @@ def check_record_folder(folder: Path) -> None:
                          "--bench-dir (nothing was measured)") from None
 
 
-COLUMNS = ("workload", "battles", "threads", "battles/s", "/thread", "rounds/s", "× threads", "probe × threads",
-           "probe/battle", "instr/battle", "JIT ×", "cold s", "cached s", "start s", "peak MiB")
+COLUMNS = ("workload", "battles", "threads", "battles/s", "/thread", "rounds/s", "decisions/s", "× threads",
+           "probe × threads", "probe/battle", "instr/battle", "JIT ×", "cold s", "cached s", "start s", "peak MiB")
 
 
 def _fmt(value: float | None, spec: str) -> str:
@@ -353,14 +369,21 @@ def _fmt(value: float | None, spec: str) -> str:
     return "—" if value is None else format(value, spec)
 
 
+def _rate(value: float) -> str:
+    """A rate for a table: whole above 100 a second, one decimal below (a searcher's few battles a second)."""
+    return format(value, ",.0f" if value >= 100 else ",.1f")
+
+
 def table_row(result: Mapping[str, Any]) -> list[str]:
     """One workload's result as the cells of :data:`COLUMNS` (terminal and Markdown tables)."""
     r = result
-    return [r["workload"], f"{r['battles']:,}", str(r["threads"]), f"{r['battles_per_s']:,.0f}",
-            f"{r['battles_per_s_per_thread']:,.0f}", f"{r['rounds_per_s']:,.0f}", _fmt(r.get("thread_speedup"), ".2f"),
+    return [r["workload"], f"{r['battles']:,}", str(r["threads"]), _rate(r["battles_per_s"]),
+            _rate(r["battles_per_s_per_thread"]), _rate(r["rounds_per_s"]),
+            _fmt(r.get("decisions_per_s"), ",.0f"),
+            _fmt(r.get("thread_speedup"), ".2f"),
             _fmt(r.get("probe_thread_speedup"), ".2f"), _fmt(r.get("probe_items_per_battle"), ",.0f"),
             _fmt(r.get("instructions_per_battle"), ",.0f"),
-            _fmt(r["jit_speedup"], ",.0f"), _fmt(r["compile_s_cold"], ".1f"), _fmt(r["compile_s_cached"], ".2f"),
+            _fmt(r.get("jit_speedup"), ",.0f"), _fmt(r["compile_s_cold"], ".1f"), _fmt(r["compile_s_cached"], ".2f"),
             _fmt(r.get("start_s"), ".2f"), _fmt(r["peak_rss_mb"], ",.0f")]
 
 
@@ -389,6 +412,10 @@ def render_markdown(records: Sequence[Mapping[str, Any]]) -> str:
         "exactly) and, counted in one fixed CPU target (x86-64-v3) from the 2026-12-06 evening on, the same on",
         "every host (the records before counted each host's own code), so it is the measure of a kernel change",
         "(`python -m dsim.instructions WORKLOAD` shows where they go).",
+        "The *expert-* workloads (from 2026-12-07 22:00) play a few hundred battles under the `expert` searcher",
+        "(`dsim.search`: one-step rollouts of the tactician, its default budget), battles/s being searched battles and",
+        "*decisions/s* the decisions it searched; *probe/battle* then is a searched battle's cost in probe items,",
+        "the figure to carry to a quiet host. They have no no-JIT run.",
         "*peak MiB* is the peak RSS of the measuring process. *load* is the machine's 1-minute load average",
         "when the run was recorded (other work on the machine slows every number down). Hosts differ: the",
         "same kernel ran l1-2p at 163k battles/s on the host of 2026-12-02 and at about 340k/s on the",

@@ -256,9 +256,9 @@ def progress(unit: str, total: int, quiet: bool = False, threshold: int = 0, gro
 
 def run_with_progress(chosen: Any, settings: dict[str, Any], count: int, seed: int, quiet: bool = False) -> dict[str, Any]:
     """:func:`dsim.play.run_cell` with :func:`progress`; values the kernel cannot hold end with one line."""
-    from dsim.play import CHUNK, run_cell
+    from dsim.play import chunk_size, run_cell
 
-    with progress(f"{chosen.outcome.unit}s", count, quiet, CHUNK) as on_chunk, play_errors():
+    with progress(f"{chosen.outcome.unit}s", count, quiet, chunk_size(chosen, settings)) as on_chunk, play_errors():
         return run_cell(chosen, settings, count, seed, on_chunk)
 
 

@@ -318,14 +318,16 @@ class BatchEntryPipeline(EntryPipeline):
         return super().define_pipelines()
 
 
-def policy_entry_pipeline(policy, step_reads: int = -1) -> type[Compiler]:
-    """A :class:`BatchEntryPipeline` for an entry that plays one policy, the compile result ``policy``: the entry's
+def policy_entry_pipeline(policy, step_reads: int = -1, batch: int = 1) -> type[Compiler]:
+    """An :data:`EntryPipeline` for an entry that plays one policy, the compile result ``policy``: the entry's
     code finds it as ``context.active_code_library.policy`` and calls it directly, which lets LLVM inline it;
-    ``step_reads``: the option columns of a move step it reads (:data:`STEP_READS`; :class:`_EntryLibrary`)."""
+    ``step_reads``: the option columns of a move step it reads (:data:`STEP_READS`; :class:`_EntryLibrary`);
+    ``batch``: the entry's :data:`BATCH` (1 a batch entry, 2 a search entry)."""
 
-    class Pipeline(BatchEntryPipeline):
+    class Pipeline(EntryPipeline):
         def define_pipelines(self):
             self.state.entry_policy = (policy, step_reads)
+            self.state.entry_batch = batch
             return super().define_pipelines()
 
     return Pipeline
@@ -378,6 +380,7 @@ ll.add_symbol(STEP_READS, ctypes.addressof(_STEP_READS_ALL))
 BATCH = "dsim_entry_batch"
 """A constant each entry defines (:class:`_EntryLibrary`): 1 in a batch entry (:class:`BatchEntryPipeline`), whose
 battles have no trace and no forced dice, so that code reading it (DS:TBG's ``tracing``, ``roll_die``'s forced-dice test) folds away;
+2 in a search entry of one policy (no trace, no forced dice, but a search log: DS:TBG's ``decide`` reads it);
 0 in the single-battle entries."""
 _BATCH_NO = ctypes.c_int64(0)  # the value for other compiled code
 ll.add_symbol(BATCH, ctypes.addressof(_BATCH_NO))

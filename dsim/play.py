@@ -18,6 +18,12 @@ from dsim.games.base import Game
 from dsim.rng import stream_key
 
 CHUNK = 1 << 16
+SEARCH_CHUNK = 1 << 8  # plays a chunk under a searcher (dsim.search): seconds of search, so a progress bar moves
+
+
+def chunk_size(game: Game, settings: Mapping[str, Any]) -> int:
+    """The plays of a chunk of this cell: :data:`SEARCH_CHUNK` under one of the game's searchers, else :data:`CHUNK`."""
+    return SEARCH_CHUNK if settings.get("policy") in game.searchers() else CHUNK
 
 
 def chunks(count: int, start: int = 0, size: int | None = None) -> Iterator[tuple[int, int]]:
@@ -91,5 +97,5 @@ def run_cell(game: Game, settings: Mapping[str, Any], count: int, seed: int,
     stream = cell_stream(settings)
     game.play(settings, seed, stream, 0, 1)
     start = time.perf_counter()
-    totals = play_sums(game, settings, count, seed, stream, on_chunk)
+    totals = play_sums(game, settings, count, seed, stream, on_chunk, chunk_size(game, settings))
     return summarise(game, settings, totals, count, seed, time.perf_counter() - start)

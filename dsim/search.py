@@ -61,24 +61,43 @@ class Budget:
     """How hard the searcher looks: ``rollouts`` per option at each decision, up to ``decisions`` per play; it leaves
     the base policy's answer only for an option whose paired gain over it exceeds ``z`` standard errors (with few
     rollouts, following the noisiest estimate lost more Gargoyle battles than it won: 35% against the tactician's
-    67.5% over 40 battles at 16 rollouts and z = 0)."""
+    67.5% over 40 battles at 16 rollouts and z = 0). The first ``screen`` rollouts of every option (``None``: a
+    quarter of ``rollouts``) decide which play on (0: all play every rollout): at most DS:TBG decisions no option
+    gains over the base answer, and those then cost a quarter of the rollouts. ``extend`` (more than ``rollouts``):
+    a close decision, where an option gained over the base answer without yet beating it by ``z`` standard errors,
+    plays that option and the base answer on up to ``extend`` rollouts (0: never)."""
 
     rollouts: int = 16
     decisions: int = 512
     z: float = 2.0
+    screen: int | None = None
+    extend: int = 0
+
 
     def __post_init__(self) -> None:
         if not 0 <= self.z <= 10:
             raise ValueError(f"the switch threshold z must be 0 to 10 standard errors, got {self.z}")
         if not 1 <= self.rollouts <= MAX_ROLLOUTS:
             raise ValueError(f"rollouts per option must be 1 to {MAX_ROLLOUTS}, got {self.rollouts}")
+        if self.extend and not self.rollouts < self.extend <= MAX_ROLLOUTS:
+            raise ValueError(f"extended rollouts must be 0 or more than rollouts ({self.rollouts}) up to "
+                             f"{MAX_ROLLOUTS}, got {self.extend}")
+        if self.screen is not None and not 0 <= self.screen <= MAX_ROLLOUTS:
+            raise ValueError(f"screening rollouts must be 0 to {MAX_ROLLOUTS}, got {self.screen}")
         if not 0 <= self.decisions <= MAX_DECISIONS:
             raise ValueError(f"searched decisions per play must be 0 to {MAX_DECISIONS}, got {self.decisions}")
 
 
+    def screening(self) -> int:
+        """Rollouts every option plays before the screen (``rollouts`` when there is none)."""
+        screen = self.rollouts // 4 if self.screen is None else self.screen
+        return screen if 0 < screen < self.rollouts else self.rollouts
+
+
 @dataclass(frozen=True)
 class Estimate:
-    """One searched decision of one play: each option's mean rollout value and its 95% half-width, the choice."""
+    """One searched decision of one play: each option's mean rollout value, its 95% half-width and its rollouts (the
+    screen's for an option dropped there), the choice."""
 
     play: int
     depth: int
@@ -87,6 +106,7 @@ class Estimate:
     choice: int
     means: np.ndarray
     half_widths: np.ndarray
+    rollouts: np.ndarray
 
 
 @dataclass
@@ -138,18 +158,37 @@ def _choose(values: np.ndarray, base: int, z: float) -> int:
     return int(np.flatnonzero(better)[np.argmax(means[better])])
 
 
+def _rollout_values(replayer: Replayer, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray, seed: int,
+                    fair: bool, pair_row: np.ndarray, pair_option: np.ndarray, r_lo: int, r_hi: int) -> np.ndarray:
+    """Rollouts ``r_lo .. r_hi-1`` of each (play row, option) pair: values (pairs × rollouts), in calls of at most
+    ``MAX_JOBS`` rollouts."""
+    m = r_hi - r_lo
+    job_row = np.repeat(pair_row, m)
+    job_option = np.repeat(pair_option, m).astype(np.int64)
+    job_r = np.tile(np.arange(r_lo, r_hi, dtype=np.int64), len(pair_row))
+    keys = rollout_keys(seed, plays[job_row], lengths[job_row], job_r)
+    vals = np.empty(len(job_row), np.float64)
+    for lo in range(0, len(job_row), MAX_JOBS):
+        hi = min(lo + MAX_JOBS, len(job_row))
+        vals[lo:hi] = replayer.rollouts(plays, prefixes, lengths, job_row[lo:hi], job_option[lo:hi], keys[lo:hi], fair)
+    return vals.reshape(len(pair_row), m)
+
+
 def search(replayer: Replayer, plays: np.ndarray, budget: Budget, seed: int, fair: bool = True,
            record: bool = False, progress: Callable[[int], None] | None = None) -> Search:
     """Play ``plays`` choosing every decision (up to ``budget.decisions`` a play) by rollouts of the base policy.
 
-    At a decision every option is played ``budget.rollouts`` times on common rollout keys (:func:`rollout_keys`
-    from ``seed``); the base policy's own answer stands unless some option beats it, rollout by rollout, by more than
+    At a decision every option is played ``budget.screen`` times on common rollout keys (:func:`rollout_keys`
+    from ``seed``); the base policy's answer and the options whose mean gain over it is positive there are played on
+    to ``budget.rollouts`` (the others are dropped: where none gained, the base answer stands at the screen's cost);
+    the base policy's own answer stands unless some option beats it, rollout by rollout, by more than
     ``budget.z`` standard errors of the paired difference: then the option of the highest mean is taken. The
     result is a pure function of the arguments (whatever the threads the game plays on). ``record`` keeps each
     decision's estimates (:class:`Estimate`); ``progress`` is told how many plays ended at each step."""
     plays = np.asarray(plays, np.int64)
     n = len(plays)
     r = budget.rollouts
+    r1 = budget.screening()
     prefixes = np.zeros((n, max(budget.decisions, 1)), np.int32)
     lengths = np.zeros(n, np.int64)
     values = np.zeros(n, np.float64)
@@ -167,34 +206,52 @@ def search(replayer: Replayer, plays: np.ndarray, budget: Budget, seed: int, fai
         if not len(rows):
             break
         k = adv.options[asking]
-        # jobs: for each asking play, each option, each rollout
-        per_play = k * r
-        job_row = np.repeat(np.arange(len(rows)), per_play)
-        start = np.cumsum(per_play) - per_play
-        within = np.arange(per_play.sum()) - np.repeat(start, per_play)
-        job_option = (within // r).astype(np.int64)
-        job_r = within % r
-        keys = rollout_keys(seed, plays[rows][job_row], lengths[rows][job_row], job_r)
-        vals = np.empty(len(job_row), np.float64)
-        for lo in range(0, len(job_row), MAX_JOBS):
-            hi = min(lo + MAX_JOBS, len(job_row))
-            vals[lo:hi] = replayer.rollouts(plays[rows], prefixes[rows], lengths[rows], job_row[lo:hi],
-                                            job_option[lo:hi], keys[lo:hi], fair)
-        out.rollouts += len(job_row)
-        out.replays += len(job_row)
-        out.decisions += len(rows)
-        grouped = vals.reshape(-1, r)  # one row per (play, option), in order
-        means = grouped.mean(axis=1)
-        spread = grouped.std(axis=1, ddof=1) if r > 1 else np.zeros(len(grouped))
-        first = np.cumsum(k) - k
         base = adv.base[asking]
+        first = np.cumsum(k) - k
+        pair_row = np.repeat(np.arange(len(rows)), k)
+        pair_option = np.arange(k.sum()) - np.repeat(first, k)
+        step = (plays[rows], prefixes[rows], lengths[rows], seed, fair)
+        width = max(r, budget.extend)
+        grouped = np.full((len(pair_row), width), np.nan)
+        grouped[:, :r1] = _rollout_values(replayer, *step, pair_row, pair_option, 0, r1)
+        played = np.full(len(pair_row), r1)
+        base_pair = (first + np.maximum(base, 0))[pair_row]
+        for lo, hi in ((r1, r), (r, budget.extend)):  # the screen's survivors, then the close decisions
+            if hi <= lo:
+                continue
+            active = played == lo
+            counted = np.where(active[:, None], grouped[:, :lo], 0.0)
+            gain = counted - counted[base_pair]
+            mean = gain.sum(axis=1) / lo
+            gained = active & (mean > 1e-12)
+            if lo >= r:  # already decided where the gain passed the z test (a single rollout has no spread)
+                se = np.sqrt(np.maximum((gain ** 2).sum(axis=1) / lo - mean ** 2, 0.0) * lo / max(lo - 1, 1) / lo)
+                close = np.bincount(pair_row, gained & (mean > budget.z * se + 1e-12), len(rows)) == 0
+                gained &= close[pair_row]
+            any_gained = np.bincount(pair_row, gained.astype(np.float64), len(rows)) > 0
+            on = gained | any_gained[pair_row] & (pair_option == base[pair_row])
+            if on.any():
+                grouped[on, lo:hi] = _rollout_values(replayer, *step, pair_row[on], pair_option[on], lo, hi)
+                played[on] = hi
+        out.rollouts += int(played.sum())
+        out.replays += int(played.sum())
+        out.decisions += len(rows)
         for i, row in enumerate(rows):
-            m = means[first[i]:first[i] + k[i]]
-            choice = _choose(grouped[first[i]:first[i] + k[i]], int(base[i]), budget.z)
+            mine = slice(first[i], first[i] + k[i])
+            deepest = int(played[mine].max())
+            full = np.flatnonzero(played[mine] == deepest)
+            if r1 < r and deepest == r1 and 0 <= base[i] < k[i]:
+                choice = int(base[i])  # nothing gained over the base answer in the screen
+            else:
+                choice = int(full[_choose(grouped[mine][full][:, :deepest], int(np.searchsorted(full, base[i]))
+                                          if base[i] in full else -1, budget.z)])
             if record:
-                hw = 1.96 * spread[first[i]:first[i] + k[i]] / np.sqrt(r)
+                counts = played[mine]
+                m = np.array([grouped[first[i] + o, :counts[o]].mean() for o in range(k[i])])
+                sd = np.array([grouped[first[i] + o, :counts[o]].std(ddof=1) if counts[o] > 1 else 0.0
+                               for o in range(k[i])])
                 out.estimates.append(Estimate(int(plays[row]), int(lengths[row]), int(adv.hook[asking][i]),
-                                              int(base[i]), choice, m.copy(), hw))
+                                              int(base[i]), choice, m, 1.96 * sd / np.sqrt(counts), counts.copy()))
             prefixes[row, lengths[row]] = choice
             lengths[row] += 1
         live = live[~done]

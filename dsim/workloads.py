@@ -26,13 +26,15 @@ class Workload:
     settings: dict[str, Any]
     game: str
     game_module: str | None = None  # imported first by the measuring process (a game outside dsim)
+    plays: int | None = None  # a searcher's workload: its plays, whatever --battles, and no no-JIT run
 
 
 def all_workloads() -> tuple[Workload, ...]:
     """Every registered game's benchmark workloads."""
     from dsim.registry import game_names, get_game
 
-    return tuple(Workload(w.name, w.description, w.settings, name, type(get_game(name)).__module__)
+    return tuple(Workload(w.name, w.description, w.settings, name, type(get_game(name)).__module__,
+                          getattr(w, "plays", None))
                  for name in game_names() for w in get_game(name).workloads)
 
 

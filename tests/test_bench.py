@@ -66,6 +66,23 @@ def test_a_one_thread_bench_reports_no_thread_speed_up():
     assert two["thread_speedup"] == pytest.approx(1.3) and two["probe_thread_speedup"] == pytest.approx(1.25)
 
 
+def test_a_searchers_workload_plays_its_own_count_and_reports_decisions_a_second():
+    """`expert-*` workloads: a few hundred battles whatever --battles, no no-JIT run (hours of search), and the
+    decisions searched a second beside the battles; the table shows "—" for what was not measured."""
+    from dsim.bench import _result, table_row
+
+    searching = [w for w in all_workloads() if w.plays]
+    assert {w.name for w in searching} >= {"expert-l1-2p", "expert-gargoyle-2p"}
+    assert all(w.settings["policy"] == "expert" and w.plays <= 1000 for w in searching)
+    jit = {"battles": 256, "batch": 64, "threads": 2, "seconds": 32.0, "rounds": 2048, "wins": 128, "decisions": 25600,
+           "compile_s": 0.1, "peak_rss_mb": 100.0, "probe_items_per_s": 1e8, "probe_thread_speedup": 1.9}
+    result = _result(searching[0], jit, None, None, 1.0, None)
+    assert result["decisions_per_s"] == pytest.approx(800.0) and result["battles_per_s"] == pytest.approx(8.0)
+    assert result["jit_speedup"] is None and result["probe_items_per_battle"] == pytest.approx(1.25e7)
+    row = table_row(result)
+    assert row[6] == "800" and row[11] == "—"
+
+
 @pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two Numba threads")
 def test_paired_speed_up_is_the_median_of_pairs_so_one_slowed_run_does_not_move_it():
     """Work twice as fast on two threads, one run slowed fivefold (another job on the host): its pair reads 10,
@@ -171,9 +188,9 @@ def test_bench_table_turns_round_to_fit_an_80_column_terminal():
     from dsim.bench import COLUMNS
     from dsim.cli.bench import results_table
 
-    rows = [["bb-4p-random", "1,000,000", "2", "119,166", "59,583", "2,284,454", "1.94", "2.00", "111", "—", "244",
-             "15.0", "0.03", "0.71", "234"],
-            ["l1-2p", "1,000,000", "2", "594,058", "297,029", "2,383,694", "1.94", "2.00", "22", "51,515", "386",
+    rows = [["bb-4p-random", "1,000,000", "2", "119,166", "59,583", "2,284,454", "—", "1.94", "2.00", "111", "—",
+             "244", "15.0", "0.03", "0.71", "234"],
+            ["l1-2p", "1,000,000", "2", "594,058", "297,029", "2,383,694", "—", "1.94", "2.00", "22", "51,515", "386",
              "15.3", "0.06", "0.87", "208"]]
     for width in (80, 250):
         console = Console(width=width, record=True)

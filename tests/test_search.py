@@ -12,10 +12,11 @@ PLAYS = np.arange(300)
 
 
 def test_expert_finds_the_counting_policy_where_it_is_clear():
-    """Wherever the unseen cards favour one guess by two or more, 256 rollouts a guess take it (the chance of
-    the wrong sign there is below 1e-5 a decision); its value matches the counting policy's within the interval."""
+    """Wherever the unseen cards favour one guess by two or more, 256 rollouts a guess, none screened out, take it
+    (the chance of the wrong sign there is below 1e-5 a decision); its value matches the counting policy's within
+    the interval."""
     toy = HigherLower()
-    result = search(toy, PLAYS, Budget(rollouts=256), seed=1, fair=True, record=True)
+    result = search(toy, PLAYS, Budget(rollouts=256, screen=0), seed=1, fair=True, record=True)
     decks = toy.decks(PLAYS)
     clear = 0
     for est in result.estimates:
@@ -114,3 +115,61 @@ def test_the_base_answer_stands_unless_another_option_is_clearly_better():
     assert _choose(np.stack([base, noisy]), 0, 0.0) == 1
     assert _choose(np.stack([base, noisy, clear]), 0, 2.0) == 2
     assert _choose(np.stack([clear, base]), 1, 2.0) == 0
+
+
+class _Constant(HigherLower):
+    """The toy with three options whose rollout values are fixed per option (``gains`` over the base option 0),
+    plus the toy's noise: what the screen sees is known."""
+
+    def __init__(self, gains: tuple[float, ...]) -> None:
+        super().__init__()
+        self.gains = np.asarray(gains)
+
+    def advance(self, plays, prefixes, lengths):
+        adv = super().advance(plays, prefixes, lengths)
+        asking = lengths < 2
+        return type(adv)(options=np.where(asking, len(self.gains), 0), hook=np.where(asking, 0, -1),
+                         base=np.where(asking, 0, -1), value=adv.value)
+
+    def rollouts(self, plays, prefixes, lengths, job_play, job_option, job_key, fair):
+        noise = (np.asarray(job_key, np.uint64) % np.uint64(7)).astype(float) / 7
+        return noise + self.gains[np.asarray(job_option)]
+
+
+def test_the_screen_drops_options_that_gained_nothing_and_plays_on_the_rest():
+    """With 16 rollouts and a screen of 4: where no option gains over the base answer in the screen, a decision
+    costs 3 options × 4 rollouts and the base answer stands; where one gains, it and the base play all 16 (12 more
+    each) and the clear gain is taken; ``screen=0`` plays every option 16 times."""
+    plays = np.arange(5)
+    flat = search(_Constant((0.0, 0.0, -0.5)), plays, Budget(rollouts=16, screen=4), seed=1, record=True)
+    assert flat.rollouts == flat.decisions * 3 * 4 and all(e.choice == 0 for e in flat.estimates)
+    gain = search(_Constant((0.0, 0.25, -0.5)), plays, Budget(rollouts=16, screen=4), seed=1, record=True)
+    assert gain.rollouts == gain.decisions * (3 * 4 + 2 * 12) and all(e.choice == 1 for e in gain.estimates)
+    whole = search(_Constant((0.0, 0.25, -0.5)), plays, Budget(rollouts=16, screen=0), seed=1)
+    assert whole.rollouts == whole.decisions * 3 * 16
+    assert [list(p) for p in whole.prefixes] == [list(p) for p in gain.prefixes]
+    assert Budget(rollouts=16).screening() == 4 and Budget(rollouts=3).screening() == 3
+    with pytest.raises(ValueError, match="screening rollouts"):
+        Budget(screen=-1)
+
+
+class _Close(_Constant):
+    """Option 1 gains 0.05 to 0.55 over the base option 0, rollout by rollout (mean about 0.2, spread about 0.15)."""
+
+    def rollouts(self, plays, prefixes, lengths, job_play, job_option, job_key, fair):
+        keys = np.asarray(job_key, np.uint64)
+        spread = (keys % np.uint64(11)).astype(float) / 20
+        return np.where(np.asarray(job_option) == 1, 0.05 + spread, 0.0)
+
+
+def test_extend_plays_a_close_decision_on_and_leaves_a_clear_one():
+    """With 16 rollouts (a screen of 4) and ``extend=64``: a gain within ``z`` standard errors after 16 rollouts
+    plays the gaining option and the base answer on to 64; a gain beyond them stops at 16."""
+    plays = np.arange(4)
+    close = search(_Close((0.0, 0.0, -0.5)), plays, Budget(rollouts=16, z=10.0, extend=64), seed=1)
+    assert close.rollouts == close.decisions * (3 * 4 + 2 * 12 + 2 * 48)
+    clear = search(_Close((0.0, 0.0, -0.5)), plays, Budget(rollouts=16, z=1.0, extend=64), seed=1)
+    assert clear.rollouts == clear.decisions * (3 * 4 + 2 * 12)
+    assert all(list(p) == [1, 1] for p in clear.prefixes)
+    with pytest.raises(ValueError, match="extended rollouts"):
+        Budget(rollouts=16, extend=8)

@@ -21,7 +21,8 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 def bench(
     battles: Annotated[int, typer.Option(
-        "--battles", min=1, help="Battles per workload in the timed (JIT) run.",
+        "--battles", min=1, help="Battles per workload in the timed (JIT) run (a searcher's workload, expert-*, "
+        "plays its own few hundred).",
     )] = BenchOptions.battles,
     threads: Annotated[int | None, typer.Option(
         "--threads", min=1, help="Numba threads (NUMBA_NUM_THREADS of the measuring processes; default: all cores).",

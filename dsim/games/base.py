@@ -135,11 +135,13 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Workload:
-    """A fixed cell that ``dsim bench`` measures: name, description, settings."""
+    """A fixed cell that ``dsim bench`` measures: name, description, settings; ``plays``: a searcher's workload,
+    measured on that many plays whatever ``--battles`` and without the no-JIT run (hours of search)."""
 
     name: str
     description: str
     settings: dict[str, Any]
+    plays: int | None = None
 
 
 @dataclass(frozen=True)
@@ -350,7 +352,7 @@ class Game:
         line (a game adds what matters as much, e.g. gear), then a ``hint:`` line per stronger choice a flag away."""
         policy = str(settings.get("policy", self.default_policy))
         said = [f"policy: {policy}" + (" (default)" if policy == self.default_policy else "")]
-        if self.strongest_policy is not None and policy != self.strongest_policy:
+        if self.strongest_policy is not None and policy != self.strongest_policy and policy not in self.searchers():
             said.append(f"hint: --policy {self.strongest_policy} plays stronger (`dsim policies compare` ranks all)")
         return said
 

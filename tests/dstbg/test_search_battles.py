@@ -69,14 +69,16 @@ def test_expert_beats_its_base_policy_on_a_level_1_encounter():
     assert diff.mean() - 1.96 * diff.std(ddof=1) / np.sqrt(len(diff)) > 0
 
 
-@pytest.mark.parametrize("fair", [True, False])
-def test_fairness_expert_ignores_the_hidden_deck_order_until_a_card_is_drawn(fair):
+@pytest.mark.parametrize("fair, screen", [(True, None), (True, 0), (False, None)],
+                         ids=["expert-screened", "expert-unscreened", "oracle"])
+def test_fairness_expert_ignores_the_hidden_deck_order_until_a_card_is_drawn(fair, screen):
     """Two Gargoyle battles that differ only in the unseen behaviour cards' order from decision 4 on give the
-    expert the same choices until the next card is drawn (R-12.5, R-12.7: it reveals the order); the all-seeing
-    searcher, which reads the order, chooses differently before that in some battle (so the test can fail)."""
+    expert the same choices until the next card is drawn (R-12.5, R-12.7: it reveals the order), with the screen
+    (1 rollout of 4 first) and without; the all-seeing searcher, which reads the order, chooses differently before
+    that in some battle (so the test can fail)."""
     plays = np.arange(16)
     at = 4
-    budget = Budget(rollouts=4, decisions=40)
+    budget = Budget(rollouts=4, decisions=40, screen=screen)
     runs = []
     for hidden in (None, (at, 0xDEC0DE)):
         runs.append(search(_replayer(GARGOYLE, hidden), plays, budget, seed=9, fair=fair))
@@ -100,19 +102,45 @@ def test_fairness_expert_ignores_the_hidden_deck_order_until_a_card_is_drawn(fai
         assert differs_before_draw > 0
 
 
-def test_search_is_bit_identical_on_one_and_two_threads():
-    rep = _replayer(FORGOTTEN)
-    plays = np.arange(30)
+@pytest.mark.parametrize("settings, budget, count", [(FORGOTTEN, Budget(rollouts=4), 30),
+                                                     (FORGOTTEN, Budget(rollouts=4, z=1.0, extend=12), 20),
+                                                     (GARGOYLE, Budget(), 6)],
+                         ids=["forgotten", "forgotten-extended", "gargoyle-default"])
+def test_search_is_bit_identical_on_one_and_two_threads(settings, budget, count):
+    """The same battles, prefixes and costs on one thread and on two: the screen (1 of 4 rollouts; the default
+    budget's 4 of 16) and the extension of close decisions (to 12) included."""
+    rep = _replayer(settings)
+    plays = np.arange(count)
     before = numba.get_num_threads()
     results = []
     try:
         for threads in (1, 2):
             numba.set_num_threads(threads)
-            results.append(search(rep, plays, Budget(rollouts=4), seed=5))
+            results.append(search(rep, plays, budget, seed=5))
     finally:
         numba.set_num_threads(before)
     np.testing.assert_array_equal(results[0].values, results[1].values)
     assert [list(p) for p in results[0].prefixes] == [list(p) for p in results[1].prefixes]
+    assert results[0].rollouts == results[1].rollouts and results[0].decisions == results[1].decisions
+
+
+def test_the_game_plays_a_searcher_the_same_on_one_and_two_threads():
+    """``dsim run --policy expert`` (the game's play, chunk by chunk) gives the same outcome columns and searched
+    decisions on one thread and on two, and whatever the chunks."""
+    from dsim.games.dstbg.game import DSTBG
+
+    game, settings = DSTBG(), {**FORGOTTEN, "policy": "expert"}
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = game.play(settings, SEED, STREAM, 0, 12)
+        numba.set_num_threads(2)
+        two = [game.play(settings, SEED, STREAM, lo, 6) for lo in (0, 6)]
+    finally:
+        numba.set_num_threads(before)
+    for name, column in one.items():
+        np.testing.assert_array_equal(column, np.concatenate([t[name] for t in two]), err_msg=name)
+    assert one["searched_decisions"].sum() > 12
 
 
 def test_expert_plays_through_the_game_and_explains_each_decision():
@@ -121,7 +149,7 @@ def test_expert_plays_through_the_game_and_explains_each_decision():
     from dsim.games.dstbg.game import DSTBG
 
     game = DSTBG()
-    settings = {**FORGOTTEN, "policy": "expert", "policy_params": {"rollouts": 4, "base": 0}}
+    settings = {**FORGOTTEN, "policy": "expert", "policy_params": {"rollouts": 8, "screen": 2, "base": 0}}
     cols = game.play(settings, SEED, STREAM, 0, 6)
     assert len(cols["win"]) == 6 and cols["rounds"].min() >= 1
     events = game.explain(settings, SEED, STREAM, 2)
@@ -132,6 +160,9 @@ def test_expert_plays_through_the_game_and_explains_each_decision():
         assert len(event["estimates"]) == options
         low, high = event["estimates"][taken]["ci95"]
         assert low <= event["estimates"][taken]["value"] <= high
+        played = [e["rollouts"] for e in event["estimates"]]  # the screen's 2, or all 8 for those played on
+        assert set(played) <= {2, 8} and event["estimates"][taken]["rollouts"] == max(played)
+        assert f"n={played[0]}" in game.describe_event(event, settings)
     assert game.play({**FORGOTTEN, "policy": "oracle"}, SEED, STREAM, 0, 6)["win"].mean() >= cols["win"].mean()
 
 
@@ -155,3 +186,56 @@ def test_ladder_puts_the_searchers_beside_the_scripted_policies():
         assert rows[name]["gain_over"] == best
         low, high = rows[name]["gain_ci95"]
         assert low <= rows[name]["gain"] <= high
+
+
+def test_the_ladder_plays_chunk_by_chunk_with_the_same_figures(monkeypatch):
+    """The ladder plays every policy chunk by chunk (memory flat in the count): cut into chunks of 4 battles, its
+    figures and paired gains are those of one chunk."""
+    import json
+
+    from typer.testing import CliRunner
+
+    import dsim.play
+    from dsim.cli import app
+
+    args = ["policies", "ladder", "--party", "knight,warrior", "--encounter", "the_forgotten", "--policies",
+            "naive,baseline", "--battles", "10", "--json"]
+    whole = CliRunner().invoke(app, args)
+    monkeypatch.setattr(dsim.play, "SEARCH_CHUNK", 4)
+    cut = CliRunner().invoke(app, args)
+    assert whole.exit_code == 0 and cut.exit_code == 0, (whole.output, cut.output)
+    assert json.loads(whole.stdout) == json.loads(cut.stdout)
+
+
+@pytest.mark.parametrize("name", ["expert", "oracle"])
+def test_whole_games_refuse_a_searcher_as_battle_policy_in_one_line(name):
+    """Battles inside whole games are not searched yet: the cell says so, naming the command that does search."""
+    from dsim.games.dstbg.whole.cell import prepare as prepare_game
+
+    with pytest.raises(ValueError, match=f"dsim run --policy {name}"):
+        prepare_game({"party": ["knight", "warrior"], "battle_policy": name})
+
+
+def test_a_searchers_run_moves_its_progress_bar_every_few_hundred_battles():
+    """`dsim run --policy expert` plays (and reports progress) in chunks of SEARCH_CHUNK battles, seconds of search
+    each, where a scripted policy's chunks are CHUNK battles; the chunked sums are the plays' sums."""
+    from dsim.games.dstbg.game import DSTBG
+    from dsim.play import CHUNK, SEARCH_CHUNK, chunk_size, play_sums
+
+    game = DSTBG()
+    assert chunk_size(game, {**FORGOTTEN, "policy": "expert"}) == SEARCH_CHUNK < CHUNK
+    assert chunk_size(game, FORGOTTEN) == CHUNK
+    settings = {**FORGOTTEN, "policy": "expert", "policy_params": {"rollouts": 2}}
+    seen: list[int] = []
+    totals = play_sums(game, settings, 10, SEED, STREAM, seen.append, 4)
+    assert seen == [4, 4, 2]
+    assert totals["win"] == int(game.play(settings, SEED, STREAM, 0, 10)["win"].sum())
+
+
+def test_a_searchers_figures_carry_no_hint_of_a_stronger_scripted_policy():
+    """`dsim run/explain --policy expert` named the tactician as playing stronger; the hint is for scripted policies."""
+    from dsim.games.dstbg.game import DSTBG
+
+    game = DSTBG()
+    assert not any("plays stronger" in line for line in game.played_with({**FORGOTTEN, "policy": "expert"}))
+    assert any("plays stronger" in line for line in game.played_with(FORGOTTEN))

@@ -203,6 +203,11 @@ class DSTBG(Game):
             ("mini-boss-2p", "mini boss Gargoyle, Knight + Warrior", PARTY_2, "boss", "gargoyle"),
             ("main-boss-4p", "main boss Ornstein & Smough, four characters", PARTY_4, "boss", "ornstein_and_smough"),
         )
+    ) + (
+        Workload("expert-l1-2p", "level-1 encounter The Forgotten, Knight + Warrior, under the expert searcher",
+                 {"party": PARTY_2, "encounter": "the_forgotten", "policy": "expert"}, plays=256),
+        Workload("expert-gargoyle-2p", "mini boss Gargoyle, Knight + Warrior, mid_game gear, under the expert searcher",
+                 {"party": PARTY_2, "boss": "gargoyle", "loadout": "mid_game", "policy": "expert"}, plays=256),
     )
 
     # ------------------------------------------------------------------ cells
@@ -265,7 +270,15 @@ class DSTBG(Game):
         """Battles ``start .. start+count-1`` of the cell as outcome columns."""
         from dsim.games.dstbg import engine
 
+        import numpy as np
+        from dsim.games.dstbg.searchers import SearchPolicy, play_searched
+
         cell = prepare(settings)
+        if isinstance(cell.policy, SearchPolicy):  # plus the decisions searched in each battle (`dsim bench`)
+            searched = np.zeros(count, np.int64)
+            table = play_searched(cell.compiled.tables, cell.policy, cell.params, seed, stream, start, count,
+                                  searched=searched)
+            return engine.outcome_columns(table) | {"searched_decisions": searched}
         return engine.outcome_columns(_play_cell(cell, cell.params, seed, stream, start, count))
 
     def data_hash(self, settings: Mapping[str, Any]) -> str:
@@ -418,8 +431,8 @@ class DSTBG(Game):
             estimate = next(asked, None) if item["event"] == "decision" else None
             if estimate is not None:  # the searched decisions, in the order the battle asked them
                 item["estimates"] = [{"option": k, "value": round(float(m), 4), "ci95": [round(max(float(m - h), 0.0), 4),
-                                      round(min(float(m + h), 1.0), 4)]} for k, (m, h) in
-                                     enumerate(zip(estimate.means, estimate.half_widths))]
+                                      round(min(float(m + h), 1.0), 4)], "rollouts": int(n)} for k, (m, h, n) in
+                                     enumerate(zip(estimate.means, estimate.half_widths, estimate.rollouts))]
                 item["base_choice"] = estimate.base
         return out
 
@@ -430,6 +443,7 @@ class DSTBG(Game):
         line = describe(dict(event), prepare(settings).compiled)
         if "estimates" in event:  # a searcher's decision: every option's value with its 95% interval
             line += "; values " + ", ".join(f"{e['option']}: {e['value']:.3f} [{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]"
+                                            f"{'' if 'rollouts' not in e else ' n=' + str(e['rollouts'])}"
                                             for e in event["estimates"]) + f" (base policy: {event['base_choice']})"
         return line
 

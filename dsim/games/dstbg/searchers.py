@@ -34,7 +34,8 @@ class SearchPolicy(Policy):
 
         values = dict(zip((p.name for p in self.params), vector))
         rollouts = int(values.get("rollouts", 1))
-        budget = Budget(rollouts=rollouts, decisions=int(values["decisions"]), z=float(values.get("z", 0.0)))
+        budget = Budget(rollouts=rollouts, decisions=int(values["decisions"]), z=float(values.get("z", 0.0)),
+                        screen=int(values.get("screen", 0)), extend=int(values.get("extend", 0)))
         return budget, BASES[int(values["base"])]
 
 
@@ -51,7 +52,12 @@ SEARCHERS: dict[str, SearchPolicy] = {
         None,
         (Param("rollouts", 16, 1, 1024, "rollouts per option at each decision", whole=True), _DECISIONS, _BASE,
          Param("z", 2.0, 0.0, 10.0, "leave the base policy's answer only for an option better by more than z "
-               "standard errors of the paired difference")),
+               "standard errors of the paired difference"),
+         Param("screen", 4, 0, 1024, "rollouts of every option before only the base policy's answer and the options "
+               "that gained over it play on (0: every option plays every rollout)", whole=True),
+         Param("extend", 0, 0, 4096, "rollouts a close decision (an option gained, not yet by z standard errors) "
+               "plays its gaining options and the base policy's answer on to (0: none; else more than rollouts)",
+               whole=True)),
         fair=True),
     "oracle": SearchPolicy(
         "oracle",
@@ -94,17 +100,20 @@ def explain_searched(tables, policy: SearchPolicy, vector: np.ndarray, seed: int
 
 
 def play_searched(tables, policy: SearchPolicy, vector: np.ndarray, seed: int, stream: int, start: int, count: int,
-                  progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """Battles ``start .. start+count-1`` played by a searcher: the outcome table (as ``engine.play_batch``'s)."""
+                  progress: Callable[[int], None] | None = None, searched: np.ndarray | None = None) -> np.ndarray:
+    """Battles ``start .. start+count-1`` played by a searcher: the outcome table (as ``engine.play_batch``'s);
+    ``searched`` (``count`` int64), if given, gets the decisions searched in each battle."""
     from dsim.games.dstbg.kernel.battle import N_OUT
 
     tables_out = [np.zeros((N_OUT, 0), np.int32)]
     for lo in range(start, start + count, GROUP):  # a group's rollouts at a time: memory bounded whatever the count
         plays = np.arange(lo, min(lo + GROUP, start + count), dtype=np.int64)
         found, replayer, _ = _search(tables, policy, vector, seed, stream, plays, progress=progress)
-        width = max(1, max((len(p) for p in found.prefixes), default=1))
-        prefixes = np.zeros((len(plays), width), np.int32)
+        lengths = np.array([len(p) for p in found.prefixes], np.int64)
+        prefixes = np.zeros((len(plays), max(1, int(lengths.max(initial=1)))), np.int32)
         for i, p in enumerate(found.prefixes):
             prefixes[i, :len(p)] = p
-        tables_out.append(replayer.outcomes(plays, prefixes, np.array([len(p) for p in found.prefixes], np.int64)))
+        if searched is not None:
+            searched[lo - start:lo - start + len(plays)] = lengths
+        tables_out.append(replayer.outcomes(plays, prefixes, lengths))
     return np.concatenate(tables_out, axis=1)

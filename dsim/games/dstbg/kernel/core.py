@@ -144,7 +144,7 @@ def decide(b, policy, hook: int, n: int) -> int:
     """Ask the policy to pick one of the ``n`` option rows in ``b.opts`` (0 if only one)."""
     if n <= 1:
         return 0
-    if in_batch() == 0 and b.search.shape[0] > 0:  # a replay of a search (dsim.search); folds away in batches
+    if in_batch() != 1 and b.search.shape[0] > 0:  # a replay of a search (dsim.search); folds away in batches
         choice = search_decide(b, policy, hook, n)
     else:
         choice = np.int64(policy(hook, n, b))  # the battle by reference: one pointer (dsim.games.dstbg.policy)

@@ -69,7 +69,11 @@ def _cell(key: str) -> Cell:
                             settings.get("house_rules"), mode == "campaign")
     _check_round_cap(settings.get("variants"))
     strategy = REGISTRY.get(settings.get("policy", DEFAULT_STRATEGY))
-    battle = get_policy(settings.get("battle_policy", DEFAULT_BATTLE_POLICY))
+    battle_name = settings.get("battle_policy", DEFAULT_BATTLE_POLICY)
+    if battle_name in ("expert", "oracle"):  # dsim.games.dstbg.searchers: battles alone (issue 42, left open)
+        raise ValueError(f"the searcher {battle_name!r} plays single battles (`dsim run --policy {battle_name}`), not "
+                         "yet the battles inside whole games: choose a scripted --battle-policy")
+    battle = get_policy(battle_name)
     return Cell(compiled, strategy, strategy.vector(settings.get("policy_params")), battle,
                 battle.vector(settings.get("battle_policy_params")))
 
