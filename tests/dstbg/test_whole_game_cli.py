@@ -223,6 +223,8 @@ def test_explain_says_why_the_strategy_rested_bought_and_went_to_the_boss():
                 assert explained(event, cell.compiled) == f"{event['text']}\n    why: {event['why']}"
             if event["event"] in ("buy", "level", "luck") or (event["event"] == "rest" and event["b"] == 1):
                 assert event["why"], event  # a chosen rest, a purchase: always with its reason
+            if event["event"] == "rest" and event["b"] == 0:
+                assert event["why"] is None  # forced by a defeat: nobody's choice
     words = {code: text for code, (_, text) in WHY.items()}
     assert words[G.WHY_EXPLORE] in reasons["battle"] and words[G.WHY_REST_READY] in reasons["rest"]
     assert reasons["battle"] & {words[G.WHY_BOSS_READY], words[G.WHY_BOSS_SPARKS]}

@@ -54,16 +54,17 @@ def game_events(cell: Cell, seed: int, stream: int, index: int) -> list[dict[str
     for row in s.log[: s.cursor[0]]:
         name = G.EVENT_NAMES[row[0]]
         event = {"event": name, "rule": RULES[name], "battle": int(row[5]), "a": int(row[1]), "b": int(row[2]),
-                 "c": int(row[3]), "d": int(row[4]), "why": why(name, int(row[G.EV_FIELDS + G.R_GAME * G.WIDTH + G.G_WHY]))}
+                 "c": int(row[3]), "d": int(row[4]), "why": why(name, int(row[2]), int(row[G.EV_FIELDS + G.R_GAME * G.WIDTH + G.G_WHY]))}
         # --json readers get the fields in words too, and the state after the event
         events.append(event | {"text": describe(event, cell.compiled), "state": _state(row[G.EV_FIELDS:], cell.compiled)})
     return events
 
 
-def why(event: str, code: int) -> str | None:
-    """The strategy's reason (``G_WHY`` when the event was logged) for an event its answer led to, in words."""
+def why(event: str, b: int, code: int) -> str | None:
+    """The strategy's reason (``G_WHY`` when the event was logged) for an event its answer led to, in words; a rest
+    forced by a defeat (R-8.5, field ``b`` 0) was nobody's choice."""
     events, text = WHY.get(code, ((), ""))
-    return text if event in events else None
+    return text if event in events and (event != "rest" or b == 1) else None
 
 
 def _fields(prefix: str, width: int, skip: tuple[str, ...] = ()) -> dict[str, int]:
