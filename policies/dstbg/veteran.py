@@ -104,8 +104,9 @@ def deck_step(hook, n, battle):
     c = st[L.G_ACTIVE]
     if c < 0 or st[L.G_IS_BOSS] == 0 or not opts[0, 8] & L.NEXT_KNOWN:
         return -1
-    if hook == L.H_MOVE_ON:  # row 0 = look on (list the steps), row 1 = stop here
-        return 0 if has_attacked(st, c) and not next_safe(opts, 0) else -1
+    if hook == L.H_MOVE_ON:  # row 0 = look on (list the steps), row 1 = stop here: where H_STEP might not stop
+        attacked = has_attacked(st, c)
+        return 0 if not next_safe(opts, 0) and (attacked or params[P_READ_DECK] > 1.5) else -1
     if has_attacked(st, c):
         if next_safe(opts, 0):
             return 0
