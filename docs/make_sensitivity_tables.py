@@ -22,7 +22,7 @@ PAGE = Path(__file__).with_name("sensitivity.md")
 # (game, title, cell arguments, fields screened, why this cell)
 HEADLINES: dict[str, tuple[str, list[str], str, str]] = {
     "dstbg": ("Dark Souls: The Board Game (battles)",
-              ["--party", "knight,warrior", "--boss", "gargoyle", "--loadout", "mid_game"],
+              ["--party", "knight,warrior", "--boss", "gargoyle", "--loadout", "mid_game", "--policy", "baseline"],
               "bosses.gargoyle.*,characters.knight.*,characters.warrior.*,dice.*,loadouts.mid_game.*,rules",
               "the Gargoyle with mid-game gear; screened: the Gargoyle, the two characters, the dice, the loadout "
               "and every whole-number house rule (figures of other bosses and enemies are never read here)"),

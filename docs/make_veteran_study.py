@@ -151,9 +151,13 @@ def build(battles: int, games: int, seed: int) -> str:
         "- Neither policy pair wins a game against Ornstein & Smough: the pair beats every policy of ours in battle "
         "(0 wins in the battle table, also with `late_game` gear), so the funnel stops at the main boss. No `expert` "
         "or `oracle` rung exists yet to say whether any play could.\n"
-        "- Not built: reading the boss's behaviour deck (R-12.5, R-12.7). A policy sees which card positions are "
-        "known, but not the cards' arcs and attacks (those are the compiled tables, which a policy does not "
-        "receive); positioning for the next card needs that public card text handed to policies.\n")
+        "- Reading the boss's behaviour deck (`read_deck`, on): once the players know the next card "
+        "(`deck.known_next_card`: the repeat after a whole cycle, R-12.7, or a gravestone's reveal, R-12.5; relearned "
+        "after a heat-up, R-12.6) the move steps say what it will do, and the veteran, having attacked, steps where "
+        "it cannot hit. It seldom applies: the order is known only between the first cycle and the heat-up, and "
+        "most core boss cards move before they attack, so only a node beyond their reach is safe (on seed 1, 2,000 "
+        "battles each, it changed no Gargoyle battle, `mid_game` or `late_game`). Predicting where the boss moves "
+        "(its card's turn and step toward the aggro holder or the nearest character) is the next step.\n")
 
 
 def main() -> None:

@@ -26,11 +26,12 @@ DS = ("--party", "knight,warrior", "--encounter", "the_forgotten", "--seed", "4"
 BB = ("--game", "bloodborne", "--seed", "4")
 DM = ("--game", "dark_maiden", "--policy", "random_legal", "--seed", "4")
 CASES: dict[str, tuple[str, ...]] = {
-    "dstbg compare": ("compare", *DS, "--setting", "enemy_health_delta=1", "--setting", "enemy_health_delta=-1",
-                      "--battles", "300"),
-    "dstbg tune": ("tune", *DS, "--rule", "enemy_health_delta", "--target", "0.5", "--battles", "300"),
-    "dstbg tune rounds": ("tune", *DS, "--rule", "enemy_health_delta", "--measure", "rounds", "--target", "6",
-                          "--tolerance", "0.2", "--battles", "300"),
+    "dstbg compare": ("compare", *DS, "--policy", "baseline", "--setting", "enemy_health_delta=1", "--setting",
+                      "enemy_health_delta=-1", "--battles", "300"),
+    "dstbg tune": ("tune", *DS, "--policy", "baseline", "--rule", "enemy_health_delta", "--target", "0.5",
+                   "--battles", "300"),
+    "dstbg tune rounds": ("tune", *DS, "--policy", "baseline", "--rule", "enemy_health_delta", "--measure", "rounds",
+                          "--target", "6", "--tolerance", "0.2", "--battles", "300"),
     "dstbg policies compare": ("policies", "compare", *DS, "--battles", "300"),
     "dstbg tune-policy": ("tune-policy", *DS, "--policy", "careful", "--budget", "1200", "--candidates", "4",
                           "--eta", "2"),

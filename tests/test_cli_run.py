@@ -103,21 +103,30 @@ def test_titles_count_one_play_in_the_singular():
 
 
 def test_run_says_which_policy_and_gear_produced_the_figure():
-    """Issue 47: the default policy and the starting gear decide the answer unseen (The Forgotten 0.686 with the
-    baseline, 0.942 with the tactician), so `dsim run` names both and the flags that change them."""
+    """Issue 47: the policy and the starting gear decide the answer unseen (The Forgotten 0.686 with the baseline,
+    0.942 with the tactician), so `dsim run` plays the strongest scripted policy by default, names it and the gear,
+    and hints at the flags that change them: a weaker policy hears of the stronger one, the strongest of the
+    searcher."""
     from typer.testing import CliRunner
 
     from dsim.cli import app
+    from dsim.games import get_game
 
+    game = get_game("dstbg")
+    assert game.default_policy == game.strongest_policy == "veteran"
     runner = CliRunner()
     base = ["run", "--party", "knight,warrior", "--encounter", "the_forgotten", "--battles", "50"]
     plain = " ".join(runner.invoke(app, base, env={"COLUMNS": "80"}).stdout.split())
-    assert "policy: baseline (default) · gear: starting equipment (default)" in plain
-    assert "hint: --policy tactician plays stronger" in plain and "hint: --loadout mid_game or late_game" in plain
+    assert "policy: veteran (default) · gear: starting equipment (default)" in plain
+    assert "hint: --policy expert searches every decision" in plain and "hint: --loadout mid_game or late_game" in plain
+    assert "hint: --policy veteran" not in plain
+    weaker = " ".join(runner.invoke(app, [*base, "--policy", "baseline"], env={"COLUMNS": "80"}).stdout.split())
+    assert "policy: baseline · gear: starting equipment (default)" in weaker
+    assert "hint: --policy veteran plays stronger" in weaker and "--policy expert" not in weaker
     geared = " ".join(runner.invoke(app, [*base, "--loadout", "mid_game"], env={"COLUMNS": "80"}).stdout.split())
     assert "gear: mid_game" in geared and "hint: --loadout" not in geared
     replay = " ".join(runner.invoke(app, ["explain", *base[1:5]], env={"COLUMNS": "80"}).stdout.split())
-    assert replay.startswith("policy: baseline (default) · gear: starting equipment (default)")
+    assert replay.startswith("policy: veteran (default) · gear: starting equipment (default)")
 
 
 def test_explain_decisions_name_the_option_taken():
@@ -127,8 +136,8 @@ def test_explain_decisions_name_the_option_taken():
 
     from dsim.cli import app
 
-    out = CliRunner().invoke(app, ["explain", "--party", "knight,warrior", "--encounter", "the_forgotten", "--index",
-                                   "3", "--decisions"], env={"COLUMNS": "120"}).stdout
+    out = CliRunner().invoke(app, ["explain", "--policy", "baseline", "--party", "knight,warrior", "--encounter",
+                                   "the_forgotten", "--index", "3", "--decisions"], env={"COLUMNS": "120"}).stdout
     decisions = [line for line in out.splitlines() if line.startswith("decision ")]
     assert decisions and not any(re.search(r": option \d", line) for line in decisions)
     placed = [line for line in out.splitlines() if " enters at node " in line]

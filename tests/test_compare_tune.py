@@ -20,7 +20,7 @@ CELL = {"party": ["knight", "warrior"], "encounter": "the_forgotten", "policy": 
 
 
 def _compare(*args: str) -> dict:
-    out = runner.invoke(app, ["compare", "--party", "knight,warrior", "--battles", "1500", "--seed", "4", "--json", *args])
+    out = runner.invoke(app, ["compare", "--policy", "baseline", "--party", "knight,warrior", "--battles", "1500", "--seed", "4", "--json", *args])
     assert out.exit_code == 0, out.stdout + str(out.exception)
     return json.loads(out.stdout)
 
@@ -43,7 +43,7 @@ def test_compare_enemy_health_matters_and_is_significant():
 
 
 def test_compare_A_36_push_damage_order_matters_for_a_full_party():
-    out = runner.invoke(app, ["compare", "--party", "knight,warrior,herald,assassin", "--encounter", "burned_gardens",
+    out = runner.invoke(app, ["compare", "--policy", "baseline", "--party", "knight,warrior,herald,assassin", "--encounter", "burned_gardens",
                               "--variant", "push_damage_order", "--battles", "1500", "--seed", "4", "--json"])
     res = json.loads(out.stdout)
     assert res["p_value"] < 1e-4 and res["ci95"][0] > 0 and "significantly" in res["verdict"]
@@ -59,7 +59,7 @@ def test_paired_crn_interval_is_narrower_than_unpaired():
 
 
 def test_compare_grid_adjusts_p_values():
-    out = runner.invoke(app, ["compare", "--party", "knight,warrior,herald", "--sizes", "1,3", "--encounter", "the_forgotten",
+    out = runner.invoke(app, ["compare", "--policy", "baseline", "--party", "knight,warrior,herald", "--sizes", "1,3", "--encounter", "the_forgotten",
                               "--encounter", "dark_hollow", "--setting", "first_side=characters_first",
                               "--battles", "500", "--json"])
     assert out.exit_code == 0, out.stdout
@@ -75,7 +75,7 @@ def test_compare_table_at_80_columns_keeps_every_figure_and_breaks_names_between
     from dsim.cli import rules
 
     monkeypatch.setattr(rules.console, "_width", 80)  # restored as it was, not pinned
-    out = runner.invoke(app, ["compare", "--party", "knight,warrior", "--encounter", "the_forgotten",
+    out = runner.invoke(app, ["compare", "--policy", "baseline", "--party", "knight,warrior", "--encounter", "the_forgotten",
                               "--variant", "initial_aggro", "--battles", "300"]).stdout
     table = out[: out.index("└")]
     assert max(len(line) for line in table.splitlines()) <= 80
@@ -92,7 +92,7 @@ def test_compare_boss_health_house_rule_with_a_loadout():
 
 
 def test_compare_boss_cells_fail_cleanly():
-    out = runner.invoke(app, ["compare", "--party", "knight", "--boss", "no_such_boss", "--setting", "first_side=characters_first",
+    out = runner.invoke(app, ["compare", "--policy", "baseline", "--party", "knight", "--boss", "no_such_boss", "--setting", "first_side=characters_first",
                               "--battles", "10"])
     assert out.exit_code == 1 and "boss" in out.stderr
     assert isinstance(out.exception, SystemExit)  # a clean exit, not a traceback
@@ -118,7 +118,7 @@ def test_tune_hits_a_reachable_target_within_tolerance():
 
 
 def test_tune_cli_reports_an_unreachable_target():
-    out = runner.invoke(app, ["tune", "--party", "knight,warrior", "--encounter", "the_forgotten", "--rule", "enemy_health_delta",
+    out = runner.invoke(app, ["tune", "--policy", "baseline", "--party", "knight,warrior", "--encounter", "the_forgotten", "--rule", "enemy_health_delta",
                               "--target", "1.0", "--low", "0", "--high", "2", "--battles", "400", "--tolerance", "0.001", "--json"])
     assert out.exit_code == 0, out.stdout
     res = json.loads(out.stdout)
@@ -140,12 +140,12 @@ def test_tune_widens_its_range_until_it_brackets_the_target():
 
 
 def test_tune_rejects_non_numeric_rules():
-    out = runner.invoke(app, ["tune", "--party", "knight", "--encounter", "the_forgotten", "--rule", "first_side"])
+    out = runner.invoke(app, ["tune", "--policy", "baseline", "--party", "knight", "--encounter", "the_forgotten", "--rule", "first_side"])
     assert out.exit_code == 1 and "not a whole-number rule" in out.stderr
 
 
 def test_explain_where_replays_the_first_matching_battle():
-    args = ["explain", "--party", "knight", "--encounter", "ruined_keep", "--seed", "2", "--json"]
+    args = ["explain", "--policy", "baseline", "--party", "knight", "--encounter", "ruined_keep", "--seed", "2", "--json"]
     out = runner.invoke(app, [*args, "--where", "lost and rounds >= 3"])
     assert out.exit_code == 0, out.stdout
     lines = [json.loads(x) for x in out.stdout.splitlines()]
@@ -175,7 +175,7 @@ def _flat(text: str) -> str:
 def test_compare_sizes_must_fit_every_party(sizes, message):
     """--sizes N plays the first N characters of each --party: a size that fits no party (or only some) was
     dropped from the grid, so an empty grid crashed (or printed no cells with --json and exit 0)."""
-    out = runner.invoke(app, ["compare", "--party", "knight,warrior", "--boss", "gargoyle", *sizes,
+    out = runner.invoke(app, ["compare", "--policy", "baseline", "--party", "knight,warrior", "--boss", "gargoyle", *sizes,
                               "--setting", "boss_health_delta=-5", "--battles", "100"])
     assert out.exit_code == 1 and message in out.stderr, out.output
     assert isinstance(out.exception, SystemExit) and out.stdout == ""
@@ -183,7 +183,7 @@ def test_compare_sizes_must_fit_every_party(sizes, message):
 
 def test_compare_refuses_a_variant_with_settings_or_a_set_of_itself():
     """--variant compares the variant's readings; a --setting beside it used to be silently dropped."""
-    base = ["compare", "--party", "knight,warrior", "--boss", "gargoyle", "--variant", "bleed_zero_damage",
+    base = ["compare", "--policy", "baseline", "--party", "knight,warrior", "--boss", "gargoyle", "--variant", "bleed_zero_damage",
             "--battles", "100"]
     both = runner.invoke(app, [*base, "--setting", "boss_health_delta=1"])
     assert both.exit_code == 1 and "--variant or --setting, not both" in both.stderr, both.output
@@ -200,7 +200,7 @@ def test_compare_variant_readings_under_a_set_rule():
 
 
 def test_compare_errors_name_the_option_given():
-    base = ["compare", "--party", "knight,warrior", "--encounter", "the_forgotten", "--battles", "100"]
+    base = ["compare", "--policy", "baseline", "--party", "knight,warrior", "--encounter", "the_forgotten", "--battles", "100"]
     bare = runner.invoke(app, [*base, "--setting", "enemy_health_delta"])
     assert bare.exit_code == 1 and "--setting: expected variant_id=value, got 'enemy_health_delta'" in bare.stderr
     twice = runner.invoke(app, [*base, "--setting", "enemy_health_delta=1 enemy_health_delta=2"])
@@ -214,7 +214,7 @@ def test_compare_errors_name_the_option_given():
 
 
 def test_compare_verdicts_label_adjusted_p_values():
-    base = ["compare", "--party", "knight,warrior", "--encounter", "the_forgotten", "--setting", "enemy_health_delta=2",
+    base = ["compare", "--policy", "baseline", "--party", "knight,warrior", "--encounter", "the_forgotten", "--setting", "enemy_health_delta=2",
             "--battles", "100", "--json"]
     grid = json.loads(runner.invoke(app, [*base, "--sizes", "1,2"]).stdout)["cells"]
     assert all("McNemar p (Holm-adjusted, 2 tests) = " in c["verdict"] for c in grid)
@@ -244,7 +244,7 @@ def test_compare_and_tune_have_their_own_measure_help():
 def test_tune_stops_widening_where_the_measure_stops_changing():
     """Enemy health floors at 1: below enemy_health_delta = 0 the Forgotten's battles are all the same, so
     the range used to widen to -6555 (six times) for nothing and end without saying the target is out of reach."""
-    args = ["tune", "--party", "knight,warrior", "--encounter", "the_forgotten", "--rule", "enemy_health_delta",
+    args = ["tune", "--policy", "baseline", "--party", "knight,warrior", "--encounter", "the_forgotten", "--rule", "enemy_health_delta",
             "--measure", "rounds", "--target", "5", "--battles", "200"]
     out = runner.invoke(app, [*args, "--json"])
     assert out.exit_code == 0, out.output
@@ -292,7 +292,7 @@ def test_tune_reports_why_an_unreachable_target_stopped_the_search():
 
 
 def test_compare_header_names_the_set_rules_a_plays_under():
-    args = ["compare", "--party", "knight", "--encounter", "the_forgotten", "--setting", "enemy_health_delta=2",
+    args = ["compare", "--policy", "baseline", "--party", "knight", "--encounter", "the_forgotten", "--setting", "enemy_health_delta=2",
             "--battles", "50"]
     plain = runner.invoke(app, args, env={"COLUMNS": "200"})
     ruled = runner.invoke(app, [*args, "--set", "enemy_health_delta=1"], env={"COLUMNS": "200"})
@@ -313,14 +313,14 @@ def test_tune_starts_inside_the_rules_values_when_no_range_is_given():
 def test_compare_plays_each_gravestones_value_it_is_given():
     """compare dropped --gravestones without a word (audit, session 15): each value is now a cell of its own, as
     `run --gravestones` plays it (R-12.5), and its label names it."""
-    out = runner.invoke(app, ["compare", "--party", "knight,warrior", "--boss", "gargoyle", "--loadout", "mid_game",
+    out = runner.invoke(app, ["compare", "--policy", "baseline", "--party", "knight,warrior", "--boss", "gargoyle", "--loadout", "mid_game",
                               "--gravestones", "0", "--gravestones", "4", "--setting", "boss_health_delta=-3",
                               "--battles", "400", "--seed", "2", "--json"])
     assert out.exit_code == 0, out.output
     cells = json.loads(out.stdout)["cells"]
     assert [c["cell"]["gravestones"] for c in cells] == [0, 4]
     assert cells[0]["win_rate_a"] != cells[1]["win_rate_a"]  # four cards revealed at setup play other battles
-    text = runner.invoke(app, ["compare", "--party", "knight,warrior", "--boss", "gargoyle", "--loadout", "mid_game",
+    text = runner.invoke(app, ["compare", "--policy", "baseline", "--party", "knight,warrior", "--boss", "gargoyle", "--loadout", "mid_game",
                                "--gravestones", "4", "--setting", "boss_health_delta=-3", "--battles", "400"]).stdout
     assert "(4 gravestones)" in " ".join(text.split())
 
@@ -333,7 +333,7 @@ def test_compare_plays_each_gravestones_value_it_is_given():
 def test_compare_and_tune_refuse_an_id_or_code_column_as_the_measure(command, column):
     """``next_first_char`` is a character's index and ``result`` a code: tune searched a rule to bring the index's
     mean to 0.5; both commands now refuse the game's internal columns in one line."""
-    out = runner.invoke(app, [*command, "--party", "knight", "--encounter", "the_forgotten", "--battles", "500",
+    out = runner.invoke(app, [*command, "--policy", "baseline", "--party", "knight", "--encounter", "the_forgotten", "--battles", "500",
                               "--measure", column])
     assert out.exit_code == 1 and "ids or codes, not a statistic" in out.stderr and "Traceback" not in out.output
 

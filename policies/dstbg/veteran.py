@@ -1,7 +1,8 @@
 """The veteran: the tactician's play, with the habits of a group that has played a few games — it keeps the estus,
 luck and heroic action for the boss when the whole game asks it to (``G_NEED``), chooses block or dodge by the
-chance of dying rather than by expected damage alone, and (a switch, off by default: it lost battles) in boss
-battles lets the boss come instead of paying stamina to run where it cannot attack."""
+chance of dying rather than by expected damage alone, reads the boss's behaviour deck as players do (the known next
+card, ``deck.known_next_card``: after its attack it steps where that card cannot hit), and (a switch, off by default:
+it lost battles) in boss battles lets the boss come instead of paying stamina to run where it cannot attack."""
 
 from __future__ import annotations
 
@@ -15,7 +16,16 @@ from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
 from dsim.policy import policy_decorator
 from policies.dstbg import tactician
-from policies.dstbg.common import char_field, defender, free_slots, lowest
+from policies.dstbg.common import (
+    affordable,
+    char_field,
+    defender,
+    enemy_field,
+    free_slots,
+    has_attacked,
+    lowest,
+    nearest_figure,
+)
 
 # the tactician's module is compiled into the veteran (its answer is inlined): its edits must recompile it too
 veteran_function = policy_decorator(POLICY_SIG, "policy", [Path(P.__file__).resolve(), P.COMMON, *P.LAYOUT,
@@ -29,6 +39,10 @@ P_DEATH_DEFENCE = N_TACTICIAN + 2
 P_BLOCK_SPREAD = N_TACTICIAN + 3
 P_DEATH_COST = N_TACTICIAN + 4
 P_LET_COME = N_TACTICIAN + 5
+P_READ_DECK = N_TACTICIAN + 6
+P_ESCAPE_COST = N_TACTICIAN + 7
+P_ESCAPE_REACH = N_TACTICIAN + 8
+P_RESERVE = tactician.P_RESERVE
 
 ROLL_BLOCK = 1  # H_LUCK column 3 (kernel combat.ROLL_*)
 
@@ -66,6 +80,62 @@ def death_defence(st, opts, dist, params):
     return 1 if dodge_score < block_score else 0
 
 
+@njit(inline="always")
+def next_safe(opts, i):
+    """Whether the known next behaviour card (column 8's ``NEXT_*`` bits, from ``deck.known_next_card``: public
+    information only) cannot hit a character ending its move on row ``i``'s node: beyond its reach (column 6, range
+    distance), or, all its attacks coming before any move, outside their attack arcs (R-12.13, A-45 ``arc_limited``).
+    False when the next card is unknown."""
+    f = opts[i, 8]
+    if not f & L.NEXT_KNOWN:
+        return False
+    if opts[i, 6] > (f >> L.NEXT_REACH_SHIFT) & 15:
+        return True
+    return not f & L.NEXT_LATER and (f & (f >> L.NEXT_ARCS_SHIFT) & 15) == 0
+
+
+@njit(inline="always")
+def deck_step(hook, n, battle):
+    """R-12.7 read as players do, in a boss battle with the next card known: having attacked (a move after attacking,
+    F-10.1), step at the least stamina (``escape_cost`` a step at most, within the reserve) where that card cannot hit;
+    with ``read_deck`` 2, before attacking, take instead of the tactician's step one as good for the attack (reach,
+    the weak arc's die, cost, distance) that the card cannot hit. −1: the tactician decides."""
+    st, opts, params = battle.st, battle.opts, battle.params
+    c = st[L.G_ACTIVE]
+    if c < 0 or st[L.G_IS_BOSS] == 0 or not opts[0, 8] & L.NEXT_KNOWN:
+        return -1
+    if hook == L.H_MOVE_ON:  # row 0 = look on (list the steps), row 1 = stop here: where H_STEP might not stop
+        attacked = has_attacked(st, c)
+        return 0 if not next_safe(opts, 0) and (attacked or params[P_READ_DECK] > 1.5) else -1
+    if has_attacked(st, c):
+        if next_safe(opts, 0):
+            return 0
+        best = -1
+        top = 1e18
+        for i in range(1, n):
+            if not next_safe(opts, i) or opts[i, 1] > params[P_ESCAPE_COST] or \
+                    not affordable(st, c, opts[i, 1], params[P_RESERVE]):
+                continue
+            s = opts[i, 1] * 100.0 - params[P_ESCAPE_REACH] * 10.0 * min(opts[i, 7], 1) - opts[i, 6]
+            if s < top:  # the cheapest; then (escape_reach) one still in reach of a target; then the farthest
+                best, top = i, s
+        return best if best >= 0 else 0
+    if params[P_READ_DECK] < 1.5 or hook == L.H_MOVE_ON:
+        return -1
+    k = tactician_answer(hook, n, battle)
+    if next_safe(opts, k):
+        return k
+    e = nearest_figure(st, opts[k, 0], battle.dwalk)
+    weak = enemy_field(st, e, L.E_WEAK) if e >= 0 else 0
+    best = k
+    for i in range(n):  # as good for the attack (reach, the weak arc's die, R-12.12), no dearer, no farther: and safe
+        if next_safe(opts, i) and min(opts[i, 7], 1) >= min(opts[k, 7], 1) and opts[i, 1] <= opts[best, 1] and \
+                (opts[i, 8] & weak != 0) >= (opts[k, 8] & weak != 0) and opts[i, 4] <= opts[k, 4] and \
+                (best == k or opts[i, 1] < opts[best, 1]):
+            best = i
+    return best
+
+
 @veteran_function(refcount=True, reads=tactician.READS)
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``); the tactician's answer where the veteran has
@@ -87,6 +157,10 @@ def decide(hook, n, battle):
         k = death_defence(st, opts, battle.dwalk, params)
         if k >= 0:
             return k
+    if (hook == L.H_STEP or hook == L.H_SHIFT or hook == L.H_MOVE_ON) and params[P_READ_DECK] > 0.5:
+        k = deck_step(hook, n, battle)
+        if k >= 0:
+            return k
     if hook == L.H_STEP and params[P_LET_COME] > 0.5 and st[L.G_IS_BOSS] == 1:
         k = tactician_answer(hook, n, battle)
         c = st[L.G_ACTIVE]
@@ -102,7 +176,9 @@ register(
         description=(
             "The tactician's play with a veteran's habits: in a whole game's battles before the boss (G_NEED) it "
             "drinks the estus only when nearly dead and keeps luck and the heroic action unless a hit would kill; "
-            "it blocks or dodges by the chance of dying when a hit can kill, not by expected damage alone; with "
+            "it blocks or dodges by the chance of dying when a hit can kill, not by expected damage alone; in boss battles, "
+            "once the next behaviour card is known (the deck repeats, R-12.7), it attacks, then steps where that card "
+            "cannot hit; with "
             "let_boss_come, in boss battles it does not pay stamina to run to a node where it cannot attack."
         ),
         decide=decide,
@@ -119,6 +195,13 @@ register(
                   "hit can kill (0: the tactician's expectation alone)"),
             Param("let_boss_come", 0.0, 0.0, 1.0, "1: in boss battles, never pay stamina to run where no target is "
                   "in reach (off: on seed 1 it lost 5.6 points against the Boreal Outrider, mid_game)", whole=True),
+            Param("read_deck", 1.0, 0.0, 2.0, "in boss battles with the next behaviour card known (R-12.7): 1, having "
+                  "attacked, step where it cannot hit; 2, also, before attacking, take a node as good for the attack that it cannot "
+                  "hit", whole=True),
+            Param("escape_cost", 0.0, 0.0, 2.0, "stamina a step out of the known next card's reach may cost (0: the free "
+                  "walk and steps round the boss only)", whole=True),
+            Param("escape_reach", 1.0, 0.0, 1.0, "1: among the safe nodes, prefer one still in reach of a target",
+                  whole=True),
         ),
     )
 )

@@ -19,8 +19,11 @@ def decide(hook, pub, n, params):
     if k >= 0:
         return k
     # GH_ROUTE: every tile once, then (if rest_sparks allows) a rest when the estus is spent, then the boss
-    spent = estus_left(game, party) < game[G.G_N_CHARS]
-    return explore_then(opts, n, spent and game[G.G_SPARKS] > params[P_REST_SPARKS])
+    if estus_left(game, party) >= game[G.G_N_CHARS]:
+        return explore_then(game, opts, n, 0, G.WHY_BOSS_NO_REST)
+    if game[G.G_SPARKS] > params[P_REST_SPARKS]:
+        return explore_then(game, opts, n, G.WHY_REST_ESTUS, 0)
+    return explore_then(game, opts, n, 0, G.WHY_BOSS_SPARKS)
 
 register(Policy("balanced", "Balanced: every tile once, levels for worthwhile cards, buys above a reserve, then the "
                 "boss.", decide, (

@@ -1,7 +1,8 @@
 """Numba helpers shared by the whole-game strategies: where a card goes, what the souls buy, who takes an ember.
 
 Everything reads only what ``decide`` receives (``views``: the game row, the party, the tiles and the option
-rows). Worth is the kernel's option feature (``layout.K_ATTACK``, ``K_DEFENCE``, ×100): a strategy weighs
+rows), and each writes the reason for its answer to the game row's ``G_WHY`` (``WHY_*``: explain shows it).
+Worth is the kernel's option feature (``layout.K_ATTACK``, ``K_DEFENCE``, ×100): a strategy weighs
 attack against defence with its parameters. Option columns per hook: ``policies/dstbg_game/README.md``.
 No helper makes an array: they compile without reference counting, as the strategies do.
 """
@@ -72,13 +73,16 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
                 if gain >= value:
                     best, value = i, gain
         if best >= 0:
+            game[G.G_WHY] = G.WHY_LEVEL
             return best
         if luck:
             k = first_of(opts, n, G.OPT_LUCK)
             if k >= 0:
+                game[G.G_WHY] = G.WHY_LUCK
                 return k
         k = first_of(opts, n, G.OPT_BUY)
         if k >= 0 and souls - opts[k, G.O_COST] >= reserve:
+            game[G.G_WHY] = G.WHY_BUY
             return k
         return 0
 
@@ -90,6 +94,7 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
         while the souls left stay at or above ``reserve``; else stop."""
         k = first_of(opts, n, G.OPT_LUCK)
         if k >= 0:
+            game[G.G_WHY] = G.WHY_LUCK
             return k
         best, value = -1, level_margin
         for i in range(n):
@@ -102,9 +107,11 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
                 if gain >= value:
                     best, value = i, gain
         if best >= 0:
+            game[G.G_WHY] = G.WHY_LEVEL
             return best
         k = first_of(opts, n, G.OPT_BUY)
         if k >= 0 and game[G.G_SOULS] - opts[k, G.O_COST] >= reserve:
+            game[G.G_WHY] = G.WHY_BUY
             return k
         return 0
 
@@ -154,17 +161,23 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
         return best
 
     @njit(cache=True, _nrt=False)
-    def explore_then(opts, n, rest_wanted):
+    def explore_then(game, opts, n, rest_why, boss_why):
         """D-6, D-7: every face-down tile first (the lowest level first); then a rest when one is offered and
-        ``rest_wanted``; else the boss (row 0 when neither is offered)."""
+        wanted (``rest_why``, its reason ``WHY_*``; 0: not wanted); else the boss, for ``boss_why`` (row 0 when
+        neither is offered). The reason goes to ``G_WHY`` for explain."""
         k = explore_lowest(opts, n)
         if k >= 0:
+            game[G.G_WHY] = G.WHY_EXPLORE
             return k
         rest = first_of(opts, n, G.OPT_REST)
-        if rest >= 0 and rest_wanted:
+        if rest >= 0 and rest_why > 0:
+            game[G.G_WHY] = rest_why
             return rest
         boss = first_of(opts, n, G.OPT_BOSS)
-        return boss if boss >= 0 else 0
+        if boss < 0:
+            return 0
+        game[G.G_WHY] = G.WHY_NOT_OFFERED if rest_why > 0 else boss_why
+        return boss
 
     @njit(cache=True, _nrt=False)
     def explore_fog(tiles, opts, n):
@@ -199,7 +212,9 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
         """The answers the scripted strategies share: every hook but the route, and on the route a rest when a
         campaign retreat's wounds need the estus refilled; -1 leaves the route to the strategy."""
         if hook == G.GH_PLACE:
-            return best_place(opts, n, attack_weight, defence_weight, equip_margin)
+            k = best_place(opts, n, attack_weight, defence_weight, equip_margin)
+            game[G.G_WHY] = G.WHY_EQUIP if k > 0 else G.WHY_INVENTORY
+            return k
         if hook == G.GH_SPEND:
             return spend(game, opts, n, reserve, attack_weight, defence_weight, level_margin, luck)
         if hook == G.GH_EMBER:
@@ -212,5 +227,6 @@ with cache_under(cache_folder("dstbg-strategy-common", [_HERE, Path(G.__file__).
             return best_pick(opts, n, attack_weight, defence_weight)
         rest = first_of(opts, n, G.OPT_REST)
         if rest >= 0 and wounded(game, party, heal_at):  # campaign: refill the estus a retreat's wounds need
+            game[G.G_WHY] = G.WHY_REST_WOUNDS
             return rest
         return -1

@@ -19,7 +19,9 @@ def decide(hook, pub, n, params):
     if k >= 0:
         return k
     # GH_ROUTE: every tile first; then farm again (a rest) while sparks stay above the floor; then the boss
-    return explore_then(opts, n, game[G.G_SPARKS] > params[P_KEEP_SPARKS])
+    if game[G.G_SPARKS] > params[P_KEEP_SPARKS]:
+        return explore_then(game, opts, n, G.WHY_REST_FARM, 0)
+    return explore_then(game, opts, n, 0, G.WHY_BOSS_SPARKS)
 
 register(Policy("farmer", "Farmer: clears every tile and farms it again with rests while sparks last above a floor; "
                 "buys everything.", decide, (

@@ -21,12 +21,17 @@ def decide(hook, pub, n, params):
     # GH_ROUTE: the boss as soon as it is open; on the way there, rest first with no estus left and a spark to spare
     boss = first_of(opts, n, G.OPT_BOSS)
     if boss >= 0:
+        game[G.G_WHY] = G.WHY_BOSS_RUSH
         return boss
     rest = first_of(opts, n, G.OPT_REST)
     if rest >= 0 and params[P_REST_DRY] > 0.5 and estus_left(game, party) == 0 and game[G.G_SPARKS] > 1:
+        game[G.G_WHY] = G.WHY_REST_ESTUS
         return rest
     k = explore_fog(tiles, opts, n)
-    return k if k >= 0 else 0
+    if k < 0:
+        return 0
+    game[G.G_WHY] = G.WHY_FOG
+    return k
 
 register(Policy("rush", "Rush: the tiles on the way to the fog gate, then the boss at once; buys with spare souls.",
                 decide, (

@@ -24,7 +24,11 @@ def decide(hook, pub, n, params):
     if k >= 0:
         return k
     # GH_ROUTE: every tile once; at the open gate, rest until ready while the dial stays above the floor; the boss
-    return explore_then(opts, n, not ready_for_boss(game, party) and game[G.G_SPARKS] > params[P_REST_FLOOR])
+    if ready_for_boss(game, party):
+        return explore_then(game, opts, n, 0, G.WHY_BOSS_READY)
+    if game[G.G_SPARKS] > params[P_REST_FLOOR]:
+        return explore_then(game, opts, n, G.WHY_REST_READY, 0)
+    return explore_then(game, opts, n, 0, G.WHY_BOSS_SPARKS)
 
 register(Policy("steward", "Steward: every tile once, shops by improvement over the kit (luck first), rests until the "
                 "estus, luck and heroic actions are ready while sparks stay above a floor, then the boss; asks its "

@@ -14,7 +14,7 @@ runner = CliRunner()
 
 @pytest.mark.parametrize("boss", ["gargoyle", "winged_knight"])
 def test_tune_boss_health_hits_half_win_rate_within_tolerance(boss):
-    out = runner.invoke(app, ["tune", "--party", "knight,warrior,herald,assassin", "--boss", boss,
+    out = runner.invoke(app, ["tune", "--policy", "baseline", "--party", "knight,warrior,herald,assassin", "--boss", boss,
                               "--rule", "boss_health_delta", "--low", "-25", "--high", "0", "--target", "0.5",
                               "--tolerance", "0.06", "--battles", "1500", "--seed", "3", "--json"])
     assert out.exit_code == 0, out.stdout

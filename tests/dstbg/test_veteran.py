@@ -111,7 +111,7 @@ def test_veteran_with_its_habits_off_plays_the_tacticians_battles():
 
     game = get_game("dstbg")
     cell = {"party": ["knight", "warrior"], "boss": "gargoyle", "loadout": "mid_game"}
-    off = {"keep_for_boss": 0, "death_defence": 0, "let_boss_come": 0}
+    off = {"keep_for_boss": 0, "death_defence": 0, "let_boss_come": 0, "read_deck": 0}
     tac = game.play(cell | {"policy": "tactician"}, 3, 17, 0, 300)
     vet = game.play(cell | {"policy": "veteran", "policy_params": off}, 3, 17, 0, 300)
     assert np.array_equal(tac["win"], vet["win"]) and np.array_equal(tac["rounds"], vet["rounds"])

@@ -202,3 +202,33 @@ def test_whole_game_events_carry_the_state_after_them():
                 continue
             checked.add(ev["event"])
     assert {"souls", "rest", "place", "level", "deal", "defeat"} <= checked
+
+
+def test_explain_says_why_the_strategy_rested_bought_and_went_to_the_boss():
+    """Issue 44 item 2: between battles `dsim game --explain` shows each choice's reason, which the strategy itself
+    gives (``G_WHY``): the steward rests at the gate to get ready (D-7, R-5.9), readies luck (R-5.8), goes in ready or
+    when the sparks say so; every route, spending and placement event carries a reason its question can give."""
+    from dsim.games.dstbg.whole import layout as G
+    from dsim.games.dstbg.whole.cell import prepare
+    from dsim.games.dstbg.whole.trace import ROUTE, SPEND, WHY, explained, game_events
+    from dsim.play import cell_stream
+
+    settings = {"party": ["knight", "warrior"], "policy": "steward", "battle_policy": "veteran"}
+    cell = prepare(settings)
+    reasons = {}
+    for index in range(12):
+        for event in game_events(cell, 1, cell_stream(settings), index):
+            if event["why"]:
+                reasons.setdefault(event["event"], set()).add(event["why"])
+                assert explained(event, cell.compiled) == f"{event['text']}\n    why: {event['why']}"
+            if event["event"] in ("buy", "level", "luck") or (event["event"] == "rest" and event["b"] == 1):
+                assert event["why"], event  # a chosen rest, a purchase: always with its reason
+            if event["event"] == "rest" and event["b"] == 0:
+                assert event["why"] is None  # forced by a defeat (R-8.5): nobody's choice
+    words = {code: text for code, (_, text) in WHY.items()}
+    assert words[G.WHY_EXPLORE] in reasons["battle"] and words[G.WHY_REST_READY] in reasons["rest"]
+    assert reasons["battle"] & {words[G.WHY_BOSS_READY], words[G.WHY_BOSS_SPARKS]}
+    assert reasons["battle"] | reasons["rest"] <= {text for _, (events, text) in WHY.items() if events == ROUTE}
+    assert reasons.get("luck", set()) | reasons.get("buy", set()) <= {t for _, (e, t) in WHY.items() if e == SPEND}
+    out = invoke("game", "--party", "knight,warrior", "--strategy", "steward", "--explain", "0")
+    assert out.exit_code == 0 and "\n    why: every face-down tile first" in out.output

@@ -169,8 +169,8 @@ class DSTBG(Game):
 
     name = "dstbg"
     title = "Dark Souls: The Board Game"
-    default_policy = "baseline"
-    strongest_policy = "tactician"
+    default_policy = "veteran"  # issue 47: the strongest scripted policy (docs/veteran-study.md), about as fast as any
+    strongest_policy = "veteran"
     heatmap_axes = (("party",), ("boss", "encounter"))
     options = (
         Option("party", "Comma-separated character ids, e.g. knight,warrior (`dsim data list characters`).", "list"),
@@ -303,6 +303,8 @@ class DSTBG(Game):
         change them: both move a win rate as much as the party does."""
         policy, *hints = super().played_with(settings)
         gear = loadout_text(settings.get("loadout")).replace(" (starting equipment)", " equipment (default)")
+        if settings.get("policy") == self.strongest_policy:
+            hints.append("hint: --policy expert searches every decision: stronger, far slower (`dsim policies ladder`)")
         if settings.get("loadout") is None:
             hints.append("hint: --loadout mid_game or late_game: the gear of a later game (`dsim data list loadouts`)")
         return [f"{policy} · gear: {gear}", *hints]

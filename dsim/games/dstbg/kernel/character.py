@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
+from dsim.games.dstbg.kernel.deck import known_next_card
 from dsim.games.dstbg.kernel.combat import (
     ROLL_ATTACK,
     armour_flags,
@@ -147,6 +149,7 @@ def boss_arc_features(t, b, lo: int, n: int) -> None:
     for e in range(st[L.G_N_ENEMIES]):
         if st[ei(e, L.E_ALIVE)] == 1 and t.etypes[st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1:
             bosses |= 1 << e
+    card = known_next_card(st)
     for i in range(lo, n):
         node = b.opts[i, 0]
         best = L.UNREACHABLE
@@ -163,6 +166,46 @@ def boss_arc_features(t, b, lo: int, n: int) -> None:
                 b.opts[i, STEP_ARCS] = char_arc(t, b, c, e)
             else:
                 b.opts[i, STEP_ARCS] = t.arcs[st[ei(e, L.E_FACING)], epos, here]
+            b.opts[i, STEP_ARCS] |= next_card_bits(t, card, e)
+
+
+@kernel
+def next_card_bits(t, card: int, e: int) -> int:
+    """Column 8's bits above the arcs (``layout.NEXT_*``): what boss figure ``e``'s half of the known next behaviour
+    card ``card`` (−1: none known) will do — the arcs its attacks before any move hit (R-12.13, A-45), whether an
+    attack follows a move, leap or turn, its reach in range distance, its weak arcs (R-12.12). 0 when unknown."""
+    if card < 0:
+        return 0
+    bits = L.NEXT_KNOWN
+    for h in range(t.cards[card, X.CARD_HALVES]):
+        base = X.CARD_HALF + h * X.HALF_FIELDS
+        if t.cards[card, base + X.HALF_SLOT] != e:
+            continue
+        arcs = 0
+        moved = 0  # move distance before the step (15: a leap, anywhere)
+        turned = False
+        reach = 0
+        first = t.cards[card, base + X.HALF_PROG]
+        for r in range(t.cards[card, base + X.HALF_REPEAT]):  # R-12.7: the repeat icon repeats the half
+            for s in range(first, first + t.cards[card, base + X.HALF_LEN]):
+                op = t.prog[s, L.S_OP]
+                if op == L.OP_MOVE:
+                    moved = min(15, moved + t.prog[s, L.S_DIST])
+                    turned = True
+                elif op == L.OP_LEAP:
+                    moved = 15
+                    turned = True
+                elif op == L.OP_TURN:
+                    turned = True
+                elif op == L.OP_ATTACK:
+                    reach = max(reach, min(15, moved + t.prog[s, L.S_RANGE]))
+                    if turned:
+                        bits |= L.NEXT_LATER
+                    else:
+                        arcs |= t.prog[s, L.S_ARCS] if t.prog[s, L.S_ARCS] != 0 else 15
+        bits |= (arcs << L.NEXT_ARCS_SHIFT) | (reach << L.NEXT_REACH_SHIFT)
+        bits |= t.cards[card, base + X.HALF_WEAK] << L.NEXT_WEAK_SHIFT
+    return bits
 
 
 @kernel
@@ -250,6 +293,8 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
         step_features(t, b, listed, n, longest, at_zero)
         for i in range(rounds_from, n):
             b.opts[i, STEP_ARCS] = relative_arc(facing, round_side(facing, side, i - rounds_from))
+            if (step_reads() >> STEP_ARCS) & 1:  # the known next card, as for the other rows (boss_arc_features)
+                b.opts[i, STEP_ARCS] |= next_card_bits(t, known_next_card(b.st), boss)
         k = decide(b, policy, L.H_SHIFT if kind == STEP_SHIFT else L.H_STEP, n)
         if k == 0:
             break
@@ -263,7 +308,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
                 break
             side = round_side(facing, side, k - rounds_from)
             b.st[ci(c, L.C_ARC)] = side + 1
-            log(b, L.ACTOR_CHAR, c, L.EV_ARC_SHIFT, pos, side + 1, boss, b.opts[k, 8], -1)
+            log(b, L.ACTOR_CHAR, c, L.EV_ARC_SHIFT, pos, side + 1, boss, b.opts[k, 8] & 15, -1)
             taken += 1
             continue
         if b.opts[k, 3] == 1:

@@ -50,6 +50,34 @@ def draw_card(b) -> int:
 
 
 @kernel
+def known_next_card(st) -> int:
+    """The behaviour card the players know the boss draws next, or −1: the one place a policy's deck knowledge comes
+    from, reading only what the table shows (deck size, position, the cards drawn this cycle and their order, the
+    gravestone reveals), never the unseen order. Known: when the draw pile is empty (the discard pile turns over
+    unshuffled, its first card next, R-12.7); once every card has been drawn since the deck was built and no heat-up
+    has reshuffled it (the repeat, R-12.7; after a heat-up the pattern is relearned, R-12.6: counted unknown, as
+    ``core.hide_deck`` does); in the first cycle, when the one card left is a revealed one not yet drawn (R-12.5,
+    A-48: reveals are card ids)."""
+    size = st[L.G_DECK_LEN]
+    pos = st[L.G_DECK_POS]
+    if size <= 0:
+        return -1
+    if pos >= size:
+        return st[L.D_BASE]
+    if st[L.G_HEATED] == 0 and st[L.G_CARDS_DRAWN] >= size:
+        return st[L.D_BASE + pos]
+    if pos != size - 1:
+        return -1
+    left = st[L.G_REVEALED]
+    for i in range(pos):
+        left &= ~(1 << st[L.D_BASE + i])
+    for k in range(31):  # the one revealed card not drawn this cycle, if exactly one
+        if left == (1 << k):
+            return k
+    return -1
+
+
+@kernel
 def add_heat_up_card(t, b, owner: int) -> None:
     """R-12.6: one random heat-up card joins the deck, then shuffle (A-46 scope)."""
     n = 0

@@ -122,6 +122,14 @@ ARC_RIGHT = 2
 ARC_BACK = 4
 ARC_LEFT = 8
 
+# a move step's column 8 above its arc bits (0..3), in boss battles: the known next behaviour card of the nearest boss
+# figure (deck.known_next_card: public information only), for a policy to stand where its attacks do not reach
+NEXT_KNOWN = 1 << 4  # the next card is known (else the bits below are 0)
+NEXT_LATER = 1 << 5  # one of its attacks comes after a move, leap or turn: its arcs alone do not say who it hits
+NEXT_ARCS_SHIFT = 8  # 4 bits: attack arcs of its attacks before any move (R-12.13; an attack without arcs: all four)
+NEXT_REACH_SHIFT = 12  # 4 bits: the farthest range distance it can hit, moves before an attack added (15: a leap)
+NEXT_WEAK_SHIFT = 16  # 4 bits: its weak arcs, the bonus of the attacks after it
+
 HEROIC_NONE = 0
 HEROIC_BACKSTAB = 1
 HEROIC_PERSEVERANCE = 2

@@ -143,13 +143,13 @@ def _explain(chosen: Any, settings: dict[str, Any], seed: int, stream: int, inde
     """Game ``index`` event by event; with ``battle``, that battle's own events (the DS:TBG trace)."""
     from dsim.games.dstbg.whole import layout as G
     from dsim.games.dstbg.whole.cell import prepare
-    from dsim.games.dstbg.whole.trace import describe, game_events
+    from dsim.games.dstbg.whole.trace import describe, explained, game_events
 
     cell = prepare(settings)
     events = game_events(cell, seed, stream, index)
     if battle is None:
         for ev in events:
-            typer.echo(json.dumps(ev)) if as_json else console.print(describe(ev, cell.compiled), markup=False,
+            typer.echo(json.dumps(ev)) if as_json else console.print(explained(ev, cell.compiled), markup=False,
                                                                        highlight=False)
         return
     fought = [ev for ev in events if ev["event"] == "battle"]

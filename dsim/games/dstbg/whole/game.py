@@ -184,10 +184,10 @@ class DSTBGGame(Game):
         return game_events(prepare(settings), seed, stream, index)
 
     def describe_event(self, event: Mapping[str, Any], settings: Mapping[str, Any]) -> str:
-        """One readable line of a game event."""
-        from dsim.games.dstbg.whole.trace import describe
+        """One readable line of a game event (and under it the strategy's reason for the choice behind it)."""
+        from dsim.games.dstbg.whole.trace import explained
 
-        return describe(dict(event), prepare(settings).compiled)
+        return explained(dict(event), prepare(settings).compiled)
 
     def match_columns(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """``won``, ``lost``, ``capped`` and ``stage`` for ``explain --where``."""

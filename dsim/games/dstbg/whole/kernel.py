@@ -89,10 +89,12 @@ def opt(s, i: int, kind: int, seat: int, arg: int, cost: int, card: int, attack:
 
 @gk
 def ask(s, strategy, params, hook: int, n: int) -> int:
-    """The strategy's choice among ``n`` option rows (an answer out of range counts as row 0)."""
+    """The strategy's choice among ``n`` option rows (an answer out of range counts as row 0); the reason it may
+    give (``G_WHY``) is cleared first, so explain never shows an older question's."""
+    game = s.pub[G.R_GAME]
+    game[G.G_WHY] = 0
     if n <= 1:
         return 0
-    game = s.pub[G.R_GAME]
     game[G.G_DECK_LEFT] = s.cursor[C_DECK]  # public: the deck's size (its order stays hidden)
     game[G.G_DECISIONS] += 1  # a nonce from the game's key and the decision count: the game's stream stays untouched
     game[G.G_NONCE] = np.int32(draw_at(s.rng, game[G.G_DECISIONS]) >> np.uint64(34))

@@ -53,7 +53,26 @@ G_DECISIONS = 23  # strategy decisions so far
 G_NONCE = 24  # a fresh random number at each decision (for strategies that roll their own dice)
 G_AREA = 25  # the area being explored (0: the mini boss's, then the main boss's; or a scenario's part)
 G_FIGHT = 26  # the next of the area's boss battles (R-13.10: a second Gargoyle follows the first at once)
-G_FIELDS = 27
+G_WHY = 27  # WHY_*: why the strategy gave its last answer (0: not said), for explain; cleared at every question
+G_FIELDS = 28
+
+# reasons a strategy may give (G_WHY; their words: trace.WHY), by the question they answer
+WHY_EXPLORE = 1  # route: every face-down tile first, the lowest level first (D-6)
+WHY_REST_READY = 2  # route: a rest to ready the estus, luck and heroic actions for the boss (D-7, R-5.9)
+WHY_REST_ESTUS = 3  # route: a rest because the estus is spent, with sparks to spare
+WHY_REST_FARM = 4  # route: a rest to farm the map again, sparks above the floor kept for the boss
+WHY_REST_WOUNDS = 5  # route: a rest to refill the estus a retreat's wounds need (campaign, R-13.4)
+WHY_BOSS_READY = 6  # route: the boss, every estus, luck and heroic action in hand
+WHY_BOSS_SPARKS = 7  # route: the boss, a rest would cost sparks the strategy keeps
+WHY_BOSS_NO_REST = 8  # route: the boss, this strategy does not rest before it
+WHY_BOSS_RUSH = 9  # route: the boss as soon as its gate is open
+WHY_FOG = 10  # route: the tile on the way to the fog gate
+WHY_NOT_OFFERED = 11  # route: the boss, no rest being offered here
+WHY_LUCK = 12  # spend: a used luck token readied for the boss
+WHY_LEVEL = 13  # spend: a level toward a card worth it per tier
+WHY_BUY = 14  # spend: treasure, the souls left above the reserve
+WHY_EQUIP = 15  # place: the slot whose kit it improves most, above the margin
+WHY_INVENTORY = 16  # place: no slot gains enough, so the inventory
 
 # stage 2a: exploring area a; 2a + 1: at its boss; 2 × areas: won. A standard game's two areas:
 STAGE_EXPLORE_1 = 0

@@ -21,6 +21,26 @@ RULES = {
 STATS = ("strength", "dexterity", "intelligence", "faith")
 SLOTS = ("armour", "hand 0", "hand 1", "backup", "backup")
 BATTLE_RESULTS = {1: "won", 2: "lost", 3: "timeout (a defeat)", 4: "retreated (R-13.4)"}
+ROUTE = ("battle", "rest")  # the events a route answer leads to; a spend's, a placement's
+SPEND = ("buy", "level", "luck")
+WHY = {  # G_WHY: the strategy's reason in words, and the events it explains
+    G.WHY_EXPLORE: (ROUTE, "every face-down tile first, the lowest level first (D-6)"),
+    G.WHY_REST_READY: (ROUTE, "to ready estus, luck and heroic actions for the boss (D-7)"),
+    G.WHY_REST_ESTUS: (ROUTE, "the estus is spent and a spark is to spare (D-7)"),
+    G.WHY_REST_FARM: (ROUTE, "to farm the map again, sparks above the floor (D-7)"),
+    G.WHY_REST_WOUNDS: (ROUTE, "a retreat's wounds need the estus refilled (R-13.4)"),
+    G.WHY_BOSS_READY: (ROUTE, "ready: every estus, luck and heroic action in hand"),
+    G.WHY_BOSS_SPARKS: (ROUTE, "a rest would spend sparks kept for the boss"),
+    G.WHY_BOSS_NO_REST: (ROUTE, "the map is cleared and the estus is full"),
+    G.WHY_BOSS_RUSH: (ROUTE, "the boss as soon as its gate is open"),
+    G.WHY_FOG: (ROUTE, "the way to the fog gate"),
+    G.WHY_NOT_OFFERED: (ROUTE, "a rest was wanted but none is offered here"),
+    G.WHY_LUCK: (SPEND, "a used luck token readied for the boss (R-5.8)"),
+    G.WHY_LEVEL: (SPEND, "the level unlocks a card worth its price per tier (R-5.7)"),
+    G.WHY_BUY: (SPEND, "souls left above the reserve (R-5.4)"),
+    G.WHY_EQUIP: (("place",), "the slot it improves most, above the margin (R-5.5)"),
+    G.WHY_INVENTORY: (("place",), "no slot gains enough"),
+}
 
 
 def game_events(cell: Cell, seed: int, stream: int, index: int) -> list[dict[str, Any]]:
@@ -34,10 +54,17 @@ def game_events(cell: Cell, seed: int, stream: int, index: int) -> list[dict[str
     for row in s.log[: s.cursor[0]]:
         name = G.EVENT_NAMES[row[0]]
         event = {"event": name, "rule": RULES[name], "battle": int(row[5]), "a": int(row[1]), "b": int(row[2]),
-                 "c": int(row[3]), "d": int(row[4])}
+                 "c": int(row[3]), "d": int(row[4]), "why": why(name, int(row[2]), int(row[G.EV_FIELDS + G.R_GAME * G.WIDTH + G.G_WHY]))}
         # --json readers get the fields in words too, and the state after the event
         events.append(event | {"text": describe(event, cell.compiled), "state": _state(row[G.EV_FIELDS:], cell.compiled)})
     return events
+
+
+def why(event: str, b: int, code: int) -> str | None:
+    """The strategy's reason (``G_WHY`` when the event was logged) for an event its answer led to, in words; a rest
+    forced by a defeat (R-8.5, field ``b`` 0) was nobody's choice."""
+    events, text = WHY.get(code, ((), ""))
+    return text if event in events and (event != "rest" or b == 1) else None
 
 
 def _fields(prefix: str, width: int, skip: tuple[str, ...] = ()) -> dict[str, int]:
@@ -118,3 +145,9 @@ def describe(event: Mapping[str, Any], cg: CompiledGame) -> str:
                             f"{_card(cg, a)} put on {_card(cg, b)}" + (f" ({_seat(cg, c)})" if c >= 0 else " (inventory)")),
     }[name]()
     return f"[{event['rule']}] {text}"
+
+
+def explained(event: Mapping[str, Any], cg: CompiledGame) -> str:
+    """:func:`describe`, and under it the strategy's reason for the choice behind the event, when it gave one."""
+    reason = event.get("why")
+    return describe(event, cg) + (f"\n    why: {reason}" if reason else "")
