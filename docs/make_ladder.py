@@ -206,9 +206,11 @@ def searcher_vector(name: str, rollouts: int | None) -> np.ndarray | None:
 
 
 def play_cell(store: Store, cell: Cell, seed: int, battles: int, chunk: int, rollouts: int | None,
-              tune_budget: int, say: Callable[[str], None]) -> list[Rung]:
-    """Every rung of one cell on plays 0..battles-1: scripted policies, the best one tuned, then the searchers."""
-    rungs = [Rung(n, play_rung(store, cell, n, n, None, seed, battles, chunk, say)) for n in scripted_names(cell)]
+              tune_budget: int, say: Callable[[str], None], scripted: list[str] | None = None) -> list[Rung]:
+    """Every rung of one cell on plays 0..battles-1: the scripted policies (``scripted``, default all), the best one
+    tuned, then the searchers."""
+    rungs = [Rung(n, play_rung(store, cell, n, n, None, seed, battles, chunk, say))
+             for n in scripted or scripted_names(cell)]
     best = max(rungs, key=lambda r: r.won.mean())
     if tune_budget > 0 and best.label != "random_legal":
         vector = tune_best(store, cell, best.label, seed, tune_budget, say)
@@ -223,8 +225,9 @@ def play_cell(store: Store, cell: Cell, seed: int, battles: int, chunk: int, rol
     return rungs
 
 
-def stored_cell(store: Store, cell: Cell, seed: int, battles: int) -> list[Rung] | None:
-    """The cell's rungs from the store alone (``None`` unless every scripted rung has ``battles`` plays stored)."""
+def stored_cell(store: Store, cell: Cell, seed: int, battles: int, scripted: list[str] | None = None) -> list[Rung] | None:
+    """The cell's rungs from the store alone (``None`` unless every scripted rung, ``scripted`` or all, has
+    ``battles`` plays stored)."""
     block = store.data.get(f"{cell.name}/seed{seed}", {})
     rungs = []
     for label, entry in block.items():
@@ -232,8 +235,8 @@ def stored_cell(store: Store, cell: Cell, seed: int, battles: int) -> list[Rung]
             name = entry["policy"]
             rungs.append(Rung(label, _unpack(entry["wins"], entry["n"])[:battles], searcher=name in SEARCHERS,
                               ceiling=name == "oracle", commit=entry.get("commit", "")))
-    scripted = {r.label for r in rungs if not r.searcher}
-    return rungs if rungs and set(scripted_names(cell)) <= scripted else None
+    played = {r.label for r in rungs if not r.searcher}
+    return rungs if rungs and set(scripted or scripted_names(cell)) <= played else None
 
 
 # ------------------------------------------------------------------ figures and the page
@@ -398,8 +401,8 @@ def main(argv: list[str] | None = None) -> None:
         rungs = stored_cell(store, cell, args.seed, args.battles)
         if rungs is not None:  # a stale tuned rung (another budget) stays out of the page
             rungs = [r for r in rungs if TUNED not in r.label or f"({args.tune_budget})" in r.label]
-            if args.rollouts is not None:
-                rungs = [r for r in rungs if r.label != "expert"]
+            expert = "expert" if args.rollouts is None else f"expert ({args.rollouts} rollouts)"
+            rungs = [r for r in rungs if not r.searcher or r.ceiling or r.label == expert]
         results.append((cell, rungs))
     args.page.write_text(page(results, args.seed, args.rollouts, args.tune_budget), encoding="utf-8")
     print(f"wrote {args.page}", file=sys.stderr)
