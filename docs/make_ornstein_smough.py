@@ -101,13 +101,13 @@ def ladder_section() -> str:
     """The O&S late_game ladder from the outcomes `make_ladder.py` stored (the acceptance's expert and oracle rates)."""
     store = make_ladder.Store.open(make_ladder.STORE)
     cell = make_ladder.CELLS["ornstein_and_smough-late_game"]
-    block = store.data.get(f"{cell.name}/seed1", {})
+    block = store.block(cell.name, 1)
     n = min((e["n"] for e in block.values() if e["n"]), default=0)
     rungs = make_ladder.stored_cell(store, cell, 1, n) if n else None
     if not rungs:
         return "## The ladder\n\nNot played yet: run `python docs/make_ladder.py --cells ornstein_and_smough-late_game`.\n"
     return (f"## The ladder (Knight + Warrior, `late_game`, {n} common battles, seed 1)\n\n"
-            f"From `docs/skill-ladder.json` (`{cell.command()} --battles {n} --seed 1`).\n\n"
+            f"From `docs/skill-ladder/` (`{cell.command()} --battles {n} --seed 1`).\n\n"
             + make_ladder.cell_table(rungs) + "\n")
 
 

@@ -20,7 +20,7 @@ SCRIPTED = ["naive", "baseline"]
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     """The Forgotten's ladder on 6 plays stored in chunks of 4 (so one chunk is partial)."""
-    store = ML.Store.open(tmp_path_factory.mktemp("ladder") / "ladder.json")
+    store = ML.Store.open(tmp_path_factory.mktemp("ladder"))
     cell = ML.CELLS["the_forgotten-starting"]
     rungs = ML.play_cell(store, cell, 1, 6, 4, None, 0, lambda text: None, SCRIPTED)
     return store, cell, rungs
@@ -38,7 +38,7 @@ def test_a_cell_plays_every_rung_on_the_same_plays_as_the_evaluator(played):
 
 def test_the_store_resumes_without_replaying(played, monkeypatch):
     store, cell, rungs = played
-    reopened = ML.Store.open(store.path)
+    reopened = ML.Store.open(store.folder)
     again = ML.stored_cell(reopened, cell, 1, 6, SCRIPTED)
     assert {r.label: r.won.tolist() for r in again} == {r.label: r.won.tolist() for r in rungs}
     calls = []
