@@ -87,7 +87,8 @@ def run(party: str, boss: str, loadout: str, policy: str, games: int, sets: list
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    """A proportion as a percentage: one decimal, two below 1% (an upper bound of 0.02% is not 0.0%)."""
+    return f"{100 * x:.2f}%" if 0 < x < 0.01 else f"{100 * x:.1f}%"
 
 
 def _ci(ci: list[float]) -> str:
@@ -111,6 +112,12 @@ def ladder_section() -> str:
             + make_ladder.cell_table(rungs) + "\n")
 
 
+def card_damage(data: dict[str, Any]) -> dict[str, int]:
+    """Printed damage (attacks and push damage, both halves) of each starting dual card of the pair."""
+    return {c["name"]: sum(step.get("damage", step.get("push_damage", 0)) for h in c["halves"] for step in h["steps"])
+            for c in data["cards"] if not c.get("heat_up")}
+
+
 def data_section() -> str:
     """The pair's figures with their sources and doubts, read from the data file itself."""
     data = yaml.safe_load(BOSS_FILE.read_text(encoding="utf-8"))
@@ -119,12 +126,7 @@ def data_section() -> str:
         rows.append(f"| {f['name']} | {f['health']} | {f['block']} | {f['resist']} | {f['survivor_heal']} | "
                     f"{f.get('decision', '')}; heal: {f['special'].get('placeholder', 'sourced')} |")
     doubts = "\n".join(f"- `{k}`: confidence {v['confidence']}, {v['note']}" for k, v in data["doubts"].items())
-    damages = [(c["name"], h["figure"], s["damage"], s.get("type", "push"), s.get("target", ""))
-               for c in data["cards"] if not c.get("heat_up") for h in c["halves"] for s in h["steps"]
-               if "damage" in s or "push_damage" in s for _ in [s.setdefault("damage", s.get("push_damage"))]]
-    per_card = {}
-    for card, _, dmg, _, _ in damages:
-        per_card[card] = per_card.get(card, 0) + dmg
+    per_card = card_damage(data)
     cards = "\n".join(f"| {card} | {total} |" for card, total in per_card.items())
     return (
         "## The data: what is sourced and what is a default\n\n"
@@ -143,19 +145,18 @@ def data_section() -> str:
         "blocked or dodged.\n")
 
 
-def loadout_section() -> str:
-    """Each late_game attack's expected damage against each figure's block or resist (exact dice totals)."""
+def attack_lines() -> list[dict[str, Any]]:
+    """Each `late_game` weapon line of the party with its upgrades: pool, stamina and expected damage through each
+    figure's block or resist, without and with the weak-arc black die (exact dice totals)."""
     from dsim.games.dstbg.datasupport import DSTBGDice
     from dsim.games.dstbg.loader import load_game_data
 
     game = load_game_data()
     dice = DSTBGDice()
     figures = {f.id: f for f in game.bosses["ornstein_and_smough"].figures}
-    kit = game.loadouts["late_game"]
-    rows = ["| character | weapon line | stamina | dice | vs Ornstein (block/resist 3) | weak arc (+K) | vs Smough (2) | "
-            "weak arc (+K) | attacks to kill both | from weak arcs |", "|---|---|---|---|---|---|---|---|---|---|"]
+    out = []
     for cid in PARTY.split(","):
-        gear = kit.characters[cid]
+        gear = game.loadouts["late_game"].characters[cid]
         for hand in gear.hands:
             item = game.items[hand]
             if item.kind != "weapon":
@@ -164,15 +165,26 @@ def loadout_section() -> str:
                             if e.kind == "extra_die" and e.scope == "weapon")
             for line in item.attacks:
                 pool = line.dice + extra + (f"{line.modifier:+d}" if line.modifier else "")
-                hit = {(fid, weak): _expected_over(dice, pool + weak, figures[fid].resist if line.magic
-                                                   else figures[fid].block)
-                       for fid in ("ornstein", "smough") for weak in ("", "K")}
-                kills = [sum(figures[fid].health / max(hit[(fid, weak)], 1e-9) for fid in figures) for weak in ("", "K")]
+                hit = {(fid, weak): _expected_over(dice, pool + weak, f.resist if line.magic else f.block)
+                       for fid, f in figures.items() for weak in ("", "K")}
+                kills = [sum(f.health / max(hit[(fid, weak)], 1e-9) for fid, f in figures.items()) for weak in ("", "K")]
                 flags = ", ".join(f for f, on in (("magic", line.magic), ("node", line.node)) if on)
-                rows.append(f"| {cid} | {item.name}{f' ({flags})' if flags else ''} | {line.stamina} | {pool} | "
-                            + " | ".join(f"{hit[(fid, weak)]:.2f}" for fid in ("ornstein", "smough")
-                                         for weak in ("", "K"))
-                            + f" | {kills[0]:.0f} | {kills[1]:.0f} |")
+                out.append({"character": cid, "line": item.name + (f" ({flags})" if flags else ""), "pool": pool,
+                            "stamina": line.stamina, "hit": hit, "kills": kills})
+    return out
+
+
+def loadout_section() -> str:
+    """Each late_game attack's expected damage against each figure's block or resist (exact dice totals)."""
+    from dsim.games.dstbg.loader import load_game_data
+
+    figures = {f.id: f for f in load_game_data().bosses["ornstein_and_smough"].figures}
+    rows = ["| character | weapon line | stamina | dice | vs Ornstein (block/resist 3) | weak arc (+K) | vs Smough (2) | "
+            "weak arc (+K) | attacks to kill both | from weak arcs |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for a in attack_lines():
+        rows.append(f"| {a['character']} | {a['line']} | {a['stamina']} | {a['pool']} | "
+                    + " | ".join(f"{a['hit'][(fid, weak)]:.2f}" for fid in figures for weak in ("", "K"))
+                    + f" | {a['kills'][0]:.0f} | {a['kills'][1]:.0f} |")
     need = sum(f.health for f in figures.values())
     return (
         "## The loadout against the pair's defences\n\n"
@@ -192,29 +204,81 @@ def _expected_over(dice: Any, pool: str, defence: int) -> float:
     return float(sum(max(0, total - defence) * p for total, p in dice.roll(pool).pmf.items()))
 
 
-def race_section(cache: Cache, battles: int, searched: int, say: Callable[[str], None]) -> str:
-    """The measured damage race: what the party deals and takes per boss card, beside bosses it beats."""
-    rows = ["| cell | policy | battles | win rate (95% CI) | boss cards drawn | damage dealt | per card | damage "
-            "taken | per card | estus used | boss health left | a figure died |", "|---|---|---|---|---|---|---|"
-            "---|---|---|---|---|"]
-    cmds = []
+def _health(boss: str) -> int:
+    """The boss's printed health (both figures for the pair), from the data."""
+    from dsim.games.dstbg.loader import load_game_data
+
+    return sum(f.health for f in load_game_data().bosses[boss].figures)
+
+
+def race_results(cache: Cache, battles: int, searched: int, say: Callable[[str], None]) -> list[dict[str, Any]]:
+    """`dsim run` summaries of the race's cells (played once, then from the cache)."""
+    out = []
     for label, boss, loadout, policy in RACE:
         n = searched if policy in make_ladder.SEARCHERS else battles
         cmd, make = run(PARTY, boss, loadout, policy, n, [])
-        r = cache.get(cmd, make, say)
-        cmds.append(cmd)
+        out.append({"label": label, "boss": boss, "policy": policy, "n": n, "cmd": cmd, **cache.get(cmd, make, say)})
+    return out
+
+
+def race_section(results: list[dict[str, Any]]) -> str:
+    """The measured damage race: what the party deals and takes per boss card, beside bosses it beats."""
+    rows = ["| cell | policy | battles | win rate (95% CI) | boss cards survived | damage dealt | per card | health to "
+            "remove | cards needed at that rate | damage taken | per card | estus used | a figure died |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
         cards = max(r["mean_cards_drawn"], 1e-9)
-        died = _pct(r["heatup_rate"]) if boss == "ornstein_and_smough" else "—"
-        rows.append(f"| {label} | {policy} | {n:,} | {_pct(r['win_rate'])} ({_ci(r['ci95'])}) | "
-                    f"{r['mean_cards_drawn']:.1f} | {r['mean_damage_dealt']:.1f} | "
-                    f"{r['mean_damage_dealt'] / cards:.2f} | {r['mean_damage_taken']:.1f} | "
-                    f"{r['mean_damage_taken'] / cards:.2f} | {r['estus_per_battle']:.2f} | "
-                    f"{r['mean_boss_health_left']:.1f} | {died} |")
+        rate = r["mean_damage_dealt"] / cards
+        died = _pct(r["heatup_rate"]) if r["boss"] == "ornstein_and_smough" else "—"
+        rows.append(f"| {r['label']} | {r['policy']} | {r['n']:,} | {_pct(r['win_rate'])} ({_ci(r['ci95'])}) | "
+                    f"{r['mean_cards_drawn']:.1f} | {r['mean_damage_dealt']:.1f} | {rate:.2f} | {_health(r['boss'])} | "
+                    f"{_health(r['boss']) / max(rate, 1e-9):.1f} | {r['mean_damage_taken']:.1f} | "
+                    f"{r['mean_damage_taken'] / cards:.2f} | {r['estus_per_battle']:.2f} | {died} |")
     return (
-        "## The damage race, measured\n\n```\n" + "\n".join(cmds) + "\n```\n\n" + "\n".join(rows) + "\n\n"
-        "*A figure died* is `dsim run`'s heat-up rate, which for this pair is the share of battles in which one "
-        "figure died and the survivor switched to its heat-up deck. A battle ends at the first character death "
-        "(R-8.5), so *damage taken* is what the party absorbed before that.\n")
+        "## The damage race, measured\n\n```\n" + "\n".join(r["cmd"] for r in results) + "\n```\n\n"
+        + "\n".join(rows) + "\n\n"
+        "*Boss cards survived* is the mean number of behaviour cards drawn (one per enemy turn, R-8.1; each O&S "
+        "card activates both figures). *A figure died* is `dsim run`'s heat-up rate, which for this pair is the share "
+        "of battles in which one figure died and the survivor healed and switched to its own heat-up deck (facts.md "
+        "§5.3). A battle ends at the first character death (R-3.3, R-8.5), so *damage taken* is what the party "
+        "absorbed before that; the health to remove leaves out the survivor's heal (0 when the first figure dies "
+        "with the other unwounded).\n")
+
+
+def findings(race: list[dict[str, Any]], cache: Cache) -> str:
+    """The page's answer in a few sentences, every figure read from the results."""
+    by = {(r["boss"], r["policy"]): r for r in race}
+    oracle, tactician = by[("ornstein_and_smough", "oracle")], by[("ornstein_and_smough", "tactician")]
+    need = _health("ornstein_and_smough")
+    what = []
+    for label, party, sets in WHAT_IF:
+        cmd, _ = run(party, "ornstein_and_smough", "late_game", "oracle", oracle["n"], sets)
+        if cmd in cache.data and cache.data[cmd]["ci95"][0] > 0.05:
+            r = cache.data[cmd]
+            what.append(f"{label} ({party.replace(',', ' + ')}: {_pct(r['win_rate'])}, {_ci(r['ci95'])})")
+    rate = oracle["mean_damage_dealt"] / max(oracle["mean_cards_drawn"], 1e-9)
+    printed = list(card_damage(yaml.safe_load(BOSS_FILE.read_text(encoding="utf-8"))).values())
+    hits = [v for line in attack_lines() for v in line["hit"].values()]
+    return (
+        "## Findings\n\n"
+        f"- **The oracle loses too**: {oracle['wins']}/{oracle['n']} ({_ci(oracle['ci95'])}); the tactician "
+        f"{tactician['wins']}/{tactician['n']:,}. No error was found in the pair's rules or data: the figures the "
+        "party must beat are sourced (the one conflict, health, was settled toward the easier source); of the gap "
+        "defaults, the survivor heals act only once a figure dies and Ornstein's half first only orders a card's "
+        "two halves.\n"
+        f"- **The damage race is lost even by the oracle**, by a factor of "
+        f"{need / max(oracle['mean_damage_dealt'], 1e-9):.1f}: it survives "
+        f"{oracle['mean_cards_drawn']:.1f} boss cards and deals {oracle['mean_damage_dealt']:.1f} damage "
+        f"({rate:.2f} a card) of the pair's {need}; at that rate it would need {need / max(rate, 1e-9):.0f} cards. "
+        f"The tactician survives {tactician['mean_cards_drawn']:.1f} cards and deals "
+        f"{tactician['mean_damage_dealt']:.1f}.\n"
+        f"- **Why**: each card hits with both figures ({min(printed)} to {max(printed)} printed damage a card) a "
+        "party whose characters hold 10 endurance each, stamina included (R-3.2), and which loses at the first death "
+        f"(R-8.5); the `late_game` weapons get {min(hits):.2f} to {max(hits):.2f} points an attack through the "
+        "figures' block (table below, weak-arc die included).\n"
+        "- **What lets the oracle win** (its interval's lower end above 5%): " + ("; ".join(what) or "nothing tried")
+        + ". Less damage per boss attack matters far more than health or flasks: the party dies before it "
+        "can use its turns.\n")
 
 
 def what_if_section(cache: Cache, battles: int, searched: int, say: Callable[[str], None]) -> str:
@@ -271,7 +335,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--battles", type=int, default=20_000, help="battles per scripted cell (default 20,000)")
     parser.add_argument("--searched", type=int, default=100, help="battles per oracle cell (default 100)")
     parser.add_argument("--sensitivity-budget", type=int, default=200_000)
-    parser.add_argument("--sections", default="ladder,data,loadout,race,what_if,sensitivity")
+    parser.add_argument("--sections", default="findings,ladder,data,loadout,race,what_if,sensitivity")
     args = parser.parse_args(argv)
     cache = Cache(STORE)
     began = time.monotonic()
@@ -279,8 +343,9 @@ def main(argv: list[str] | None = None) -> None:
     def say(text: str) -> None:
         print(f"[{time.monotonic() - began:.0f} s] {text}", file=sys.stderr, flush=True)
 
-    makers = {"ladder": ladder_section, "data": data_section, "loadout": loadout_section,
-              "race": lambda: race_section(cache, args.battles, args.searched, say),
+    makers = {"findings": lambda: findings(race_results(cache, args.battles, args.searched, say), cache),
+              "ladder": ladder_section, "data": data_section, "loadout": loadout_section,
+              "race": lambda: race_section(race_results(cache, args.battles, args.searched, say)),
               "what_if": lambda: what_if_section(cache, args.battles, args.searched, say),
               "sensitivity": lambda: sensitivity_section(cache, args.sensitivity_budget, say)}
     wanted = args.sections.split(",")
