@@ -316,18 +316,24 @@ def sensitivity_section(cache: Cache, budget: int, say: Callable[[str], None]) -
     res = cache.get(cmd, make, say)
     rows = ["| # | figure | value | one step down | one step up | status | source |", "|---|---|---|---|---|---|---|"]
     for i, r in enumerate(res["rows"][:12], 1):
-        rows.append(f"| {i} | `{r['figure']}` | {r['value']} | {_effect(r, 'down')} | {_effect(r, 'up')} | "
+        rows.append(f"| {i} | `{r['name']}` | {r['value']:g} | {_effect(r, 'down')} | {_effect(r, 'up')} | "
                     f"{r['status']} | {r.get('source', '')} |")
     return ("## Which of the pair's figures matter\n\n"
-            f"```\n{cmd}\n```\n\nThe measure is the mean boss health left (the win rate is 0 under every step), "
-            "under the tactician; changes with their paired 95% intervals.\n\n" + "\n".join(rows) + "\n")
+            f"```\n{cmd}\n```\n\nThe measure is the mean boss health left (the win rate is 0 whatever one figure "
+            f"does), under the tactician, on {res['plays']:,} plays in all; each step's change with its paired 95% "
+            "interval. *status*: sourced, a placeholder (a guess) or a decision between conflicting sources, read per data "
+            "entry: the pair's file states a decision (which half resolves first), so each of its figures reads "
+            "*decision*; the figures' own notes are in the data section above. A health figure moves the health left "
+            "by about its own step, by construction; the others show what the party's losses hang on (block, the "
+            "dodge difficulty and range of single cards, their repeats and damage), none of them a placeholder.\n\n"
+            + "\n".join(rows) + "\n")
 
 
 def _effect(row: dict[str, Any], side: str) -> str:
     d = row.get(side)
     if not d:
         return "at its bound"
-    return f"{d['change']:+.2f} ({d['ci95'][0]:+.2f} to {d['ci95'][1]:+.2f})"
+    return f"{d['to']:g}: {d['effect']:+.2f} ({d['ci95'][0]:+.2f} to {d['ci95'][1]:+.2f})"
 
 
 def main(argv: list[str] | None = None) -> None:
