@@ -325,7 +325,8 @@ def summary_row(cell: Cell, rungs: list[Rung]) -> str:
     v = verdict(rungs)
     rnd = next((r for r in rungs if r.label == "random_legal"), None)
     tuned = next((r for r in rungs if TUNED in r.label), None)
-    mark = {True: "**pass**", False: "fail", None: "no searcher"}[v.passes]
+    pending = "searchers not played yet" if searcher_names(cell) else "no searcher (whole games)"
+    mark = {True: "**pass**", False: "fail", None: pending}[v.passes]
     return (f"| {cell.title} | {len(v.best.won)} | {_pct(rnd.won.mean()) if rnd else ''} | {v.best.label} "
             f"{_pct(v.best.won.mean())} | {_pct(tuned.won.mean()) if tuned else '—'} | "
             f"{_pct(v.expert.won.mean()) if v.expert else '—'} | {_pct(v.oracle.won.mean()) if v.oracle else '—'} | "
@@ -379,7 +380,8 @@ def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int
                     f"{cell_table(rungs)}\n\nPlayed on commit {', '.join(commits) or 'unknown'}.\n")
     played = [v for _, r in results if r is not None for v in [verdict(r)] if v.passes is not None]
     tally = (f"{sum(v.passes for v in played)} of {len(played)} searched cells pass; "
-             f"{sum(1 for _, r in results if r is None)} not played yet.\n\n")
+             f"{sum(1 for _, r in results if r is None)} not played yet (the lead's or a later run continues them: "
+             "`python docs/make_ladder.py` plays only what the store lacks).\n\n")
     return head + "## Summary\n\n" + tally + "\n".join(rows) + "\n\n" + extra + "\n".join(body)
 
 
