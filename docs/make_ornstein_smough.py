@@ -318,6 +318,11 @@ def sensitivity_section(cache: Cache, budget: int, say: Callable[[str], None]) -
     for i, r in enumerate(res["rows"][:12], 1):
         rows.append(f"| {i} | `{r['name']}` | {r['value']:g} | {_effect(r, 'down')} | {_effect(r, 'up')} | "
                     f"{r['status']} | {r.get('source', '')} |")
+    doubted = [r for r in res["rows"] if r.get("confidence") or "special.effects" in r["name"]]
+    gaps = ["| rank of " + f"{len(res['rows'])} | figure | value | one step down | one step up | confidence |",
+            "|---|---|---|---|---|---|"]
+    gaps += [f"| {r['rank']} | `{r['name']}` | {r['value']:g} | {_effect(r, 'down')} | {_effect(r, 'up')} | "
+             f"{r.get('confidence') or 'gap default (placeholder text)'} |" for r in doubted]
     return ("## Which of the pair's figures matter\n\n"
             f"```\n{cmd}\n```\n\nThe measure is the mean boss health left (the win rate is 0 whatever one figure "
             f"does), under the tactician, on {res['plays']:,} plays in all; each step's change with its paired 95% "
@@ -326,12 +331,19 @@ def sensitivity_section(cache: Cache, budget: int, say: Callable[[str], None]) -
             "*decision*; the figures' own notes are in the data section above. A health figure moves the health left "
             "by about its own step, by construction; the others show what the party's losses hang on (block, the "
             "dodge difficulty and range of single cards, their repeats and damage), none of them a placeholder.\n\n"
-            + "\n".join(rows) + "\n")
+            + "\n".join(rows) + "\n\nThe doubted figures and gap defaults of the pair (the survivor heals, README "
+            "GAP 6, and the one doubted move) in the same run, each played on few plays (the run refines the figures "
+            "that matter): no change was measured. A heal acts only when a figure dies (in few of the tactician's "
+            "battles, table above) and is capped at the survivor's printed health (facts.md §5.3); the doubted move "
+            "is on one of Ornstein's heat-up cards. Under the oracle a figure dies far more often, so there the "
+            "heals may weigh more: not measured here.\n\n" + "\n".join(gaps) + "\n")
 
 
 def _effect(row: dict[str, Any], side: str) -> str:
     d = row.get(side)
-    if not d:
+    if row.get("errors", {}).get(side):
+        return "outside its stated range"
+    if not d or "effect" not in d:
         return "at its bound"
     return f"{d['to']:g}: {d['effect']:+.2f} ({d['ci95'][0]:+.2f} to {d['ci95'][1]:+.2f})"
 
