@@ -35,6 +35,7 @@ ENCOUNTERS = (  # two of each level, each with the gear a party has at that leve
     ("cemetery_of_ash", 3, "late_game"), ("silent_tombs", 3, "late_game"),
 )
 SEARCHERS = ("expert", "oracle")
+SEARCH_BASE = "tactician"  # the scripted policy the searchers roll out by default (their `base` parameter)
 TUNED = "tuned"  # label suffix of the best scripted policy's tuned vector
 PASS_LINE = 0.95  # the acceptance asks expert to beat the best scripted policy wherever that one is below 95%
 
@@ -225,7 +226,7 @@ def play_cell(store: Store, cell: Cell, seed: int, battles: int, chunk: int, rol
     tuned, then the searchers."""
     rungs = [Rung(n, play_rung(store, cell, n, n, None, seed, battles, chunk, say))
              for n in scripted or scripted_names(cell)]
-    best = max(rungs, key=lambda r: r.won.mean())
+    best = best_scripted(rungs)
     if tune_budget > 0 and best.label != "random_legal":
         vector = tune_best(store, cell, best.label, seed, tune_budget, say)
         if vector is not None:
@@ -295,9 +296,14 @@ class Verdict:
         return beats and self.ceiling_gap[2] >= 0
 
 
+def best_scripted(rungs: list[Rung]) -> Rung:
+    """The scripted rung with the highest win rate; a tie goes to the searchers' base policy (the tactician), the
+    one the one-step search improves on, then to the first listed."""
+    return max(rungs, key=lambda r: (r.won.mean(), r.label == SEARCH_BASE))
+
+
 def verdict(rungs: list[Rung]) -> Verdict:
-    scripted = [r for r in rungs if not r.searcher]
-    best = max(scripted, key=lambda r: r.won.mean())
+    best = best_scripted([r for r in rungs if not r.searcher])
     expert = next((r for r in rungs if r.searcher and not r.ceiling), None)
     oracle = next((r for r in rungs if r.ceiling), None)
     gain = paired(expert.won, best.won) if expert else None

@@ -87,3 +87,9 @@ def test_the_acceptance_verdict(best, expert, oracle, passes):
 
 def test_a_cell_without_searchers_has_no_verdict():
     assert ML.verdict([_rung("balanced", 3), _rung("rush", 1)]).passes is None
+
+
+def test_a_tie_at_the_top_goes_to_the_searchers_base_policy():
+    rungs = [_rung("aggressive", 0), _rung("tactician", 0), _rung("veteran", 0)]
+    assert ML.best_scripted(rungs).label == "tactician"
+    assert ML.best_scripted([_rung("aggressive", 3), _rung("tactician", 2)]).label == "aggressive"
