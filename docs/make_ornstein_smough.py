@@ -98,15 +98,21 @@ def _ci(ci: list[float]) -> str:
 # ------------------------------------------------------------------ sections
 
 
-def ladder_section() -> str:
-    """The O&S late_game ladder from the outcomes `make_ladder.py` stored (the acceptance's expert and oracle rates)."""
+def ladder_rungs() -> list[make_ladder.Rung] | None:
+    """The O&S late_game rungs `make_ladder.py` stored, on the plays every rung has (``None``: not played)."""
     store = make_ladder.Store.open(make_ladder.STORE)
     cell = make_ladder.CELLS["ornstein_and_smough-late_game"]
-    block = store.block(cell.name, 1)
-    n = min((e["n"] for e in block.values() if e["n"]), default=0)
-    rungs = make_ladder.stored_cell(store, cell, 1, n) if n else None
+    n = min((e["n"] for e in store.block(cell.name, 1).values() if e["n"]), default=0)
+    return make_ladder.stored_cell(store, cell, 1, n) if n else None
+
+
+def ladder_section() -> str:
+    """The O&S late_game ladder from the outcomes `make_ladder.py` stored (the acceptance's expert and oracle rates)."""
+    cell = make_ladder.CELLS["ornstein_and_smough-late_game"]
+    rungs = ladder_rungs()
     if not rungs:
         return "## The ladder\n\nNot played yet: run `python docs/make_ladder.py --cells ornstein_and_smough-late_game`.\n"
+    n = len(rungs[0].won)
     return (f"## The ladder (Knight + Warrior, `late_game`, {n} common battles, seed 1)\n\n"
             f"From `docs/skill-ladder/` (`{cell.command()} --battles {n} --seed 1`).\n\n"
             + make_ladder.cell_table(rungs) + "\n")
@@ -259,10 +265,14 @@ def findings(race: list[dict[str, Any]], cache: Cache) -> str:
     rate = oracle["mean_damage_dealt"] / max(oracle["mean_cards_drawn"], 1e-9)
     printed = list(card_damage(yaml.safe_load(BOSS_FILE.read_text(encoding="utf-8"))).values())
     hits = [v for line in attack_lines() for v in line["hit"].values()]
+    searched = {r.label: r.won for r in ladder_rungs() or [] if r.searcher}
+    ladder = ("; on the ladder's common battles " + ", ".join(
+        f"{name} {int(won.sum())}/{len(won)} ({_ci(list(make_ladder.wilson(won)))})" for name, won in searched.items())
+              if searched else "")
     return (
         "## Findings\n\n"
-        f"- **The oracle loses too**: {oracle['wins']}/{oracle['n']} ({_ci(oracle['ci95'])}); the tactician "
-        f"{tactician['wins']}/{tactician['n']:,}. No error was found in the pair's rules or data: the figures the "
+        f"- **The oracle loses too**: {oracle['wins']}/{oracle['n']} ({_ci(oracle['ci95'])}) in `dsim run`'s battles"
+        f"{ladder}; the tactician {tactician['wins']}/{tactician['n']:,}. No error was found in the pair's rules or data: the figures the "
         "party must beat are sourced (the one conflict, health, was settled toward the easier source); of the gap "
         "defaults, the survivor heals act only once a figure dies and Ornstein's half first only orders a card's "
         "two halves.\n"
