@@ -258,7 +258,8 @@ def stored_cell(store: Store, cell: Cell, seed: int, battles: int, scripted: lis
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    """A proportion as a percentage: one decimal, two below 1% (an upper bound of 0.02% is not 0.0%)."""
+    return f"{100 * x:.2f}%" if 0 < x < 0.01 else f"{100 * x:.1f}%"
 
 
 def wilson(won: np.ndarray) -> tuple[float, float]:
@@ -315,10 +316,11 @@ def _points(d: tuple[float, float, float]) -> str:
     return f"{100 * d[0]:+.1f} points ({100 * d[1]:+.1f} to {100 * d[2]:+.1f})"
 
 
-def cell_table(rungs: list[Rung]) -> str:
+def cell_table(rungs: list[Rung], measure: str | None = None) -> str:
     """One cell's ladder, weakest first, each searcher's paired gain over the best scripted rung."""
     v = verdict(rungs)
-    lines = [f"| policy | win rate | 95% CI | paired gain over {v.best.label} (95% CI) |", "|---|---|---|---|"]
+    lines = [f"| policy | {measure or 'win'} rate | 95% CI | paired gain over {v.best.label} (95% CI) |",
+             "|---|---|---|---|"]
     for r in sorted(rungs, key=lambda r: (r.searcher, r.won.mean())):
         label = r.label + (" (ceiling: sees hidden cards and future dice)" if r.ceiling else "")
         gain = _points(paired(r.won, v.best.won)) if r.searcher else ""
@@ -383,7 +385,7 @@ def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int
         rows.append(summary_row(cell, rungs))
         commits = sorted({r.commit for r in rungs if r.commit})
         body.append(f"## {cell.title}\n\n```\n{cell.command()} --battles {len(rungs[0].won)} --seed {seed}\n```\n\n"
-                    f"{cell_table(rungs)}\n\nPlayed on commit {', '.join(commits) or 'unknown'}.\n")
+                    f"{cell_table(rungs, cell.measure)}\n\nPlayed on commit {', '.join(commits) or 'unknown'}.\n")
     played = [v for _, r in results if r is not None for v in [verdict(r)] if v.passes is not None]
     tally = (f"{sum(v.passes for v in played)} of {len(played)} searched cells pass; "
              f"{sum(1 for _, r in results if r is None)} not played yet (the lead's or a later run continues them: "
