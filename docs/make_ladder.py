@@ -341,8 +341,7 @@ def summary_row(cell: Cell, rungs: list[Rung]) -> str:
             f"{_points(v.gain) if v.gain else '—'} | {_points(v.ceiling_gap) if v.ceiling_gap else '—'} | {mark} |")
 
 
-def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int | None, tune_budget: int,
-         extra: str = "") -> str:
+def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int | None, tune_budget: int) -> str:
     """The whole markdown page from the cells' rungs (``None``: not played yet)."""
     from dsim.games.dstbg.searchers import searcher
 
@@ -390,7 +389,7 @@ def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int
     tally = (f"{sum(v.passes for v in played)} of {len(played)} searched cells pass; "
              f"{sum(1 for _, r in results if r is None)} not played yet (the lead's or a later run continues them: "
              "`python docs/make_ladder.py` plays only what the store lacks).\n\n")
-    return head + "## Summary\n\n" + tally + "\n".join(rows) + "\n\n" + extra + "\n".join(body)
+    return head + "## Summary\n\n" + tally + "\n".join(rows) + "\n\n" + "\n".join(body)
 
 
 def main(argv: list[str] | None = None) -> None:

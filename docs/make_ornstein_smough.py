@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BOSS_FILE = ROOT / "data" / "dstbg" / "bosses" / "ornstein_and_smough.yaml"
 PARTY = "knight,warrior"
 FULL_PARTY = "knight,warrior,assassin,herald"
-# (label, party, boss, loadout, house rules): what the oracle and the tactician face in the "what would it take" table
+# (label, party, house rules): what the oracle and the tactician face against O&S (late_game) in "what would it take"
 WHAT_IF = (
     ("as printed", PARTY, []),
     ("extra_estus=1 (a second flask each)", PARTY, ["extra_estus=1"]),
