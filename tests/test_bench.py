@@ -52,6 +52,14 @@ def test_bench_json_is_one_object_per_measured_workload(tiny_bench):
         assert r["probe_items_per_battle"] == pytest.approx(r["probe_items_per_s"] / r["battles_per_s"])
 
 
+def test_bench_steps_reach_a_log_a_line_each(tiny_bench):
+    """Issue 47: `dsim bench --quick` sent to a file printed nothing for 15 minutes (its spinner draws only on a
+    terminal); each step is now a line there."""
+    _, stderr, _ = tiny_bench
+    assert "l1-2p: a fresh process playing one battle (cached start)" in stderr
+    assert "l1-2p: 200 battles on all threads and on one, and the probe loop" in stderr
+
+
 def test_a_one_thread_bench_reports_no_thread_speed_up():
     """`--threads 1` printed "× threads 1.32": one thread against one thread, the noise of two timings."""
     from dsim.bench import _result

@@ -63,8 +63,8 @@ def bench(
             check_record_folder(bench_dir)
         with err.status("benchmarking") as status:
             def step(message: str) -> None:
-                if message.startswith("skipped"):
-                    err.print(message)
+                if message.startswith("skipped") or not err.is_terminal:  # a log or a pipe: each step on a line
+                    err.print(message, markup=False)
                 status.update(message)
 
             results = run_bench(chosen, options, step)
