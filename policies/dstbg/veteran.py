@@ -15,7 +15,7 @@ from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
 from dsim.policy import policy_decorator
 from policies.dstbg import tactician
-from policies.dstbg.common import char_field, defender, free_slots, lowest
+from policies.dstbg.common import defender, free_slots, lowest
 
 # the tactician's module is compiled into the veteran (its answer is inlined): its edits must recompile it too
 veteran_function = policy_decorator(POLICY_SIG, "policy", [Path(P.__file__).resolve(), P.COMMON, *P.LAYOUT,
@@ -37,7 +37,7 @@ ROLL_BLOCK = 1  # H_LUCK column 3 (kernel combat.ROLL_*)
 def keeping(st, params):
     """Whether this battle should keep the estus, luck and heroic action for the boss (the game asks, R-5.9: they
     come back only at a rest)."""
-    return params[P_KEEP] > 0.5 and st[L.G_NEED] == L.NEED_KEEP
+    return params[P_KEEP] > 0.5 and st.glob[L.G_NEED] == L.NEED_KEEP
 
 
 @njit(inline="always")
@@ -70,7 +70,7 @@ def death_defence(st, opts, dist, params):
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``); the tactician's answer where the veteran has
     no habit of its own."""
-    st, opts, params = battle.st, battle.opts, battle.params
+    st, opts, params = battle, battle.opts, battle.params
     if hook == L.H_ESTUS and keeping(st, params):
         return 1 if opts[0, 1] + opts[0, 2] >= params[P_KEEP_ESTUS_AT] else 0
     if hook == L.H_LUCK and keeping(st, params):
@@ -87,10 +87,10 @@ def decide(hook, n, battle):
         k = death_defence(st, opts, battle.dwalk, params)
         if k >= 0:
             return k
-    if hook == L.H_STEP and params[P_LET_COME] > 0.5 and st[L.G_IS_BOSS] == 1:
+    if hook == L.H_STEP and params[P_LET_COME] > 0.5 and st.glob[L.G_IS_BOSS] == 1:
         k = tactician_answer(hook, n, battle)
-        c = st[L.G_ACTIVE]
-        if k > 0 and opts[k, 1] > 0 and opts[k, 7] == 0 and c >= 0 and char_field(st, c, L.C_ALIVE) == 1:
+        c = st.glob[L.G_ACTIVE]
+        if k > 0 and opts[k, 1] > 0 and opts[k, 7] == 0 and c >= 0 and st.chars[c, L.C_ALIVE] == 1:
             return 0  # a run that reaches no target: stop, and let the boss come (its move is free)
         return k
     return tactician_answer(hook, n, battle)

@@ -60,11 +60,13 @@ def _asker():
     return njit(types.int64(PolicyFunctionType, types.int64, types.int64, BATTLE_TYPE))(_ask_impl)
 
 
-def ask(decide, hook: int, st: np.ndarray, opts: np.ndarray, n: int, params: np.ndarray, dist: np.ndarray) -> int:
-    """The row a policy's ``decide`` picks for one question put from Python (tests, notebooks): the state and
-    option rows are handed over as they are (int32, C order; never copied, so a test sees whatever the policy
-    wrote into them), as the kernel hands them; the walk distances (``n`` × ``n``) go in a copy whose rows are
-    widened to the kernel's ``NODE_COLS`` columns."""
+def ask(decide, hook: int, st: L.StateViews | np.ndarray, opts: np.ndarray, n: int, params: np.ndarray,
+        dist: np.ndarray) -> int:
+    """The row a policy's ``decide`` picks for one question put from Python (tests, notebooks): the state (its
+    views, ``layout.state_views``, or the vector) and option rows are handed over as they are (int32, C order;
+    never copied, so a test sees whatever the policy wrote into them), as the kernel hands them; the walk
+    distances (``n`` × ``n``) go in a copy whose rows are widened to the kernel's ``NODE_COLS`` columns."""
+    st = L.state_vector(st) if isinstance(st, L.StateViews) else st
     for name, array in (("st", st), ("opts", opts), ("dist", dist)):
         if array.dtype != np.int32 or not array.flags.c_contiguous:
             raise ValueError(f"ask: {name} must be a C-ordered int32 array, got {array.dtype}")
@@ -72,6 +74,6 @@ def ask(decide, hook: int, st: np.ndarray, opts: np.ndarray, n: int, params: np.
         raise ValueError(f"ask: dist must be n × n with n ≤ {L.NODE_COLS}, got shape {dist.shape}")
     wide = np.full((dist.shape[0], L.NODE_COLS), L.UNREACHABLE, np.int32)
     wide[:, :dist.shape[1]] = dist
-    battle = X.new_battle(dist.shape[0], params)._replace(st=st, opts=opts, dwalk=wide)
+    battle = X.with_state(X.new_battle(dist.shape[0], params), st)._replace(opts=opts, dwalk=wide)
     check_trailing_dims(battle)
     return int(_asker()(compiled(decide), hook, n, battle))

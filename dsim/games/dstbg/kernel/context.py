@@ -13,6 +13,8 @@ from typing import NamedTuple
 import numpy as np
 
 from dsim.games.dstbg.kernel import layout as L
+from numba.extending import register_jitable
+
 from dsim.numba_ref import fixed_trailing_dims
 
 # scenario vector layout (one encounter or boss battle, compiled per cell)
@@ -93,6 +95,13 @@ class Battle(NamedTuple):
     tdice: np.ndarray  # int32 (max_dice,) dice values rolled, referenced by events
     params: np.ndarray  # float64 policy parameter vector
     search: np.ndarray  # int64 (SR_CHOICES + k,) the search log (dsim.search), or (0,) outside searches: below
+    # the state by entity: views of ``st`` made once with the buffers (layout.state_views), so that a snapshot or a
+    # copy of ``st`` is still the whole state
+    glob: np.ndarray  # int32 (G_FIELDS,): glob[G_*]
+    chars: np.ndarray  # int32 (MAX_CHARS, C_FIELDS): chars[c, C_*]
+    enemies: np.ndarray  # int32 (MAX_ENEMIES, E_FIELDS): enemies[e, E_*], bosses included
+    nodes: np.ndarray  # int32 (MAX_NODES, N_FIELDS): nodes[n, N_*]
+    deck: np.ndarray  # int32 (MAX_DECK,): the behaviour deck's cards in order (deck.py)
 
 
 # The search log of a replay with forced decisions (engine.BattleReplayer, dsim.search): the first SR_FORCED decisions
@@ -149,7 +158,16 @@ fixed_trailing_dims(Tables, {
     "prog": (L.S_FIELDS,), "cards": (CARD_FIELDS,), "faces": (6,),
     "taken": (DEFENCE_DICE + 1, DEFENCE_DICE + 1, DEFENCE_DAMAGE + 1), "dodge": (DODGE_DIFFICULTY + 1,),
 })
-fixed_trailing_dims(Battle, {"opts": (L.OPT_FIELDS,), "dwalk": (L.NODE_COLS,), "trace": (L.EV_FIELDS + L.STATE_LEN,)})
+fixed_trailing_dims(Battle, {"opts": (L.OPT_FIELDS,), "dwalk": (L.NODE_COLS,), "trace": (L.EV_FIELDS + L.STATE_LEN,),
+                             "chars": (L.C_FIELDS,), "enemies": (L.E_FIELDS,), "nodes": (L.N_FIELDS,)})
+
+state_views = register_jitable(L.state_views)  # callable from compiled code (battle.search_buffers) and Python
+
+
+def with_state(b: Battle, st: np.ndarray) -> Battle:
+    """``b`` with the state vector ``st`` (int32, C order) and its views in place of its own."""
+    glob, chars, enemies, nodes, deck = state_views(st)
+    return b._replace(st=st, glob=glob, chars=chars, enemies=enemies, nodes=nodes, deck=deck)
 
 
 def new_battle(
@@ -160,8 +178,10 @@ def new_battle(
     search: int = 0,
 ) -> Battle:
     """Allocate the buffers of one battle (Python side: tests and trace replays)."""
+    st = np.zeros(L.STATE_LEN, np.int32)
+    glob, chars, enemies, nodes, deck = state_views(st)
     return Battle(
-        st=np.zeros(L.STATE_LEN, np.int32),
+        st=st,
         rng=np.zeros(2, np.uint64),
         opts=np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
         dwalk=np.zeros((n_nodes, L.NODE_COLS), np.int32),
@@ -174,4 +194,9 @@ def new_battle(
         tdice=np.zeros(max(trace_events * 4, 1), np.int32),
         params=np.asarray(params, np.float64),
         search=np.zeros(search, np.int64),
+        glob=glob,
+        chars=chars,
+        enemies=enemies,
+        nodes=nodes,
+        deck=deck,
     )
