@@ -40,6 +40,17 @@ ENEMY_SLOT = 1  # H_NODE_LIMIT column 0: 0 = a character moves out, 1 = an enemy
 
 
 @helper
+def next_card(st):
+    """The behaviour card the boss draws next if the players know it, else -1: once every card of the deck has been
+    drawn since its last shuffle the deck repeats in the same order (R-12.7), so the next draw is a card seen."""
+    size = st.glob[L.G_DECK_LEN]
+    if size == 0:
+        return -1
+    pos = st.glob[L.G_DECK_POS]
+    return st.known[pos if pos < size else 0]
+
+
+@helper
 def free_slots(st, c):
     """Empty slots of character ``c``'s endurance bar (R-3.2): filling the last one kills (R-3.3)."""
     return 10 - st.chars[c, L.C_STAMINA] - st.chars[c, L.C_DAMAGE]
@@ -247,17 +258,17 @@ def support_value(st, opts, i):
 
 @helper
 def state_hash(hook, st, opts, n, salt):
-    """A 64-bit mix (splitmix64 steps) of the hook, state and option rows: a deterministic
-    stand-in for randomness, since a policy has no random stream of its own."""
+    """A 64-bit mix (splitmix64 steps) of the hook, the public state (globals, figures, the deck as known) and the
+    option rows: a deterministic stand-in for randomness, since a policy has no random stream of its own."""
     h = np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(hook + 7919 * salt + (1 << 20))
     for i in range(st.glob.shape[0]):
         h = _mix(h ^ np.uint64(np.int64(st.glob[i]) + (1 << 31)))
-    for rows in (st.chars, st.enemies, st.nodes):
+    for rows in (st.chars, st.enemies):
         for i in range(rows.shape[0]):
             for j in range(rows.shape[1]):
                 h = _mix(h ^ np.uint64(np.int64(rows[i, j]) + (1 << 31)))
-    for i in range(st.deck.shape[0]):
-        h = _mix(h ^ np.uint64(np.int64(st.deck[i]) + (1 << 31)))
+    for i in range(st.known.shape[0]):
+        h = _mix(h ^ np.uint64(np.int64(st.known[i]) + (1 << 31)))
     for i in range(n):
         for j in range(opts.shape[1]):
             h = _mix(h ^ np.uint64(np.int64(opts[i, j]) + (1 << 31)))

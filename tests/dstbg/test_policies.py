@@ -401,7 +401,7 @@ def test_ask_hands_the_policy_the_caller_s_own_arrays_and_refuses_others():
     st, dist = random_state(np.random.default_rng(10), L.H_AGGRO)
     opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
     with pytest.raises(ValueError, match="ask: st must be a C-ordered int32 array, got int64"):
-        ask(get_policy("naive").decide, L.H_AGGRO, st.astype(np.int64), opts, 3, get_policy("naive").vector(), dist)
+        ask(get_policy("naive").decide, L.H_AGGRO, L.state_vector(st).astype(np.int64), opts, 3, get_policy("naive").vector(), dist)
     with pytest.raises(ValueError, match="ask: dist must be a C-ordered int32 array"):
         ask(get_policy("naive").decide, L.H_AGGRO, st, opts, 3, get_policy("naive").vector(), dist.T)
     with pytest.raises(ValueError, match=r"ask: dist must be n × n with n ≤ 32, got shape \(3, 4\)"):

@@ -49,12 +49,13 @@ def test_views_share_the_state_vector() -> None:
     b.nodes[3, L.N_TRAP] = 2
     b.glob[L.G_ROUND] = 9
     b.deck[4] = 11
+    b.known[4] = 12
     copy = b.st.copy()
     v = L.state_views(copy)
-    assert (v.chars[2, L.C_POS], v.enemies[1, L.E_WOUNDS], v.nodes[3, L.N_TRAP], v.glob[L.G_ROUND], v.deck[4]) == \
-        (7, 5, 2, 9, 11)
+    assert (v.chars[2, L.C_POS], v.enemies[1, L.E_WOUNDS], v.nodes[3, L.N_TRAP], v.glob[L.G_ROUND], v.deck[4],
+            v.known[4]) == (7, 5, 2, 9, 11, 12)
     assert sum(a.size for a in v) == L.STATE_LEN and all(np.shares_memory(a, copy) for a in v)
     assert L.state_vector(v) is copy
     rebound = X.with_state(b, copy)
-    rebound.chars[0, L.C_DAMAGE] = 3
+    rebound.pub.chars[0, L.C_DAMAGE] = 3  # the policy's view is of the same vector
     assert copy[L.state_views(np.arange(L.STATE_LEN)).chars[0, L.C_DAMAGE]] == 3

@@ -25,7 +25,8 @@ class Position:
         self.comp = comp
         sc = comp.tables.scen
         self.st = np.zeros(L.STATE_LEN, np.int32)
-        self.glob, self.chars, self.enemies, self.nodes, self.cards = L.state_views(self.st)
+        self.glob, self.chars, self.enemies, self.nodes, self.cards, self.known = L.state_views(self.st)
+        self.known[:] = -1  # the players have seen no behaviour card yet
         self.glob[L.G_N_CHARS] = sc[X.SC_N_CHARS]
         self.glob[L.G_N_ENEMIES] = sc[X.SC_N_ENEMIES]
         self.glob[L.G_N_NODES] = sc[X.SC_N_NODES]

@@ -297,13 +297,16 @@ def battle_buffers(n_nodes: int, params):
 def search_buffers(n_nodes: int, params, search: int):
     """Buffers for battles on a board of ``n_nodes`` nodes with a search log of ``search`` entries (0: none)."""
     st = np.zeros(L.STATE_LEN, np.int32)
-    glob, chars, enemies, nodes, deck = X.state_views(st)
+    glob, chars, enemies, nodes, deck, known = X.state_views(st)
+    opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
+    dwalk = np.zeros((n_nodes, L.NODE_COLS), np.int32)
+    figs = np.zeros(L.MAX_NODES, np.int32)
     return X.Battle(
         st,
         np.zeros(2, np.uint64),
-        np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
-        np.zeros((n_nodes, L.NODE_COLS), np.int32),
-        np.zeros(L.MAX_NODES, np.int32),
+        opts,
+        dwalk,
+        figs,
         np.zeros(8, np.int32),
         np.zeros(8, np.int32),
         np.zeros(0, np.int32),
@@ -317,6 +320,8 @@ def search_buffers(n_nodes: int, params, search: int):
         enemies,
         nodes,
         deck,
+        known,
+        X.View(glob, chars, enemies, known, opts, params, dwalk, figs),
     )
 
 

@@ -129,7 +129,7 @@ def decide(b, policy, hook: int, n: int) -> int:
     if in_batch() == 0 and b.search.shape[0] > 0:  # a replay of a search (dsim.search); folds away in batches
         choice = search_decide(b, policy, hook, n)
     else:
-        choice = np.int64(policy(hook, n, b))  # the battle by reference: one pointer (dsim.games.dstbg.policy)
+        choice = np.int64(policy(hook, n, b.pub))  # what the players know, by reference: one pointer (policy.py)
     if choice < 0 or choice >= n:
         choice = 0
     log(b, L.ACTOR_NONE, -1, L.EV_DECISION, hook, choice, n, b.opts[choice, 0], -1)
@@ -139,6 +139,8 @@ def decide(b, policy, hook: int, n: int) -> int:
 @kernel
 def shuffle_range(b, lo: int, hi: int) -> None:
     """Fisher–Yates shuffle of behaviour-deck positions ``lo .. hi-1`` from the battle's stream."""
+    for i in range(lo, hi):  # the players no longer know where these cards lie
+        b.known[i] = -1
     for i in range(hi - 1, lo, -1):
         j = lo + randint(b.rng, i - lo + 1)
         a = b.deck[i]
@@ -229,7 +231,7 @@ def search_decide(b, policy, hook: int, n: int) -> int:
         if k == forced - 1 and mode == X.SEARCH_FAIR:
             hide(b, s[X.SR_KEY_HI], s[X.SR_KEY_LO])
         return choice
-    choice = np.int64(policy(hook, n, b))
+    choice = np.int64(policy(hook, n, b.pub))
     if k == forced and mode == X.SEARCH_ADVANCE:
         s[X.SR_HOOK] = hook
         s[X.SR_OPTIONS] = n

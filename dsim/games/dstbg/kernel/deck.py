@@ -3,6 +3,8 @@
 The deck lives in the state as a card sequence ``deck[0 .. len)``: positions before ``pos`` are
 the discard pile in the order drawn, the rest the face-down draw pile. An empty draw pile turns
 the discard pile over without shuffling (``pos = 0``), so the boss repeats its pattern (R-12.7).
+``known`` is the deck as the players know it (the policies' view): a draw shows its position's card,
+a shuffle (``core.shuffle_range``) hides the positions it shuffled; after a whole cycle every position is known.
 """
 
 from __future__ import annotations
@@ -42,8 +44,10 @@ def draw_card(b) -> int:
     """R-12.7: turn the next card face up onto the discard pile; rebuild an empty deck unshuffled."""
     if b.glob[L.G_DECK_POS] >= b.glob[L.G_DECK_LEN]:
         b.glob[L.G_DECK_POS] = 0
-    card = b.deck[b.glob[L.G_DECK_POS]]
-    b.glob[L.G_DECK_POS] += 1
+    pos = b.glob[L.G_DECK_POS]
+    card = b.deck[pos]
+    b.known[pos] = card  # the players see it, and where it lies in the deck's order
+    b.glob[L.G_DECK_POS] = pos + 1
     b.glob[L.G_CARDS_DRAWN] += 1
     b.glob[L.G_LAST_CARD] = card
     return card
