@@ -4,7 +4,9 @@ Numba passes a named tuple by value: every call copies each array's whole descri
 pointer, shape, strides, meminfo …), about 220 machine words for the DS:TBG kernel's two bundles,
 and profiling showed most of the kernel's time went into those copies. :func:`ref` stores the
 tuple once on the caller's stack and hands callees a pointer; ``r.field`` reads through it, so
-kernel code is written the same way for a tuple and a reference.
+kernel code is written the same way for a tuple and a reference. A named tuple inside the tuple is read as a
+reference too (``r.inner`` is a pointer into the caller's copy): a callee can be handed part of a bundle, and
+nothing else, at no cost.
 
 The pointer is only valid while the function that called :func:`ref` runs and the tuple's arrays
 live: a reference must never be returned or stored (the kernel only passes it down), and a tuple
@@ -50,7 +52,10 @@ class _RefAttributes(AttributeTemplate):
 
     def generic_resolve(self, typ: Ref, attr: str) -> types.Type | None:
         fields = typ.dtype.fields
-        return typ.dtype.types[fields.index(attr)] if attr in fields else None
+        if attr not in fields:
+            return None
+        field_type = typ.dtype.types[fields.index(attr)]
+        return Ref(field_type) if isinstance(field_type, types.BaseNamedTuple) else field_type
 
 
 _TRAILING_DIMS: dict[type, dict[str, tuple[int, ...]]] = {}
@@ -116,6 +121,8 @@ def _with_constant_dims(context, builder, array_type: types.Array, data, trailin
 def _ref_getattr(context, builder, typ: Ref, value, attr: str):
     i = typ.dtype.fields.index(attr)
     field_type = typ.dtype.types[i]
+    if isinstance(field_type, types.BaseNamedTuple):  # a named tuple inside: a reference to it, nothing copied
+        return cgutils.gep_inbounds(builder, value, 0, i)
     data = builder.load(cgutils.gep_inbounds(builder, value, 0, i))
     trailing = _declared(getattr(typ.dtype, "instance_class", None)).get(attr)
     if trailing is not None and isinstance(field_type, types.Array) and field_type.layout == "C" \

@@ -10,7 +10,6 @@ from policies.dstbg.common import (
     approach,
     approach_stops,
     best_attack,
-    char_field,
     enemy_choice,
     highest,
     nearest_enemy,
@@ -30,7 +29,7 @@ P_KNIGHT_GAIN = 5
 @policy_function(reads={"step": APPROACH_READS})
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
-    st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
+    st, opts, params, dist = battle, battle.opts, battle.params, battle.dwalk
     if hook == L.H_MOVE_ON:
         return approach_stops(st, opts, 0.0, 0.0)
     if hook == L.H_STEP:
@@ -62,8 +61,8 @@ def decide(hook, n, battle):
     if hook == L.H_AGGRO or hook == L.H_FIRST_CHAR:
         return highest(opts, n, 1)
     if hook == L.H_ATTACK_PUSH:
-        if st[L.G_ACTIVE] >= 0:  # pushing an enemy: keep it close to the active character
-            pos = char_field(st, st[L.G_ACTIVE], L.C_POS)
+        if st.glob[L.G_ACTIVE] >= 0:  # pushing an enemy: keep it close to the active character
+            pos = st.chars[st.glob[L.G_ACTIVE], L.C_POS]
             best = 0
             for i in range(1, n):
                 if dist[pos, opts[i, 0]] < dist[pos, opts[best, 0]]:

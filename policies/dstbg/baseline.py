@@ -14,11 +14,11 @@ P_DODGE_EDGE = 2  # dodge when its expected damage is lower by at least this (x1
 @policy_function(reads={"step": (1, 2, 4, 7)})
 def decide(hook, n, battle):
     """Answer one hook; see ``policies/dstbg/README.md`` for the option columns."""
-    st, opts, params = battle.st, battle.opts, battle.params
+    st, opts, params = battle, battle.opts, battle.params
     best = 0
     if hook == L.H_STEP or hook == L.H_SHIFT or hook == L.H_MOVE_ON:
-        c = st[L.G_ACTIVE]
-        attacked = st[L.C_BASE + c * L.C_FIELDS + L.C_USED0] + st[L.C_BASE + c * L.C_FIELDS + L.C_USED1]
+        c = st.glob[L.G_ACTIVE]
+        attacked = st.chars[c, L.C_USED0] + st.chars[c, L.C_USED1]
         stay = opts[0, 7] > 0 or attacked > 0  # can attack from here, or already attacked
         if hook == L.H_MOVE_ON:
             return 1 if stay else 0
@@ -33,8 +33,8 @@ def decide(hook, n, battle):
                     best = i
         return best
     if hook == L.H_ATTACK:
-        c = st[L.G_ACTIVE]
-        free = 10 - st[L.C_BASE + c * L.C_FIELDS + L.C_STAMINA] - st[L.C_BASE + c * L.C_FIELDS + L.C_DAMAGE]
+        c = st.glob[L.G_ACTIVE]
+        free = 10 - st.chars[c, L.C_STAMINA] - st.chars[c, L.C_DAMAGE]
         value = 0
         for i in range(1, n):
             if opts[i, 7] >= 2:

@@ -11,7 +11,6 @@ from policies.dstbg.common import (
     approach,
     approach_stops,
     best_attack,
-    char_field,
     defender,
     enemy_choice,
     highest,
@@ -35,7 +34,7 @@ P_HEAL = 6
 @policy_function(reads={"step": APPROACH_READS})
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
-    st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
+    st, opts, params, dist = battle, battle.opts, battle.params, battle.dwalk
     reserve = params[P_RESERVE]
     value = params[P_STAMINA_VALUE] * 100.0  # one stamina cube in E[damage] x100 units
     if hook == L.H_MOVE_ON:
@@ -50,7 +49,7 @@ def decide(hook, n, battle):
             return 1 if opts[1, 1] + value * opts[1, 5] < opts[0, 1] else 0
         return 0
     if hook == L.H_TRAP:
-        c = st[L.G_ACTIVE] if st[L.G_ACTIVE] >= 0 else defender(st, -1, dist)
+        c = st.glob[L.G_ACTIVE] if st.glob[L.G_ACTIVE] >= 0 else defender(st, -1, dist)
         if n > 1 and affordable(st, c, opts[1, 4], reserve):
             return 1 if opts[1, 3] * opts[1, 1] / 10.0 > value * opts[1, 4] else 0
         return 0
@@ -64,8 +63,8 @@ def decide(hook, n, battle):
         if opts[0, 1] == L.HEROIC_PERSEVERANCE:
             return 1 if opts[0, 2] >= 4 else 0
         if opts[0, 1] == L.HEROIC_BERSERK:
-            c = st[L.G_ACTIVE]
-            return 1 if nearest_enemy(st, char_field(st, c, L.C_POS), dist) <= 2 else 0
+            c = st.glob[L.G_ACTIVE]
+            return 1 if nearest_enemy(st, st.chars[c, L.C_POS], dist) <= 2 else 0
         return 1 if opts[0, 2] - opts[1, 2] >= 100 else 0
     if hook == L.H_DODGE_MOVE:
         return safest_node(st, opts, n, dist)

@@ -1,7 +1,7 @@
 """Numba helpers shared by the DS:TBG policies: state field access and hook answers several share.
 
-Every function reads only the flat state, the option rows and the walk-distance matrix the kernel
-hands to a policy, i.e. information the players have at the table. Option columns per hook are
+Every function reads only the state views (``st.glob``, ``st.chars``, ``st.enemies``), the option rows and the
+walk-distance matrix the kernel hands to a policy, i.e. information the players have at the table. Option columns per hook are
 documented in ``policies/dstbg/README.md``.
 """
 
@@ -40,21 +40,9 @@ ENEMY_SLOT = 1  # H_NODE_LIMIT column 0: 0 = a character moves out, 1 = an enemy
 
 
 @helper
-def char_field(st, c, f):
-    """Field ``f`` (``layout.C_*``) of character ``c``."""
-    return st[L.C_BASE + c * L.C_FIELDS + f]
-
-
-@helper
-def enemy_field(st, e, f):
-    """Field ``f`` (``layout.E_*``) of enemy slot ``e``."""
-    return st[L.E_BASE + e * L.E_FIELDS + f]
-
-
-@helper
 def free_slots(st, c):
     """Empty slots of character ``c``'s endurance bar (R-3.2): filling the last one kills (R-3.3)."""
-    return 10 - char_field(st, c, L.C_STAMINA) - char_field(st, c, L.C_DAMAGE)
+    return 10 - st.chars[c, L.C_STAMINA] - st.chars[c, L.C_DAMAGE]
 
 
 @helper
@@ -66,16 +54,16 @@ def affordable(st, c, cost, keep):
 @helper
 def has_attacked(st, c):
     """Whether character ``c`` already attacked with a hand weapon in this activation (R-10.5)."""
-    return char_field(st, c, L.C_USED0) + char_field(st, c, L.C_USED1) > 0
+    return st.chars[c, L.C_USED0] + st.chars[c, L.C_USED1] > 0
 
 
 @helper
 def nearest_enemy(st, node, dist):
     """Walk distance from ``node`` to the nearest living enemy (``UNREACHABLE`` if none)."""
     best = L.UNREACHABLE
-    for e in range(st[L.G_N_ENEMIES]):
-        if enemy_field(st, e, L.E_ALIVE) == 1:
-            best = min(best, dist[node, enemy_field(st, e, L.E_POS)])
+    for e in range(st.glob[L.G_N_ENEMIES]):
+        if st.enemies[e, L.E_ALIVE] == 1:
+            best = min(best, dist[node, st.enemies[e, L.E_POS]])
     return best
 
 
@@ -84,9 +72,9 @@ def nearest_figure(st, node, dist):
     """The living enemy slot nearest ``node`` by walk distance, the first slot among ties (−1 if none);
     in boss battles the figure whose arcs the move-step column 8 describes."""
     best = -1
-    for e in range(st[L.G_N_ENEMIES]):
-        if enemy_field(st, e, L.E_ALIVE) == 1 and (
-            best < 0 or dist[node, enemy_field(st, e, L.E_POS)] < dist[node, enemy_field(st, best, L.E_POS)]
+    for e in range(st.glob[L.G_N_ENEMIES]):
+        if st.enemies[e, L.E_ALIVE] == 1 and (
+            best < 0 or dist[node, st.enemies[e, L.E_POS]] < dist[node, st.enemies[best, L.E_POS]]
         ):
             best = e
     return best
@@ -97,14 +85,14 @@ def pair_focus(st):
     """Ornstein & Smough (facts.md §5.3): the boss figure to focus while both live — the most wounded,
     the first slot among ties. The survivor heals when its partner dies, so wounds spread over both
     are partly undone; −1 outside boss battles with two living figures."""
-    if st[L.G_IS_BOSS] == 0:
+    if st.glob[L.G_IS_BOSS] == 0:
         return -1
     focus = -1
     living = 0
-    for e in range(st[L.G_N_ENEMIES]):
-        if enemy_field(st, e, L.E_ALIVE) == 1:
+    for e in range(st.glob[L.G_N_ENEMIES]):
+        if st.enemies[e, L.E_ALIVE] == 1:
             living += 1
-            if focus < 0 or enemy_field(st, e, L.E_WOUNDS) > enemy_field(st, focus, L.E_WOUNDS):
+            if focus < 0 or st.enemies[e, L.E_WOUNDS] > st.enemies[focus, L.E_WOUNDS]:
                 focus = e
     return focus if living > 1 else -1
 
@@ -115,7 +103,7 @@ def focus_steps(st, opts, n, dist, focus):
     distance to it, and a node counts as in reach (column 7) only if ``focus`` is among the nearest
     figures from there, since column 7 counts targets of the nearest range."""
     o = opts[:n].copy()
-    pos = enemy_field(st, focus, L.E_POS)
+    pos = st.enemies[focus, L.E_POS]
     for i in range(n):
         d = dist[o[i, 0], pos]
         if d > o[i, 4]:
@@ -128,14 +116,14 @@ def focus_steps(st, opts, n, dist, focus):
 def defender(st, e, dist):
     """The character an enemy attack most likely targets: the nearest to enemy ``e``, the aggro
     holder among ties (R-11.4). A guess: the defence and trap hooks do not name the character."""
-    pos = enemy_field(st, e, L.E_POS) if 0 <= e < st[L.G_N_ENEMIES] else -1
+    pos = st.enemies[e, L.E_POS] if 0 <= e < st.glob[L.G_N_ENEMIES] else -1
     best = L.UNREACHABLE + 1
     who = -1
-    for c in range(st[L.G_N_CHARS]):
-        if char_field(st, c, L.C_ALIVE) == 0:
+    for c in range(st.glob[L.G_N_CHARS]):
+        if st.chars[c, L.C_ALIVE] == 0:
             continue
-        d = dist[pos, char_field(st, c, L.C_POS)] if pos >= 0 else 0
-        if d < best or (d == best and c == st[L.G_AGGRO]):
+        d = dist[pos, st.chars[c, L.C_POS]] if pos >= 0 else 0
+        if d < best or (d == best and c == st.glob[L.G_AGGRO]):
             best = d
             who = c
     return max(who, 0)
@@ -165,7 +153,7 @@ def lowest(opts, n, col, first):
 def enemy_choice(hook, st, opts, n):
     """D-30/D-31/D-34, choices made on an enemy's behalf: in the party's favour, or against it
     when the kernel asks adversarially (A-41 ``players_choice_policy``)."""
-    against = st[L.G_ADVERSARIAL] == 1
+    against = st.glob[L.G_ADVERSARIAL] == 1
     if hook == L.H_TAUNT_TIE:  # (char, node, taunt, enemy): the character best able to take it
         best = 0
         for i in range(1, n):
@@ -185,8 +173,8 @@ def enemy_choice(hook, st, opts, n):
     if hook == L.H_ENEMY_ORDER:  # (enemy, type, node, threat): the most wounded acts last
         best = 0
         for i in range(1, n):
-            a = enemy_field(st, opts[i, 0], L.E_WOUNDS)
-            b = enemy_field(st, opts[best, 0], L.E_WOUNDS)
+            a = st.enemies[opts[i, 0], L.E_WOUNDS]
+            b = st.enemies[opts[best, 0], L.E_WOUNDS]
             if (a > b) if against else (a < b):
                 best = i
         return best
@@ -248,22 +236,28 @@ def support_value(st, opts, i):
     field = L.C_STAMINA if kind == L.SUP_STAMINA else L.C_DAMAGE
     amount = opts[i, 5] // 100
     total = 0
-    for a in range(st[L.G_N_CHARS]):
-        if char_field(st, a, L.C_ALIVE) == 0:
+    for a in range(st.glob[L.G_N_CHARS]):
+        if st.chars[a, L.C_ALIVE] == 0:
             continue
         if opts[i, 7] == OPT_SUPPORT_ONE and a != opts[i, 3]:
             continue
-        total += min(amount, char_field(st, a, field))
+        total += min(amount, st.chars[a, field])
     return total * 100
 
 
 @helper
 def state_hash(hook, st, opts, n, salt):
-    """A 64-bit mix (splitmix64 steps) of the hook, state and option rows: a deterministic
-    stand-in for randomness, since a policy has no random stream of its own."""
+    """A 64-bit mix (splitmix64 steps) of the hook, the public state (globals, figures, the deck as known) and the
+    option rows: a deterministic stand-in for randomness, since a policy has no random stream of its own."""
     h = np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(hook + 7919 * salt + (1 << 20))
-    for i in range(st.shape[0]):
-        h = _mix(h ^ np.uint64(np.int64(st[i]) + (1 << 31)))
+    for i in range(st.glob.shape[0]):
+        h = _mix(h ^ np.uint64(np.int64(st.glob[i]) + (1 << 31)))
+    for rows in (st.chars, st.enemies):
+        for i in range(rows.shape[0]):
+            for j in range(rows.shape[1]):
+                h = _mix(h ^ np.uint64(np.int64(rows[i, j]) + (1 << 31)))
+    for i in range(st.known.shape[0]):
+        h = _mix(h ^ np.uint64(np.int64(st.known[i]) + (1 << 31)))
     for i in range(n):
         for j in range(opts.shape[1]):
             h = _mix(h ^ np.uint64(np.int64(opts[i, j]) + (1 << 31)))
@@ -288,7 +282,7 @@ def approach(st, opts, n, keep, kite, retreat, trap_penalty):
     """D-18/D-21: close in on the nearest enemy until some weapon reaches one, paying runs only
     while ``keep`` free slots remain; with ``kite`` > 0 slide (for free) to a node in reach that is
     farther away; with ``retreat`` > 0 step away for free after attacking. Row 0 = stop."""
-    c = st[L.G_ACTIVE]
+    c = st.glob[L.G_ACTIVE]
     if c < 0:
         return 0
     best = 0
@@ -321,7 +315,7 @@ def approach(st, opts, n, keep, kite, retreat, trap_penalty):
 def approach_stops(st, opts, kite, retreat):
     """``H_MOVE_ON`` for :func:`approach`: 1 (stop here) exactly when approach would pick row 0 whatever
     the other rows hold, which this node's row 0 alone tells; else 0 (list the steps)."""
-    c = st[L.G_ACTIVE]
+    c = st.glob[L.G_ACTIVE]
     if c < 0:
         return 1
     if has_attacked(st, c):
@@ -345,7 +339,7 @@ def focus_attack(st, opts, n, focus, keep, kill_weight, stamina_weight, heal_wei
     rows = np.zeros(n, np.int64)
     m = 1  # row 0 = stop
     hits = False
-    pos = enemy_field(st, focus, L.E_POS)
+    pos = st.enemies[focus, L.E_POS]
     for i in range(1, n):
         on_focus = opts[i, 2] == focus or (opts[i, 7] == OPT_NODE and opts[i, 3] == pos)
         if on_focus or opts[i, 7] >= OPT_SUPPORT_ONE:
@@ -360,7 +354,7 @@ def focus_attack(st, opts, n, focus, keep, kill_weight, stamina_weight, heal_wei
 @helper
 def best_attack(st, opts, n, keep, kill_weight, stamina_weight, heal_weight):
     """The attack row of highest positive :func:`attack_score` that leaves ``keep`` free slots; 0 = stop."""
-    c = st[L.G_ACTIVE]
+    c = st.glob[L.G_ACTIVE]
     best = 0
     top = 0.0
     for i in range(1, n):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import Param, Policy, policy_function, register
-from policies.dstbg.common import APPROACH_READS, approach, approach_stops, char_field, enemy_choice, free_slots
+from policies.dstbg.common import APPROACH_READS, approach, approach_stops, enemy_choice, free_slots
 
 P_ESTUS_FREE = 0
 P_FLOOR = 1
@@ -14,14 +14,14 @@ P_FLOOR = 1
 @policy_function(reads={"step": APPROACH_READS})
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``)."""
-    st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
+    st, opts, params, dist = battle, battle.opts, battle.params, battle.dwalk
     if hook == L.H_MOVE_ON:
         return approach_stops(st, opts, 0.0, 0.0)
     if hook == L.H_STEP or hook == L.H_SHIFT:
         return approach(st, opts, n, params[P_FLOOR], 0.0, 0.0, 0.0)
     if hook == L.H_ATTACK:
-        c = st[L.G_ACTIVE]
-        pos = char_field(st, c, L.C_POS)
+        c = st.glob[L.G_ACTIVE]
+        pos = st.chars[c, L.C_POS]
         best = 0
         for i in range(1, n):
             if opts[i, 7] >= 2 or (opts[i, 4] > 0 and free_slots(st, c) - opts[i, 4] < params[P_FLOOR]):

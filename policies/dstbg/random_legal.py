@@ -14,11 +14,11 @@ P_PASSIVE = 0
 @policy_function
 def decide(hook, n, battle):
     """A legal row drawn from a hash of (hook, state, options): deterministic for a given state."""
-    st, opts, params = battle.st, battle.opts, battle.params
+    st, opts, params = battle, battle.opts, battle.params
     if hook == L.H_MOVE_ON:
         return 0  # always look at the steps: its draw among them includes stopping
     enemy_hook = hook == L.H_ENEMY_ORDER or hook == L.H_ENEMY_STEP or hook == L.H_TAUNT_TIE
-    if enemy_hook and st[L.G_ADVERSARIAL] == 1:
+    if enemy_hook and st.glob[L.G_ADVERSARIAL] == 1:
         return enemy_choice(hook, st, opts, n)  # A-41 adversarial is a rule reading, not a style
     h = state_hash(hook, st, opts, n, 0)
     u = np.float64(h >> np.uint64(11)) / 9007199254740992.0  # uniform in [0, 1)

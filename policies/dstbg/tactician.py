@@ -10,10 +10,8 @@ from policies.dstbg.common import (
     approach,
     approach_stops,
     best_attack,
-    char_field,
     defender,
     enemy_choice,
-    enemy_field,
     focus_attack,
     focus_steps,
     free_slots,
@@ -50,13 +48,13 @@ def weak_arc_step(st, opts, n, reserve, dist, focus):
     (row 0) if already there, else the cheapest affordable node in a weak arc (column 8: the arcs of the
     nearest figure, whose own weak arcs count) with a target in reach; with two figures only nodes
     nearest the ``focus`` figure count (−1: any). −1 if none."""
-    c = st[L.G_ACTIVE]
+    c = st.glob[L.G_ACTIVE]
     best = -1
     for i in range(n):
         e = nearest_figure(st, opts[i, 0], dist)
         if e < 0 or (focus >= 0 and e != focus):
             continue
-        weak = enemy_field(st, e, L.E_WEAK)
+        weak = st.enemies[e, L.E_WEAK]
         if opts[i, 8] & weak and opts[i, 7] >= 1 and affordable(st, c, opts[i, 1], reserve):
             if i == 0:
                 return 0
@@ -69,9 +67,9 @@ def weak_arc_step(st, opts, n, reserve, dist, focus):
 def _party_distance(st, node, dist):
     """Walk distance from ``node`` to the nearest living character."""
     best = L.UNREACHABLE
-    for c in range(st[L.G_N_CHARS]):
-        if char_field(st, c, L.C_ALIVE) == 1:
-            best = min(best, dist[node, char_field(st, c, L.C_POS)])
+    for c in range(st.glob[L.G_N_CHARS]):
+        if st.chars[c, L.C_ALIVE] == 1:
+            best = min(best, dist[node, st.chars[c, L.C_POS]])
     return best
 
 
@@ -81,14 +79,14 @@ READS = {"step": (*APPROACH_READS, 8)}  # the move-step columns it reads
 def answer(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``); the veteran asks it too (its first parameters
     are the tactician's, in this order)."""
-    st, opts, params, dist = battle.st, battle.opts, battle.params, battle.dwalk
+    st, opts, params, dist = battle, battle.opts, battle.params, battle.dwalk
     reserve = params[P_RESERVE]
     value = params[P_STAMINA_VALUE] * 100.0
     focus = pair_focus(st) if params[P_PAIR_FOCUS] > 0 else -1
     if hook == L.H_STEP or hook == L.H_SHIFT or hook == L.H_MOVE_ON:
-        c = st[L.G_ACTIVE]
+        c = st.glob[L.G_ACTIVE]
         rows = focus_steps(st, opts, n, dist, focus) if focus >= 0 else opts
-        if params[P_WEAK_ARC] > 0 and st[L.G_IS_BOSS] == 1 and c >= 0 and not has_attacked(st, c):
+        if params[P_WEAK_ARC] > 0 and st.glob[L.G_IS_BOSS] == 1 and c >= 0 and not has_attacked(st, c):
             if hook == L.H_MOVE_ON:
                 return 0  # the weak arc is judged from the steps
             k = weak_arc_step(st, rows, n, reserve, dist, focus)  # D-25: attack from a weak arc for the extra black die
@@ -108,7 +106,7 @@ def answer(hook, n, battle):
             return 1 if opts[1, 1] + value * opts[1, 5] + params[P_DODGE_EDGE] < opts[0, 1] else 0
         return 0
     if hook == L.H_TRAP:
-        c = st[L.G_ACTIVE] if st[L.G_ACTIVE] >= 0 else defender(st, -1, dist)
+        c = st.glob[L.G_ACTIVE] if st.glob[L.G_ACTIVE] >= 0 else defender(st, -1, dist)
         if n > 1 and affordable(st, c, opts[1, 4], 1):
             return 1 if opts[1, 3] * opts[1, 1] / 10.0 > value * opts[1, 4] else 0
         return 0
@@ -122,22 +120,22 @@ def answer(hook, n, battle):
         if opts[0, 1] == L.HEROIC_PERSEVERANCE:
             return 1 if opts[0, 2] >= 4 else 0
         if opts[0, 1] == L.HEROIC_BERSERK:
-            c = st[L.G_ACTIVE]
-            return 1 if nearest_enemy(st, char_field(st, c, L.C_POS), dist) <= 2 else 0
+            c = st.glob[L.G_ACTIVE]
+            return 1 if nearest_enemy(st, st.chars[c, L.C_POS], dist) <= 2 else 0
         # Knight: the extra die when the hit could be lethal or it saves a full point of damage
         lethal = opts[0, 3] >= free_slots(st, defender(st, -1, dist))
         return 1 if lethal or opts[0, 2] - opts[1, 2] >= 100 else 0
     if hook == L.H_DODGE_MOVE:
         return safest_node(st, opts, n, dist)
     if hook == L.H_LINE_ARC:  # D-25: from a line, stand in the weak arc of that figure's last attack
-        weak = enemy_field(st, opts[0, 2], L.E_WEAK)
+        weak = st.enemies[opts[0, 2], L.E_WEAK]
         return 1 if params[P_WEAK_ARC] > 0 and opts[1, 1] & weak and not opts[0, 1] & weak else 0
     if hook == L.H_PLACE:
         return lowest(opts, n, 1, 0)
     if hook == L.H_AGGRO or hook == L.H_FIRST_CHAR:
         return highest(opts, n, 1)  # the aggro token (and the first activation) go to the highest taunt
     if hook == L.H_ATTACK_PUSH:
-        if st[L.G_ACTIVE] >= 0:  # pushing an enemy: as far as possible from the party
+        if st.glob[L.G_ACTIVE] >= 0:  # pushing an enemy: as far as possible from the party
             best = 0
             for i in range(1, n):
                 if _party_distance(st, opts[i, 0], dist) > _party_distance(st, opts[best, 0], dist):
@@ -151,9 +149,9 @@ def answer(hook, n, battle):
     if hook == L.H_ENEMY_ORDER or hook == L.H_ENEMY_STEP or hook == L.H_TAUNT_TIE:
         return enemy_choice(hook, st, opts, n)
     if hook == L.H_RETREAT:  # D-39 (campaign, R-13.4): flee when someone this battle has hurt is nearly full of
-        for c in range(st[L.G_N_CHARS]):  # cubes with the estus spent (the red cubes stay, so every flight costs health)
-            cubes = char_field(st, c, L.C_STAMINA) + char_field(st, c, L.C_DAMAGE)
-            if cubes >= params[P_FLEE] and char_field(st, c, L.C_ESTUS) == 0 and char_field(st, c, L.C_DMG_TAKEN) > 0:
+        for c in range(st.glob[L.G_N_CHARS]):  # cubes with the estus spent (the red cubes stay, so every flight costs health)
+            cubes = st.chars[c, L.C_STAMINA] + st.chars[c, L.C_DAMAGE]
+            if cubes >= params[P_FLEE] and st.chars[c, L.C_ESTUS] == 0 and st.chars[c, L.C_DMG_TAKEN] > 0:
                 return 1
         return 0
     return 0  # keep the starting weapons

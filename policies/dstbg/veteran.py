@@ -18,9 +18,7 @@ from dsim.policy import policy_decorator
 from policies.dstbg import tactician
 from policies.dstbg.common import (
     affordable,
-    char_field,
     defender,
-    enemy_field,
     free_slots,
     has_attacked,
     lowest,
@@ -51,7 +49,7 @@ ROLL_BLOCK = 1  # H_LUCK column 3 (kernel combat.ROLL_*)
 def keeping(st, params):
     """Whether this battle should keep the estus, luck and heroic action for the boss (the game asks, R-5.9: they
     come back only at a rest)."""
-    return params[P_KEEP] > 0.5 and st[L.G_NEED] == L.NEED_KEEP
+    return params[P_KEEP] > 0.5 and st.glob[L.G_NEED] == L.NEED_KEEP
 
 
 @njit(inline="always")
@@ -100,9 +98,9 @@ def deck_step(hook, n, battle):
     F-10.1), step at the least stamina (``escape_cost`` a step at most, within the reserve) where that card cannot hit;
     with ``read_deck`` 2, before attacking, take instead of the tactician's step one as good for the attack (reach,
     the weak arc's die, cost, distance) that the card cannot hit. −1: the tactician decides."""
-    st, opts, params = battle.st, battle.opts, battle.params
-    c = st[L.G_ACTIVE]
-    if c < 0 or st[L.G_IS_BOSS] == 0 or not opts[0, 8] & L.NEXT_KNOWN:
+    st, opts, params = battle, battle.opts, battle.params
+    c = st.glob[L.G_ACTIVE]
+    if c < 0 or st.glob[L.G_IS_BOSS] == 0 or not opts[0, 8] & L.NEXT_KNOWN:
         return -1
     if hook == L.H_MOVE_ON:  # row 0 = look on (list the steps), row 1 = stop here: where H_STEP might not stop
         attacked = has_attacked(st, c)
@@ -126,7 +124,7 @@ def deck_step(hook, n, battle):
     if next_safe(opts, k):
         return k
     e = nearest_figure(st, opts[k, 0], battle.dwalk)
-    weak = enemy_field(st, e, L.E_WEAK) if e >= 0 else 0
+    weak = st.enemies[e, L.E_WEAK] if e >= 0 else 0
     best = k
     for i in range(n):  # as good for the attack (reach, the weak arc's die, R-12.12), no dearer, no farther: and safe
         if next_safe(opts, i) and min(opts[i, 7], 1) >= min(opts[k, 7], 1) and opts[i, 1] <= opts[best, 1] and \
@@ -140,7 +138,7 @@ def deck_step(hook, n, battle):
 def decide(hook, n, battle):
     """Answer one hook (option columns: ``policies/dstbg/README.md``); the tactician's answer where the veteran has
     no habit of its own."""
-    st, opts, params = battle.st, battle.opts, battle.params
+    st, opts, params = battle, battle.opts, battle.params
     if hook == L.H_ESTUS and keeping(st, params):
         return 1 if opts[0, 1] + opts[0, 2] >= params[P_KEEP_ESTUS_AT] else 0
     if hook == L.H_LUCK and keeping(st, params):
@@ -161,10 +159,10 @@ def decide(hook, n, battle):
         k = deck_step(hook, n, battle)
         if k >= 0:
             return k
-    if hook == L.H_STEP and params[P_LET_COME] > 0.5 and st[L.G_IS_BOSS] == 1:
+    if hook == L.H_STEP and params[P_LET_COME] > 0.5 and st.glob[L.G_IS_BOSS] == 1:
         k = tactician_answer(hook, n, battle)
-        c = st[L.G_ACTIVE]
-        if k > 0 and opts[k, 1] > 0 and opts[k, 7] == 0 and c >= 0 and char_field(st, c, L.C_ALIVE) == 1:
+        c = st.glob[L.G_ACTIVE]
+        if k > 0 and opts[k, 1] > 0 and opts[k, 7] == 0 and c >= 0 and st.chars[c, L.C_ALIVE] == 1:
             return 0  # a run that reaches no target: stop, and let the boss come (its move is free)
         return k
     return tactician_answer(hook, n, battle)

@@ -68,7 +68,7 @@ def facing(state: dict, e: int = 0) -> int:
 
 
 def deck_cards(b) -> list[int]:
-    return [int(x) for x in b.st[L.D_BASE : L.D_BASE + b.st[L.G_DECK_LEN]]]
+    return [int(x) for x in b.deck[:b.glob[L.G_DECK_LEN]]]
 
 
 # --------------------------------------------------------------------------- arcs (R-12.8, board only)
@@ -601,7 +601,7 @@ def test_R_12_12_weak_arc_adds_one_black_die(side, weak, extra):
     """The knight attacks with the Long Sword's first line (1 blue die) from inside the boss's node."""
     pos = scene(["knight", "warrior"], boss="gargoyle", variants=CHARS_FIRST)
     pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2), side=side).char("warrior", (4, 4))
-    pos.st[L.E_BASE + L.E_WEAK] = weak  # as left by the last card drawn
+    pos.enemies[0, L.E_WEAK] = weak  # as left by the last card drawn
     _, evs = play(pos, H_ATTACK=1)
     attack = first(evs, "attack", actor="knight")
     line = pos.comp.tables.lines[attack["values"][0]]
@@ -628,7 +628,7 @@ def test_R_12_7_an_empty_deck_is_turned_over_without_shuffling():
     b, evs = play(pos)
     drawn = [ev["values"][0] for ev in evs if ev["event"] == "card"]
     assert drawn == [order[3], order[0]]
-    assert deck_cards(b) == order and b.st[L.G_DECK_POS] == 1
+    assert deck_cards(b) == order and b.glob[L.G_DECK_POS] == 1
     assert first(evs, "card", round=2)["state"]["deck"]["discard"] == ["tail_whip"]
 
 
@@ -646,7 +646,7 @@ def test_R_12_5_the_deck_is_n_random_standard_cards_and_F_12_2_new_each_battle(b
     decks = set()
     for seed in range(8):
         comp, _, _, raw = _setup(boss, seed)
-        deck = [int(k) for k in raw[L.D_BASE : L.D_BASE + raw[L.G_DECK_LEN]]]
+        deck = [int(k) for k in L.state_views(raw).deck[: raw[L.G_DECK_LEN]]]
         assert len(deck) == comp.tables.scen[X.SC_DECK_SIZE] == len(set(deck)) and raw[L.G_DECK_POS] == 0
         assert all(comp.tables.cards[k, X.CARD_HEATUP] == 0 for k in deck)
         decks.add(tuple(deck))
@@ -657,7 +657,7 @@ def test_R_12_5_the_deck_is_n_random_standard_cards_and_F_12_2_new_each_battle(b
 def test_R_12_5_one_card_of_the_deck_revealed_per_gravestone(gravestones):
     for seed in range(4):
         _, _, _, raw = _setup("gargoyle", seed, gravestones)
-        deck = {int(k) for k in raw[L.D_BASE : L.D_BASE + raw[L.G_DECK_LEN]]}
+        deck = {int(k) for k in L.state_views(raw).deck[: raw[L.G_DECK_LEN]]}
         revealed = {k for k in range(16) if int(raw[L.G_REVEALED]) >> k & 1}
         assert len(revealed) == gravestones and revealed <= deck
 
@@ -707,7 +707,7 @@ def test_R_12_6_heat_up_when_poison_takes_the_boss_to_its_heat_up_point():
     assert len(cards) == 5 and sorted(k for k in cards if k in standard) == sorted(standard)
     added = [k for k in cards if k not in standard]
     assert len(added) == 1 and pos.comp.tables.cards[added[0], X.CARD_HEATUP] == 1
-    assert b.st[L.G_DECK_POS] == 0 and b.st[L.G_HEATED] == 1 and b.st[L.G_HEATUP_ROUND] == 1
+    assert b.glob[L.G_DECK_POS] == 0 and b.glob[L.G_HEATED] == 1 and b.glob[L.G_HEATUP_ROUND] == 1
     assert after_boss(evs)["enemies"][0]["weak_arcs"] == ["front"]  # Tail Whip's weak arc
 
 
@@ -728,7 +728,7 @@ def test_R_12_6_no_heat_up_above_the_heat_up_point():
     pos.deck([card(pos, "tail_whip"), card(pos, "halberd_thrust"), card(pos, "sweeping_strike"), card(pos, "tail_sweep")])
     b, evs = play(pos)
     assert not [ev for ev in evs if ev["event"] == "heat_up"]
-    assert b.st[L.G_DECK_LEN] == 4 and b.st[L.G_HEATED] == 0
+    assert b.glob[L.G_DECK_LEN] == 4 and b.glob[L.G_HEATED] == 0
 
 
 def test_R_12_6_heat_up_happens_once_per_battle():
@@ -736,7 +736,7 @@ def test_R_12_6_heat_up_happens_once_per_battle():
     pos.deck([card(pos, "tail_whip"), card(pos, "halberd_thrust"), card(pos, "sweeping_strike"), card(pos, "tail_sweep")])
     b, evs = play(pos)
     assert not [ev for ev in evs if ev["event"] == "heat_up"]
-    assert b.st[L.G_DECK_LEN] == 4 and b.st[L.G_DECK_POS] == 1
+    assert b.glob[L.G_DECK_LEN] == 4 and b.glob[L.G_DECK_POS] == 1
 
 
 def test_A_46_draw_pile_only_keeps_the_discard_pile():
@@ -746,7 +746,7 @@ def test_A_46_draw_pile_only_keeps_the_discard_pile():
     b, evs = play(pos)
     assert first(evs, "heat_up")
     cards = deck_cards(b)
-    assert len(cards) == 5 and cards[0] == standard[0] and b.st[L.G_DECK_POS] == 1
+    assert len(cards) == 5 and cards[0] == standard[0] and b.glob[L.G_DECK_POS] == 1
 
 
 @pytest.mark.parametrize("wounds, heats", [(11, True), (10, False)])
@@ -803,7 +803,7 @@ def test_titanite_demon_reduces_damage_of_3_or_more_from_one_attack_by_1(dice, w
     totals 7, 6, 5, 4 → damage 4, 3, 2, 1 → wounds 3, 2, 2, 1."""
     pos = scene(["knight", "warrior"], boss="titanite_demon", variants=CHARS_FIRST)
     pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2), side=S + 1).char("warrior", (4, 4))
-    pos.st[L.E_BASE + L.E_WEAK] = BA
+    pos.enemies[0, L.E_WEAK] = BA
     _, evs = play(pos, forced=dice, H_ATTACK=2)
     attack = first(evs, "attack", actor="knight")
     assert pos.comp.line_names[attack["values"][0]] == "long_sword #2" and attack["values"][3] == sum(dice)
@@ -844,9 +844,9 @@ def test_dancer_reshuffles_the_deck_after_resolving_a_heat_up_card(boss, heat_ca
     assert sorted(deck_cards(b)) == sorted([card(pos, heat_card)] + standard)
     if reshuffled:
         # no event follows the reshuffle inside the boss's turn: read the deck as the knight's turn starts
-        assert b.st[L.G_DECK_POS] == 0 and first(evs, "activate", actor="knight")["state"]["deck"]["discard"] == []
+        assert b.glob[L.G_DECK_POS] == 0 and first(evs, "activate", actor="knight")["state"]["deck"]["discard"] == []
     else:
-        assert b.st[L.G_DECK_POS] == 1 and deck_cards(b)[0] == card(pos, heat_card)
+        assert b.glob[L.G_DECK_POS] == 1 and deck_cards(b)[0] == card(pos, heat_card)
         assert first(evs, "activate", actor="knight")["state"]["deck"]["discard"] == [heat_card]
 
 
@@ -856,7 +856,7 @@ def test_ornstein_and_smough_survivor_heals_and_its_heat_up_cards_become_the_dec
     heals (Smough 15 when Ornstein dies, Ornstein 10 when Smough dies; facts §5.3) and its own five
     heat-up cards become the whole deck."""
     pos = scene(["knight", "warrior"], boss="ornstein_and_smough", variants=ONE)
-    health = [int(pos.comp.tables.etypes[pos.st[L.E_BASE + e * L.E_FIELDS + L.E_TYPE], L.ET_HEALTH]) for e in (0, 1)]
+    health = [int(pos.comp.tables.etypes[pos.enemies[e, L.E_TYPE], L.ET_HEALTH]) for e in (0, 1)]
     pos.enemy(0, (0, 0), facing=S).enemy(1, (0, 4), facing=S)
     pos.enemy(dead, wounds=health[dead] - 1, conditions=L.COND_POISON).enemy(survivor, wounds=12)
     pos.char("knight", (4, 10)).char("warrior", (4, 10))
@@ -869,7 +869,7 @@ def test_ornstein_and_smough_survivor_heals_and_its_heat_up_cards_become_the_dec
     own = sorted(k for k in range(pos.comp.tables.cards.shape[0])
                  if pos.comp.tables.cards[k, X.CARD_HEATUP] == 1 and pos.comp.tables.cards[k, X.CARD_OWNER] == survivor)  # fmt: skip
     assert len(own) == 5 and sorted(deck_cards(b)) == own
-    assert b.st[L.G_DECK_POS] == 0 and b.st[L.G_HEATED] == 1
+    assert b.glob[L.G_DECK_POS] == 0 and b.glob[L.G_HEATED] == 1
 
 
 def test_ornstein_and_smough_one_card_activates_both_figures():

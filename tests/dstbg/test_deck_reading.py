@@ -22,12 +22,17 @@ N, S, W = 0, 4, 6  # directions (board.DIRECTIONS)
 FR, RI, BA, LE = L.ARC_FRONT, L.ARC_RIGHT, L.ARC_BACK, L.ARC_LEFT
 
 
-def _deck(cards: list[int], pos: int, drawn: int, heated: int = 0, revealed: int = 0) -> np.ndarray:
-    st = np.zeros(L.STATE_LEN, np.int32)
-    st[L.D_BASE:L.D_BASE + len(cards)] = cards
-    st[L.G_DECK_LEN], st[L.G_DECK_POS], st[L.G_CARDS_DRAWN] = len(cards), pos, drawn
-    st[L.G_HEATED], st[L.G_REVEALED] = heated, revealed
-    return st
+def _deck(cards: list[int], pos: int, drawn: int, heated: int = 0, revealed: int = 0) -> L.StateViews:
+    """A state's views with the deck ``cards``, ``drawn`` cards drawn in all; the players know the cards drawn since
+    the last shuffle: those before ``pos``, or all of them after a whole cycle with no heat-up (R-12.7)."""
+    v = L.state_views(np.zeros(L.STATE_LEN, np.int32))
+    v.deck[:len(cards)] = cards
+    v.known[:] = -1
+    seen = len(cards) if drawn >= len(cards) and not heated or pos >= len(cards) else pos
+    v.known[:seen] = cards[:seen]
+    v.glob[L.G_DECK_LEN], v.glob[L.G_DECK_POS], v.glob[L.G_CARDS_DRAWN] = len(cards), pos, drawn
+    v.glob[L.G_HEATED], v.glob[L.G_REVEALED] = heated, revealed
+    return v
 
 
 def test_R_12_7_after_one_whole_cycle_the_next_card_is_known():
@@ -64,14 +69,14 @@ def test_R_12_7_known_next_card_never_reads_the_unseen_order():
         cards = [int(x) for x in rng.permutation(20)[:size]]
         st = _deck(cards, int(rng.integers(0, size + 1)), int(rng.integers(0, 3 * size)), int(rng.integers(0, 2)),
                    int(rng.integers(0, 1 << 20)))
-        seen_cycle = st[L.G_HEATED] == 0 and st[L.G_CARDS_DRAWN] >= size
-        pos = int(st[L.G_DECK_POS])
-        other = st.copy()
-        other[L.D_BASE + pos:L.D_BASE + size] = rng.permutation(st[L.D_BASE + pos:L.D_BASE + size])
+        seen_cycle = st.glob[L.G_HEATED] == 0 and st.glob[L.G_CARDS_DRAWN] >= size
+        pos = int(st.glob[L.G_DECK_POS])
+        other = L.state_views(L.state_vector(st).copy())
+        other.deck[pos:size] = rng.permutation(st.deck[pos:size])  # the unseen order, anew
         if not seen_cycle:
             assert known(other) == known(st)
         if known(st) >= 0 and not seen_cycle and pos < size:  # known in the first cycle: only by the reveals
-            assert st[L.G_REVEALED] >> known(st) & 1
+            assert st.glob[L.G_REVEALED] >> known(st) & 1
 
 
 def _gargoyle():
@@ -97,8 +102,8 @@ def _after_attack_rows(known_bits: int):
     """The knight has attacked from the back of the boss's base; the next card hits right and back at range 1. Row
     0: stay (back); row 1: a node behind (back, range 1); row 2: round the boss to its left side (free)."""
     st, opts, dist = _scene(L.H_STEP, L.NEED_WIN, boss=1)
-    st[L.G_ACTIVE] = 0
-    st[L.C_BASE + L.C_USED0] = 1  # attacked this activation (R-10.5)
+    st.glob[L.G_ACTIVE] = 0
+    st.chars[0, L.C_USED0] = 1  # attacked this activation (R-10.5)
     nxt = known_bits | ((RI | BA) << L.NEXT_ARCS_SHIFT) | (1 << L.NEXT_REACH_SHIFT) if known_bits else 0
     for i, (cost, rng_d, arcs) in enumerate(((0, 0, BA), (0, 1, BA), (0, 0, LE))):
         opts[i, :9] = [i, cost, 0, 0, rng_d, 1, rng_d, 1, arcs | nxt]
@@ -131,8 +136,8 @@ def _knight_behind_the_gargoyle(drawn: int, order: list[str]):
     ``order``, its position 0, ``drawn`` cards drawn before (4: one whole cycle seen, R-12.7)."""
     pos = _gargoyle()
     pos.enemy(0, (2, 2), facing=N).char("knight", (2, 2), side=S + 1).char("warrior", (0, 2))
-    pos.deck([pos.comp.card_ids.index(name) for name in order]).tokens(next_char=0, aggro=0)
-    pos.st[L.G_CARDS_DRAWN] = drawn
+    pos.deck([pos.comp.card_ids.index(name) for name in order], cycled=drawn >= len(order)).tokens(next_char=0, aggro=0)
+    pos.glob[L.G_CARDS_DRAWN] = drawn
     return pos
 
 

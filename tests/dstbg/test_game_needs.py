@@ -15,10 +15,10 @@ from tests.dstbg.test_house_rules_game import game, table
 def test_R_5_9_a_battle_before_the_boss_asks_to_keep_and_the_boss_battle_to_win():
     t = table()
     t.step(K.STEP_EXPLORE, 0, 1)
-    assert t.bt.st[BL.G_NEED] == BL.NEED_KEEP and t.bt.st[BL.G_IS_BOSS] == 0
+    assert t.bt.glob[BL.G_NEED] == BL.NEED_KEEP and t.bt.glob[BL.G_IS_BOSS] == 0
     t.step(K.STEP_BOSS, 0, 1)
     board = t.bt if t.cg.bosses[0].steps.shape[0] == t.bt.dwalk.shape[0] else t.ba
-    assert board.st[BL.G_NEED] == BL.NEED_WIN and board.st[BL.G_IS_BOSS] == 1
+    assert board.glob[BL.G_NEED] == BL.NEED_WIN and board.glob[BL.G_IS_BOSS] == 1
 
 
 def _route(t) -> tuple[list[int], int]:

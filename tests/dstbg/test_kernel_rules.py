@@ -133,8 +133,8 @@ def test_replay_matches_batch(data, baseline):
     table = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 5, 2, 0, 50)
     for index in (0, 17, 49):
         b = engine.play_one(comp.tables, baseline.decide, baseline.vector(), 5, 2, index)
-        assert b.st[L.G_OUTCOME] == table[K.OUT_RESULT, index]
-        assert min(b.st[L.G_ROUND], 60) == table[K.OUT_ROUNDS, index]
+        assert b.glob[L.G_OUTCOME] == table[K.OUT_RESULT, index]
+        assert min(b.glob[L.G_ROUND], 60) == table[K.OUT_ROUNDS, index]
 
 
 def test_walk_distances_are_copied_whole_or_the_board_corner_of_a_larger_buffer():
@@ -172,14 +172,14 @@ def test_only_batch_entries_read_batch_as_1_so_replays_keep_their_trace_and_forc
     assert len(events(b, comp)) > 10 and b.cursor[0] == 8  # traced, and every forced die used
 
 
-def _figures_on_nodes(st: np.ndarray) -> np.ndarray:
-    """The living figures on each node, counted from the positions in a state vector."""
+def _figures_on_nodes(b) -> np.ndarray:
+    """The living figures on each node, counted from the positions in a battle's state."""
     count = np.zeros(L.MAX_NODES, np.int32)
-    for base, n, fields, alive, pos in ((L.C_BASE, st[L.G_N_CHARS], L.C_FIELDS, L.C_ALIVE, L.C_POS),
-                                        (L.E_BASE, st[L.G_N_ENEMIES], L.E_FIELDS, L.E_ALIVE, L.E_POS)):
+    for rows, n, alive, pos in ((b.chars, b.glob[L.G_N_CHARS], L.C_ALIVE, L.C_POS),
+                                (b.enemies, b.glob[L.G_N_ENEMIES], L.E_ALIVE, L.E_POS)):
         for i in range(n):
-            if st[base + i * fields + alive] == 1 and st[base + i * fields + pos] >= 0:
-                count[st[base + i * fields + pos]] += 1
+            if rows[i, alive] == 1 and rows[i, pos] >= 0:
+                count[rows[i, pos]] += 1
     return count
 
 
@@ -198,6 +198,6 @@ def test_R_2_6_the_figures_kept_on_each_node_match_the_positions_after_every_bat
     moved = 0
     for index in range(40):
         b = engine.play_one(comp.tables, baseline.decide, baseline.vector(), 3, 1, index, trace_events=0)
-        np.testing.assert_array_equal(b.figs, _figures_on_nodes(b.st), err_msg=f"battle {index}")
-        moved += int(b.figs.sum() < b.st[L.G_N_CHARS] + b.st[L.G_N_ENEMIES])  # someone died on the way
+        np.testing.assert_array_equal(b.figs, _figures_on_nodes(b), err_msg=f"battle {index}")
+        moved += int(b.figs.sum() < b.glob[L.G_N_CHARS] + b.glob[L.G_N_ENEMIES])  # someone died on the way
     assert moved > 0

@@ -22,52 +22,44 @@ ACTIVATION_HOOKS = (L.H_SWAP, L.H_MOVE_ON, L.H_STEP, L.H_ATTACK, L.H_SHIFT, L.H_
 CASES = 300
 
 
-def _ci(c: int, f: int) -> int:
-    return L.C_BASE + c * L.C_FIELDS + f
-
-
-def _ei(e: int, f: int) -> int:
-    return L.E_BASE + e * L.E_FIELDS + f
-
-
 def random_state(rng: np.random.Generator, hook: int) -> tuple[np.ndarray, np.ndarray]:
     """A random but well-formed battle state and walk-distance matrix."""
     n_nodes = int(rng.integers(4, L.MAX_NODES + 1))
     d = rng.integers(1, 9, size=(n_nodes, n_nodes))
     dist = np.ascontiguousarray(np.triu(d, 1) + np.triu(d, 1).T, dtype=np.int32)
-    st = np.zeros(L.STATE_LEN, np.int32)
+    st = L.state_views(np.zeros(L.STATE_LEN, np.int32))
     n_chars = int(rng.integers(1, L.MAX_CHARS + 1))
     n_enemies = int(rng.integers(1, 7))
-    st[L.G_N_CHARS], st[L.G_N_ENEMIES], st[L.G_N_NODES] = n_chars, n_enemies, n_nodes
-    st[L.G_ROUND] = rng.integers(1, 30)
-    st[L.G_IS_BOSS] = rng.integers(0, 2)
-    st[L.G_WEAK_ARCS] = rng.integers(0, 16)
-    st[L.G_ADVERSARIAL] = rng.integers(0, 2)
+    st.glob[L.G_N_CHARS], st.glob[L.G_N_ENEMIES], st.glob[L.G_N_NODES] = n_chars, n_enemies, n_nodes
+    st.glob[L.G_ROUND] = rng.integers(1, 30)
+    st.glob[L.G_IS_BOSS] = rng.integers(0, 2)
+    st.glob[L.G_WEAK_ARCS] = rng.integers(0, 16)
+    st.glob[L.G_ADVERSARIAL] = rng.integers(0, 2)
     for c in range(n_chars):
         stamina = int(rng.integers(0, 10))
-        st[_ci(c, L.C_STAMINA)] = stamina
-        st[_ci(c, L.C_DAMAGE)] = rng.integers(0, 10 - stamina)
-        st[_ci(c, L.C_POS)] = rng.integers(0, n_nodes)
-        st[_ci(c, L.C_ALIVE)] = 1
-        st[_ci(c, L.C_ARC)] = [0, 1, 2, 4, 8][rng.integers(0, 5)]
-        st[_ci(c, L.C_USED0)] = rng.integers(0, 2)
-        st[_ci(c, L.C_USED1)] = rng.integers(0, 2)
+        st.chars[c, L.C_STAMINA] = stamina
+        st.chars[c, L.C_DAMAGE] = rng.integers(0, 10 - stamina)
+        st.chars[c, L.C_POS] = rng.integers(0, n_nodes)
+        st.chars[c, L.C_ALIVE] = 1
+        st.chars[c, L.C_ARC] = [0, 1, 2, 4, 8][rng.integers(0, 5)]
+        st.chars[c, L.C_USED0] = rng.integers(0, 2)
+        st.chars[c, L.C_USED1] = rng.integers(0, 2)
         for f in (L.C_ESTUS, L.C_LUCK, L.C_HEROIC, L.C_EMBER):
-            st[_ci(c, f)] = rng.integers(0, 2)
-        st[_ci(c, L.C_COND)] = rng.integers(0, 16)
+            st.chars[c, f] = rng.integers(0, 2)
+        st.chars[c, L.C_COND] = rng.integers(0, 16)
     for e in range(n_enemies):
-        st[_ei(e, L.E_POS)] = rng.integers(0, n_nodes)
-        st[_ei(e, L.E_ALIVE)] = rng.integers(0, 2) if e else 1
-        st[_ei(e, L.E_WOUNDS)] = rng.integers(0, 10)
-        st[_ei(e, L.E_FACING)] = rng.integers(0, 8)
-    st[L.G_AGGRO] = rng.integers(0, n_chars)
-    st[L.G_ACTIVE] = rng.integers(0, n_chars) if hook in ACTIVATION_HOOKS or rng.random() < 0.5 else -1
+        st.enemies[e, L.E_POS] = rng.integers(0, n_nodes)
+        st.enemies[e, L.E_ALIVE] = rng.integers(0, 2) if e else 1
+        st.enemies[e, L.E_WOUNDS] = rng.integers(0, 10)
+        st.enemies[e, L.E_FACING] = rng.integers(0, 8)
+    st.glob[L.G_AGGRO] = rng.integers(0, n_chars)
+    st.glob[L.G_ACTIVE] = rng.integers(0, n_chars) if hook in ACTIVATION_HOOKS or rng.random() < 0.5 else -1
     return st, dist
 
 
 def random_options(rng: np.random.Generator, hook: int, st: np.ndarray) -> tuple[np.ndarray, int]:
     """Option rows for ``hook`` with every column in its documented range."""
-    n_nodes, n_chars, n_enemies = (int(st[k]) for k in (L.G_N_NODES, L.G_N_CHARS, L.G_N_ENEMIES))
+    n_nodes, n_chars, n_enemies = (int(st.glob[k]) for k in (L.G_N_NODES, L.G_N_CHARS, L.G_N_ENEMIES))
     opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
     node = lambda: rng.integers(0, n_nodes)  # noqa: E731
     char = lambda: rng.integers(0, n_chars)  # noqa: E731
@@ -112,7 +104,7 @@ def random_options(rng: np.random.Generator, hook: int, st: np.ndarray) -> tuple
         elif hook in (L.H_STEP, L.H_SHIFT):
             row[:] = [node(), rng.integers(0, 4), rng.integers(0, 2), rng.integers(0, 2), rng.integers(0, 8),
                       rng.integers(0, 4), rng.integers(0, 8), rng.integers(0, 3),
-                      rng.integers(0, 16) if st[L.G_IS_BOSS] else 0]  # boss arcs (ARC_* bits)
+                      rng.integers(0, 16) if st.glob[L.G_IS_BOSS] else 0]  # boss arcs (ARC_* bits)
         elif hook == L.H_PLACE:
             row[:3] = [node(), rng.integers(0, 3), char()]
         elif hook == L.H_SWAP:
@@ -166,7 +158,7 @@ def test_D_every_hook_answered_with_a_legal_row(policy):
             before = st.copy(), opts.copy()
             k = ask(pol.decide, hook, st, opts, n, params, dist)
             assert 0 <= k < n, (policy, hook, k, n)
-            assert np.array_equal(before[0], st) and np.array_equal(before[1], opts)  # policies only read
+            assert np.array_equal(L.state_vector(before[0]), L.state_vector(st)) and np.array_equal(before[1], opts)  # policies only read
 
 
 @pytest.mark.parametrize("policy", [p.name for p in all_policies()])
@@ -211,8 +203,8 @@ def test_D_20_naive_attacks_the_closest_target_with_the_cheapest_option():
         k = ask(pol.decide, L.H_ATTACK, st, opts, n, params, dist)
         if k == 0:
             continue
-        c = st[L.G_ACTIVE]
-        pos = st[_ci(c, L.C_POS)]
+        c = st.glob[L.G_ACTIVE]
+        pos = st.chars[c, L.C_POS]
         legal = [i for i in range(1, n) if opts[i, 7] < 2 and (opts[i, 4] == 0 or free_slots(st, c) - opts[i, 4] >= 1)]
         near = min(dist[pos, opts[i, 3]] for i in legal)
         assert dist[pos, opts[k, 3]] == near
@@ -231,7 +223,7 @@ def test_R_3_3_careful_never_spends_its_reserve(reserve):
         for st, opts, n, dist in cases(4, hook):
             k = ask(pol.decide, hook, st, opts, n, params, dist)
             cost = opts[k, col] if k > 0 else 0
-            assert cost == 0 or free_slots(st, st[L.G_ACTIVE]) - cost >= reserve, (hook, k)
+            assert cost == 0 or free_slots(st, st.glob[L.G_ACTIVE]) - cost >= reserve, (hook, k)
             spent += cost > 0
     assert spent > 0  # it does spend stamina above the reserve
 
@@ -240,8 +232,8 @@ def test_D_26_careful_dodges_exactly_when_the_expectation_favours_it():
     pol = get_policy("careful")
     params = pol.vector({"stamina_reserve": 1.0, "stamina_value": 0.0})
     for st, opts, n, dist in cases(5, L.H_DEFENCE):
-        for c in range(st[L.G_N_CHARS]):
-            st[_ci(c, L.C_STAMINA)], st[_ci(c, L.C_DAMAGE)] = 0, 0  # every dodge affordable
+        for c in range(st.glob[L.G_N_CHARS]):
+            st.chars[c, L.C_STAMINA], st.chars[c, L.C_DAMAGE] = 0, 0  # every dodge affordable
         k = ask(pol.decide, L.H_DEFENCE, st, opts, n, params, dist)
         assert k == (1 if opts[1, 1] < opts[0, 1] else 0)
 
@@ -251,8 +243,8 @@ def test_D_19_tactician_focuses_fire_on_the_likeliest_kill():
     params = pol.vector()
     rng = np.random.default_rng(6)
     st, dist = random_state(rng, L.H_ATTACK)
-    c = st[L.G_ACTIVE]
-    st[_ci(c, L.C_STAMINA)], st[_ci(c, L.C_DAMAGE)] = 0, 0
+    c = st.glob[L.G_ACTIVE]
+    st.chars[c, L.C_STAMINA], st.chars[c, L.C_DAMAGE] = 0, 0
     opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
     opts[0, :8] = [-1, -1, -1, -1, 0, 0, 0, -1]
     opts[1, :8] = [0, 1, 0, 0, 1, 300, 100, 0]  # more expected damage on a healthy enemy
@@ -283,21 +275,21 @@ def test_R_12_12_tactician_attacks_from_a_weak_arc_when_it_can():
     pol = get_policy("tactician")
     rng = np.random.default_rng(9)
     st, dist = random_state(rng, L.H_STEP)
-    c = st[L.G_ACTIVE]
-    st[L.G_IS_BOSS], st[L.G_N_ENEMIES], st[_ei(0, L.E_WEAK)] = 1, 1, L.ARC_BACK | L.ARC_LEFT
-    st[_ci(c, L.C_USED0)], st[_ci(c, L.C_USED1)] = 0, 0
-    st[_ci(c, L.C_STAMINA)], st[_ci(c, L.C_DAMAGE)] = 0, 0
-    here = st[_ci(c, L.C_POS)]
+    c = st.glob[L.G_ACTIVE]
+    st.glob[L.G_IS_BOSS], st.glob[L.G_N_ENEMIES], st.enemies[0, L.E_WEAK] = 1, 1, L.ARC_BACK | L.ARC_LEFT
+    st.chars[c, L.C_USED0], st.chars[c, L.C_USED1] = 0, 0
+    st.chars[c, L.C_STAMINA], st.chars[c, L.C_DAMAGE] = 0, 0
+    here = st.chars[c, L.C_POS]
     opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
     opts[0] = [here, 0, 0, 0, 0, 1, 0, 1, L.ARC_BACK]
-    opts[1] = [(here + 1) % st[L.G_N_NODES], 0, 0, 0, 1, 0, 1, 1, L.ARC_FRONT]  # farther, still in reach: kite bait
-    opts[2] = [(here + 2) % st[L.G_N_NODES], 1, 0, 0, 1, 0, 1, 1, L.ARC_LEFT]  # weak arc, costs a run
+    opts[1] = [(here + 1) % st.glob[L.G_N_NODES], 0, 0, 0, 1, 0, 1, 1, L.ARC_FRONT]  # farther, still in reach: kite bait
+    opts[2] = [(here + 2) % st.glob[L.G_N_NODES], 1, 0, 0, 1, 0, 1, 1, L.ARC_LEFT]  # weak arc, costs a run
     assert ask(pol.decide, L.H_STEP, st, opts, 3, pol.vector(), dist) == 0  # holds the back arc
     opts[0, 8] = L.ARC_FRONT
     assert ask(pol.decide, L.H_STEP, st, opts, 3, pol.vector(), dist) == 2  # runs to the left arc
     opts[2, 7] = 0  # ... unless no target is in reach from there
     assert ask(pol.decide, L.H_STEP, st, opts, 3, pol.vector(), dist) == 1
-    st[_ci(c, L.C_USED0)] = 1  # after attacking, weak arcs no longer steer the move
+    st.chars[c, L.C_USED0] = 1  # after attacking, weak arcs no longer steer the move
     opts[2, 7] = 1
     base = get_policy("tactician").vector()
     base[list(p.name for p in pol.params).index("weak_arc_hold")] = 0.0
@@ -309,11 +301,11 @@ def _pair_scene() -> tuple[np.ndarray, np.ndarray]:
     character on node 0 takes its activation; nodes on a line, walk distance = index difference."""
     nodes = 5
     dist = np.abs(np.subtract.outer(np.arange(nodes), np.arange(nodes))).astype(np.int32)
-    st = np.zeros(L.STATE_LEN, np.int32)
-    st[L.G_N_CHARS], st[L.G_N_ENEMIES], st[L.G_N_NODES], st[L.G_IS_BOSS], st[L.G_ACTIVE] = 1, 2, nodes, 1, 0
-    st[_ci(0, L.C_ALIVE)], st[_ci(0, L.C_POS)] = 1, 0
+    st = L.state_views(np.zeros(L.STATE_LEN, np.int32))
+    st.glob[L.G_N_CHARS], st.glob[L.G_N_ENEMIES], st.glob[L.G_N_NODES], st.glob[L.G_IS_BOSS], st.glob[L.G_ACTIVE] = 1, 2, nodes, 1, 0
+    st.chars[0, L.C_ALIVE], st.chars[0, L.C_POS] = 1, 0
     for e, (pos, wounds) in enumerate(((1, 0), (3, 4))):
-        st[_ei(e, L.E_ALIVE)], st[_ei(e, L.E_POS)], st[_ei(e, L.E_WOUNDS)] = 1, pos, wounds
+        st.enemies[e, L.E_ALIVE], st.enemies[e, L.E_POS], st.enemies[e, L.E_WOUNDS] = 1, pos, wounds
     return st, dist
 
 
@@ -332,7 +324,7 @@ def test_R_12_1_tactician_focuses_the_most_wounded_of_ornstein_and_smough():
     assert ask(pol.decide, L.H_ATTACK, st, opts, 3, params, dist) == 2
     assert ask(pol.decide, L.H_ATTACK, st, opts, 3, off, dist) == 1
     assert ask(pol.decide, L.H_ATTACK, st, opts, 2, params, dist) == 1  # Smough out of reach: hit Ornstein
-    st[_ei(1, L.E_ALIVE)] = 0  # a lone figure: plain focus fire
+    st.enemies[1, L.E_ALIVE] = 0  # a lone figure: plain focus fire
     assert ask(pol.decide, L.H_ATTACK, st, opts, 2, params, dist) == 1
     st, dist = _pair_scene()
     steps = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
@@ -348,8 +340,8 @@ def test_R_12_12_tactician_weak_arc_of_the_figure_it_stands_beside():
     whose arcs column 8 gives (the nearest), not the last half resolved (``G_WEAK_ARCS``)."""
     pol = get_policy("tactician")
     st, dist = _pair_scene()
-    st[_ei(1, L.E_WOUNDS)] = 0  # no focus yet: Ornstein (slot 0) is the tie's first slot
-    st[_ei(0, L.E_WEAK)], st[_ei(1, L.E_WEAK)], st[L.G_WEAK_ARCS] = L.ARC_BACK, L.ARC_LEFT, L.ARC_LEFT
+    st.enemies[1, L.E_WOUNDS] = 0  # no focus yet: Ornstein (slot 0) is the tie's first slot
+    st.enemies[0, L.E_WEAK], st.enemies[1, L.E_WEAK], st.glob[L.G_WEAK_ARCS] = L.ARC_BACK, L.ARC_LEFT, L.ARC_LEFT
     steps = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
     steps[0] = [0, 0, 0, 0, 1, 0, 1, 1, L.ARC_LEFT]  # Ornstein's left arc: not weak on his last half
     steps[1] = [2, 0, 0, 0, 1, 0, 1, 1, L.ARC_BACK]  # Ornstein's back arc: weak
@@ -361,9 +353,9 @@ def test_A_41_enemy_choices_flip_when_adversarial():
     st, dist = random_state(np.random.default_rng(10), L.H_ENEMY_STEP)
     opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
     opts[:2, :4] = [[0, 1, 0, 0], [1, 3, 0, 0]]  # row 1 leaves the enemy farther from its target
-    st[L.G_ADVERSARIAL] = 0
+    st.glob[L.G_ADVERSARIAL] = 0
     assert ask(pol.decide, L.H_ENEMY_STEP, st, opts, 2, pol.vector(), dist) == 1
-    st[L.G_ADVERSARIAL] = 1
+    st.glob[L.G_ADVERSARIAL] = 1
     assert ask(pol.decide, L.H_ENEMY_STEP, st, opts, 2, pol.vector(), dist) == 0
 
 
@@ -374,7 +366,7 @@ def test_random_legal_is_deterministic_and_roughly_uniform():
     rng = np.random.default_rng(11)
     for _ in range(2000):
         st, dist = random_state(rng, L.H_STEP)
-        st[L.G_ADVERSARIAL] = 0
+        st.glob[L.G_ADVERSARIAL] = 0
         opts, _ = random_options(rng, L.H_STEP, st)
         k = ask(pol.decide, L.H_STEP, st, opts, 4, params, dist)
         assert k == ask(pol.decide, L.H_STEP, st.copy(), opts.copy(), 4, params, dist)
@@ -401,7 +393,7 @@ def test_policy_caches_are_hashed_over_the_layout_they_compile_in():
     from policies.dstbg import common
 
     # its shared helpers compile the same offsets in: their cache folder is hashed over the layout too
-    assert common.char_field._cache._cache_path.startswith(common._FOLDER)
+    assert common.free_slots._cache._cache_path.startswith(common._FOLDER)
     assert "dstbg-policy-common-" in common._FOLDER
 
 
@@ -409,7 +401,7 @@ def test_ask_hands_the_policy_the_caller_s_own_arrays_and_refuses_others():
     st, dist = random_state(np.random.default_rng(10), L.H_AGGRO)
     opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
     with pytest.raises(ValueError, match="ask: st must be a C-ordered int32 array, got int64"):
-        ask(get_policy("naive").decide, L.H_AGGRO, st.astype(np.int64), opts, 3, get_policy("naive").vector(), dist)
+        ask(get_policy("naive").decide, L.H_AGGRO, L.state_vector(st).astype(np.int64), opts, 3, get_policy("naive").vector(), dist)
     with pytest.raises(ValueError, match="ask: dist must be a C-ordered int32 array"):
         ask(get_policy("naive").decide, L.H_AGGRO, st, opts, 3, get_policy("naive").vector(), dist.T)
     with pytest.raises(ValueError, match=r"ask: dist must be n × n with n ≤ 32, got shape \(3, 4\)"):

@@ -61,11 +61,10 @@ def test_R_3_3_careful_never_spends_its_reserve_in_its_activation(reserve):
     for index in range(30):
         b = engine.play_one(cell.compiled.tables, cell.policy.decide, params, 11, 5, index)
         for row in b.trace[: b.cursor[1]]:
-            st = row[L.EV_FIELDS:]
+            st = L.state_views(row[L.EV_FIELDS:])
             c = row[2]
-            if row[3] == L.EV_STAMINA and row[1] == L.ACTOR_CHAR and st[L.G_ACTIVE] == c:
-                base = L.C_BASE + c * L.C_FIELDS
-                assert 10 - st[base + L.C_STAMINA] - st[base + L.C_DAMAGE] >= reserve
+            if row[3] == L.EV_STAMINA and row[1] == L.ACTOR_CHAR and st.glob[L.G_ACTIVE] == c:
+                assert 10 - st.chars[c, L.C_STAMINA] - st.chars[c, L.C_DAMAGE] >= reserve
                 payments += 1
     assert payments > 0
 

@@ -35,7 +35,7 @@ def _placed(retreat: int, rounds: int = 3):
                                                              (0, 1, L.OUT_TIMEOUT)])
 def test_R_13_4_the_party_may_retreat_after_the_enemies_turn_only_when_the_game_allows_it(retreat, answer, result):
     b, evs = play(_placed(retreat), H_RETREAT=answer)
-    assert int(b.st[L.G_OUTCOME]) == result
+    assert int(b.glob[L.G_OUTCOME]) == result
     if result == L.OUT_RETREAT:
         ev = next(ev for ev in evs if ev["event"] == "retreat")
         assert ev["rule"] == "R-13.4" and ev["values"][0] == 1  # right after round 1's enemy turn
@@ -68,15 +68,14 @@ def test_R_13_4_A_52_A_53_after_a_retreat_red_cubes_stay_no_souls_and_the_card_s
         for seat in range(2):
             t.s.pub[G.R_PARTY + seat, G.P_ESTUS] = 0  # flee_at 1 with no estus: retreat at the first chance
         t.step(K.STEP_EXPLORE, 0, seed)
-        if t.bt.st[L.G_OUTCOME] != L.OUT_RETREAT:
+        if t.bt.glob[L.G_OUTCOME] != L.OUT_RETREAT:
             continue
-        st = t.bt.st
         for seat in range(2):
             p = t.s.pub[G.R_PARTY + seat]
-            base = L.C_BASE + seat * L.C_FIELDS
-            assert p[G.P_DAMAGE] == st[base + L.C_DAMAGE]
-            assert p[G.P_STAMINA] == (st[base + L.C_STAMINA] if black else 0)
-            assert p[G.P_COND] == (st[base + L.C_COND] if conds else 0)
+            ch = t.bt.chars[seat]
+            assert p[G.P_DAMAGE] == ch[L.C_DAMAGE]
+            assert p[G.P_STAMINA] == (ch[L.C_STAMINA] if black else 0)
+            assert p[G.P_COND] == (ch[L.C_COND] if conds else 0)
         game = t.s.pub[G.R_GAME]
         assert game[G.G_SOULS] == 0 and game[G.G_LOST] == 0 and game[G.G_SPARKS] == 4
         assert t.s.pub[G.R_TILES, G.TL_CLEARED] == 0 and t.s.out[G.OUT_RETREATS] == 1
@@ -97,7 +96,7 @@ def test_R_13_4_no_retreat_in_the_standard_game_or_from_a_boss():
     assert t.tables[0].scen[X.SC_RETREAT] == 0
     t = _campaign()
     t.step(K.STEP_BOSS, 0, 1)
-    assert t.tables[1].scen[X.SC_RETREAT] == 0 and t.bt.st[L.G_OUTCOME] != L.OUT_RETREAT
+    assert t.tables[1].scen[X.SC_RETREAT] == 0 and t.bt.glob[L.G_OUTCOME] != L.OUT_RETREAT
     t = _campaign()
     t.step(K.STEP_EXPLORE, 0, 1)
     assert t.tables[0].scen[X.SC_RETREAT] == 1

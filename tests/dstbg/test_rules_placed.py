@@ -41,13 +41,12 @@ def routed(hook, n, battle):
     """The kit's scripted policy, except that walks follow a given route: before the active
     character has attacked, the route at ``params[ROUTE]``; after, the one at ``params[ROUTE + 11]``
     (each: length, then node ids). At a node not on the route (or its last node) the walk stops."""
-    st, opts, params = battle.st, battle.opts, battle.params
+    st, opts, params = battle, battle.opts, battle.params
     if hook == L.H_STEP:
-        c = st[L.G_ACTIVE]
+        c = st.glob[L.G_ACTIVE]
         attacked = 0
         if c >= 0:
-            base_c = L.C_BASE + c * L.C_FIELDS
-            attacked = st[base_c + L.C_USED0] + st[base_c + L.C_USED1]
+            attacked = st.chars[c, L.C_USED0] + st.chars[c, L.C_USED1]
         base = ROUTE if attacked == 0 else ROUTE + ROUTE_SLOTS + 1
         m = int(params[base])
         here = opts[0, 0]
@@ -112,7 +111,7 @@ def all_of(evs, event, **match):
 
 
 def outcome(b):
-    return int(b.st[L.G_OUTCOME])
+    return int(b.glob[L.G_OUTCOME])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -631,7 +630,7 @@ def test_R_7_5_barrel_costs_one_extra_and_is_destroyed():
     mv = first(evs, "move", actor="knight")
     assert mv["values"][:2] == [6, 1] and ch(mv, "knight")["stamina"] == 1
     assert first(evs, "barrel")["values"][0] == 1
-    assert b.st[L.N_BASE + 1 * L.N_FIELDS + L.N_TERRAIN] == L.TERRAIN_BARREL_BROKEN
+    assert b.nodes[1, L.N_TERRAIN] == L.TERRAIN_BARREL_BROKEN
 
 
 @pytest.mark.parametrize("kind", [L.TERRAIN_GRAVESTONE, L.TERRAIN_CHEST])
@@ -699,7 +698,7 @@ def test_R_11_13_enemies_never_spring_traps():
     b, evs = play(pos)
     assert first(evs, "move", actor=f"hollow_soldier#{hs}")["values"][1] in (1, 3, 5)
     assert not all_of(evs, "trap")
-    assert all(b.st[L.N_BASE + n * L.N_FIELDS + L.N_TRAP_UP] == 0 for n in (1, 3, 5))
+    assert all(b.nodes[n, L.N_TRAP_UP] == 0 for n in (1, 3, 5))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -857,8 +856,8 @@ def test_R_3_7_R_10_5_backstab_is_not_blocked_by_the_weapons_used_in_the_last_ac
     pos = empty(["assassin"])
     hs = slot(pos, "hollow_soldier")
     pos.enemy(hs, 6).char("assassin", 6)
-    pos.st[pos._c(0, L.C_USED0)] = 1
-    pos.st[pos._c(0, L.C_USED1)] = 1
+    pos.chars[0, L.C_USED0] = 1
+    pos.chars[0, L.C_USED1] = 1
     b, evs = play(pos, forced=[1, 0, 2, 2, 1], H_DEFENCE=1, H_HEROIC=2)
     first(evs, "heroic", actor="assassin")
     assert first(evs, "attack", actor="assassin")["values"][3] == 4
@@ -871,7 +870,7 @@ def test_R_3_8_ember_reduces_three_or_more_by_one(ember, block, taken):
     pos = empty(["knight"])
     hs = slot(pos, "hollow_soldier")
     pos.enemy(hs, 6).char("knight", 6)
-    pos.st[pos._c(0, L.C_EMBER)] = ember
+    pos.chars[0, L.C_EMBER] = ember
     b, evs = play(pos, forced=block)
     assert ch(last(evs), "knight")["damage"] == taken
 
@@ -880,7 +879,7 @@ def test_F_3_3_ember_does_not_reduce_trap_damage():
     """F-3.3: an ember does not reduce a 3-damage trap."""
     pos = empty(["knight"])
     pos.char("knight", 2).terrain(7, L.TERRAIN_NONE, trap=3 * 8 + 1)
-    pos.st[pos._c(0, L.C_EMBER)] = 1
+    pos.chars[0, L.C_EMBER] = 1
     b, evs = play_routed(pos, before=[2, 7])
     assert ch(last(evs), "knight")["damage"] == 3
 
@@ -1041,7 +1040,7 @@ def test_F_3_4_ember_does_not_combine_attack_and_bleed():
     pos = empty(["knight"])
     hs = slot(pos, "hollow_soldier")
     pos.enemy(hs, 6).char("knight", 6, conditions=L.COND_BLEED)
-    pos.st[pos._c(0, L.C_EMBER)] = 1
+    pos.chars[0, L.C_EMBER] = 1
     b, evs = play(pos, forced=[1, 1])
     assert [d["values"][0] for d in all_of(evs, "damage", actor="knight")] == [2, 2]
     assert ch(last(evs), "knight")["damage"] == 4
@@ -1168,7 +1167,7 @@ def test_R_7_7_traps_go_on_every_basic_node_except_along_walls_with_doors():
     deals = set()
     for index in range(6):
         b = _setup_only(comp, index)
-        traps = {n: int(b.st[L.N_BASE + n * L.N_FIELDS + L.N_TRAP]) for n in range(13)}
+        traps = {n: int(b.nodes[n, L.N_TRAP]) for n in range(13)}
         assert {n for n, tok in traps.items() if tok >= 0} == {6, 8, 9}
         deals.add((traps[6], traps[8], traps[9]))
     assert len(deals) > 1
@@ -1188,8 +1187,8 @@ def test_R_7_7_a_tile_fought_again_keeps_its_traps_where_they_lay():
     comp.tables.scen[X.SC_TRAP_LAYOUT:X.SC_TRAP_LAYOUT + 13] = layout
     for index in range(4):
         b = _setup_only(comp, index)
-        assert [int(b.st[L.N_BASE + n * L.N_FIELDS + L.N_TRAP]) for n in range(13)] == layout
-        assert not any(b.st[L.N_BASE + n * L.N_FIELDS + L.N_TRAP_UP] for n in range(13))
+        assert [int(b.nodes[n, L.N_TRAP]) for n in range(13)] == layout
+        assert not any(b.nodes[n, L.N_TRAP_UP] for n in range(13))
 
 
 def test_R_2_8_no_entry_node_gets_more_than_three_figures():
@@ -1197,7 +1196,7 @@ def test_R_2_8_no_entry_node_gets_more_than_three_figures():
     the first three stand on (4,0); (4,0) is then full, so the fourth goes to (4,2)."""
     comp = scene(["knight", "herald", "warrior", "assassin"], encounter="the_forgotten", variants={"max_rounds": 0}).comp
     b = _setup_only(comp, 0, H_PLACE=0)
-    nodes = [int(b.st[L.C_BASE + c * L.C_FIELDS + L.C_POS]) for c in range(4)]
+    nodes = [int(b.chars[c, L.C_POS]) for c in range(4)]
     assert nodes == [10, 10, 10, 11]
 
 
@@ -1392,7 +1391,7 @@ def test_R_8_3_first_activation_passes_to_the_player_after_the_last_one():
     pos.enemy(hs, 6).char("knight", 6).char("herald", 12).tokens(next_char=0)
     b, evs = play(pos, forced=[2], H_ATTACK=1)
     assert outcome(b) == L.OUT_WIN
-    assert int(b.st[L.G_NEXT_CHAR]) == 1
+    assert int(b.glob[L.G_NEXT_CHAR]) == 1
 
 
 def test_R_4_6_backup_items_add_no_defence_dice():
@@ -1427,7 +1426,7 @@ def test_R_7_7_blank_trap_flips_without_effect():
     b, evs = play_routed(pos, before=[2, 7])
     assert first(evs, "trap", actor="knight")["values"][:2] == [7, 0]
     assert ch(last(evs), "knight")["damage"] == 0
-    assert b.st[L.N_BASE + 7 * L.N_FIELDS + L.N_TRAP_UP] == 1
+    assert b.nodes[7, L.N_TRAP_UP] == 1
 
 
 def test_R_3_7_assassin_backstab_needs_the_enemy_in_range():

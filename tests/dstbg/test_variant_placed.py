@@ -45,7 +45,6 @@ from tests.kit import first, play, scene, script, scripted
 from tests.scenarios import SHIPPED
 
 Event = dict[str, Any]
-BOSS_FACING = L.E_BASE + L.E_FACING  # state index of enemy slot 0's facing
 
 # enemy slots of the ``lab`` encounter (spawn_1 then spawn_2)
 RANGER, WALKER, RAMMER, SHOVER, PUSHER = 0, 1, 2, 3, 4
@@ -346,7 +345,7 @@ def test_A_2_first_side_who_activates_first(lab, reading, opener):
 
 # --- A-10..A-12 ember (no character starts a battle with one; placed here by hand) ------------------
 def with_ember(pos: Position, cid: str) -> Position:
-    pos.st[Position._c(pos.comp.char_ids.index(cid), L.C_EMBER)] = 1
+    pos.chars[pos.comp.char_ids.index(cid), L.C_EMBER] = 1
     return pos
 
 
@@ -668,7 +667,7 @@ def test_A_39_taunt_tiebreak_pool_walker_target(lab, reading, toward):
 def aggro_after_setup(lab_data, reading: str, index: int) -> tuple[int, list[Event]]:
     comp = compile_encounter(lab_data, ["knight", "warrior", "herald"], "lab", {"initial_aggro": reading, "max_rounds": 0})
     b = engine.play_one(comp.tables, scripted, script(H_FIRST_CHAR=2, H_AGGRO=1), 0, 0, index)
-    return int(b.st[L.G_AGGRO]), events(b, comp)
+    return int(b.glob[L.G_AGGRO]), events(b, comp)
 
 
 @pytest.mark.parametrize("reading, holder", [("players_choice", 1), ("first_activating", 2)])
@@ -801,11 +800,11 @@ def test_A_42_boss_initial_facing_door_or_nearest(reading):
     entry node (4,4). Toward the door it faces S (the door's middle node (4,2)); toward the nearest
     character it faces a direction whose node is a step closer to (4,4), here E."""
     comp, b = setup_only("gargoyle", ["knight", "warrior"], 0, 0, place=2, boss_initial_facing=reading)
-    st, board = b.st, comp.board
-    bpos = int(st[L.E_BASE + L.E_POS])
-    nodes = {int(st[L.C_BASE + c * L.C_FIELDS + L.C_POS]) for c in range(2)}
+    st, board = b, comp.board
+    bpos = int(st.enemies[0, L.E_POS])
+    nodes = {int(st.chars[c, L.C_POS]) for c in range(2)}
     assert bpos == 1 and nodes == {12}
-    facing = int(st[BOSS_FACING])
+    facing = int(st.enemies[0, L.E_FACING])
     door = int(comp.tables.scen[X.SC_BOSS_FACING])
     assert board.neighbour[bpos, door] == 6  # S, toward (4,2)
     if reading == "toward_entry_door":
@@ -816,7 +815,7 @@ def test_A_42_boss_initial_facing_door_or_nearest(reading):
 
 
 def test_A_42_boss_initial_facing_random_spreads():
-    spread = {int(setup_only("gargoyle", ["knight", "warrior"], 0, i, boss_initial_facing="random")[1].st[BOSS_FACING])
+    spread = {int(setup_only("gargoyle", ["knight", "warrior"], 0, i, boss_initial_facing="random")[1].enemies[0, L.E_FACING])
               for i in range(16)}
     assert len(spread) >= 4  # 16 draws over 8 facings; the two other readings give one facing here
 
@@ -825,7 +824,7 @@ def test_A_42_boss_initial_facing_random_spreads():
 def test_A_48_gravestone_reveal_info(reading, known):
     """Two gravestones reveal cards at setup (R-12.5): their ids reach the state only when known."""
     _, b = setup_only("gargoyle", ["knight"], 2, 0, gravestone_reveal_info=reading)
-    revealed = int(b.st[L.G_REVEALED])
+    revealed = int(b.glob[L.G_REVEALED])
     assert (revealed != 0) == known
     if known:
         assert 1 <= bin(revealed).count("1") <= 2

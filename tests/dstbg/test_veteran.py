@@ -8,16 +8,16 @@ import numpy as np
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import ask, get_policy
 from policies.dstbg.common import free_slots
-from tests.dstbg.test_policies import HOOKS, _ci, cases, random_state
+from tests.dstbg.test_policies import HOOKS, cases, random_state
 
 VET, TAC = get_policy("veteran"), get_policy("tactician")
 
 
 def _scene(hook: int, need: int, stamina: int = 0, damage: int = 0, boss: int = 0):
     st, dist = random_state(np.random.default_rng(11), hook)
-    st[L.G_NEED], st[L.G_IS_BOSS] = need, boss
-    for c in range(st[L.G_N_CHARS]):
-        st[_ci(c, L.C_STAMINA)], st[_ci(c, L.C_DAMAGE)], st[_ci(c, L.C_ALIVE)] = stamina, damage, 1
+    st.glob[L.G_NEED], st.glob[L.G_IS_BOSS] = need, boss
+    for c in range(st.glob[L.G_N_CHARS]):
+        st.chars[c, L.C_STAMINA], st.chars[c, L.C_DAMAGE], st.chars[c, L.C_ALIVE] = stamina, damage, 1
     return st, np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32), dist
 
 
@@ -51,7 +51,7 @@ def test_D_24_keeps_luck_unless_the_block_leaves_a_lethal_hit():
     assert ask(TAC.decide, L.H_LUCK, st, opts, 3, TAC.vector(), dist) == 1  # the tactician rerolls the blank
     _block_roll(st, opts, 8, 2)  # 6 through: lethal, the luck is spent on it
     assert ask(VET.decide, L.H_LUCK, st, opts, 3, VET.vector(), dist) == 1
-    st[L.G_NEED] = L.NEED_WIN
+    st.glob[L.G_NEED] = L.NEED_WIN
     _block_roll(st, opts, 5, 2)
     assert ask(VET.decide, L.H_LUCK, st, opts, 3, VET.vector(), dist) == 1  # a boss battle: as the tactician
 
@@ -61,7 +61,7 @@ def test_D_16_keeps_the_heroic_action_for_the_boss():
     opts[0, :4], opts[1, :4] = [0, L.HEROIC_PERSEVERANCE, 8, 4], [1, L.HEROIC_PERSEVERANCE, 8, 4]
     assert ask(TAC.decide, L.H_HEROIC, st, opts, 2, TAC.vector(), dist) == 1
     assert ask(VET.decide, L.H_HEROIC, st, opts, 2, VET.vector(), dist) == 0
-    st[L.G_NEED] = L.NEED_WIN
+    st.glob[L.G_NEED] = L.NEED_WIN
     assert ask(VET.decide, L.H_HEROIC, st, opts, 2, VET.vector(), dist) == 1
 
 
@@ -95,12 +95,12 @@ def test_veteran_reads_only_the_public_view():
     rng = np.random.default_rng(1)
     for hook in HOOKS:
         for st, opts, n, dist in cases(7, hook):
-            if hook == L.H_HEROIC and st[L.G_ACTIVE] < 0:
-                st[L.G_ACTIVE] = 0  # Perseverance and Berserk Charge are asked in an activation (the kernel's case)
+            if hook == L.H_HEROIC and st.glob[L.G_ACTIVE] < 0:
+                st.glob[L.G_ACTIVE] = 0  # Perseverance and Berserk Charge are asked in an activation (the kernel's case)
             answer = ask(VET.decide, hook, st, opts, n, VET.vector(), dist)
             hidden = st.copy()
-            hidden[L.D_BASE:L.D_BASE + L.MAX_DECK] = rng.permutation(hidden[L.D_BASE:L.D_BASE + L.MAX_DECK])
-            hidden[L.D_BASE:L.D_BASE + L.MAX_DECK] += rng.integers(0, 3, L.MAX_DECK)
+            hidden.deck[:] = rng.permutation(hidden.deck)
+            hidden.deck[:] += rng.integers(0, 3, L.MAX_DECK)
             assert ask(VET.decide, hook, hidden, opts, n, VET.vector(), dist) == answer, hook
 
 

@@ -298,7 +298,7 @@ def test_R_8_3_the_first_activation_token_passes_to_the_next_battle():
     t = table()
     t.step(K.STEP_EXPLORE, 0, 3)
     holder = game(t)[G.G_NEXT_CHAR]
-    assert holder == t.bt.st[BL.G_NEXT_CHAR]
+    assert holder == t.bt.glob[BL.G_NEXT_CHAR]
     t.step(K.STEP_REST, 1)
     t.step(K.STEP_EXPLORE, 0, 4)
     assert t.tables[0].scen[X.SC_FIRST] == holder
@@ -670,12 +670,12 @@ def test_R_12_5_only_gravestones_on_face_up_cards_reveal_behaviour_cards(cleared
 
 def _traps(t) -> list[int]:
     """The trap token on each node of the last encounter battle's board (−1 none)."""
-    return [int(t.bt.st[BL.N_BASE + n * BL.N_FIELDS + BL.N_TRAP]) for n in range(G.TRAP_NODES)]
+    return [int(t.bt.nodes[n, BL.N_TRAP]) for n in range(G.TRAP_NODES)]
 
 
 def _sprung(t) -> list[bool]:
     """Whether the trap on each node of the last encounter battle's board was sprung (turned face up)."""
-    return [bool(t.bt.st[BL.N_BASE + n * BL.N_FIELDS + BL.N_TRAP_UP]) for n in range(G.TRAP_NODES)]
+    return [bool(t.bt.nodes[n, BL.N_TRAP_UP]) for n in range(G.TRAP_NODES)]
 
 
 def _shown(t, k: int) -> list[int]:

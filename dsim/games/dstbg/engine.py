@@ -288,17 +288,24 @@ def play_batch(
 def play_one(
     tables: X.Tables, policy, params: np.ndarray, seed: int, stream: int, index: int,
     forced: np.ndarray | None = None, trace_events: int = 4000, decisions: np.ndarray | None = None,
+    hidden: tuple[int, int] | None = None,
 ) -> X.Battle:
     """Replay one battle with its trace; ``forced`` dice values are used first (tests); ``decisions``: the first
-    answers of the battle's decisions, forced (a searcher's, :mod:`dsim.games.dstbg.searchers`), the policy's after."""
+    answers of the battle's decisions, forced (a searcher's, :mod:`dsim.games.dstbg.searchers`), the policy's after;
+    ``hidden`` (tests): ``(decision, key)`` before which what the players cannot see (the unseen behaviour cards'
+    order, the face-down traps) is redrawn from ``key``, the dice staying the same."""
     one = _one_entry(_tables_type(tables))
     policy = compiled(policy)
+    if hidden is not None and decisions is None:
+        decisions = np.zeros(0, np.int32)
     log = 0 if decisions is None else X.SR_CHOICES + len(decisions)
     b = X.new_battle(tables.steps.shape[0], params, forced, trace_events, log)
     if decisions is not None:
         b.search[X.SR_MODE] = X.SEARCH_ADVANCE
         b.search[X.SR_FORCED] = len(decisions)
-        b.search[X.SR_HIDE_AT] = -1
+        b.search[X.SR_HIDE_AT] = -1 if hidden is None else hidden[0]
+        if hidden is not None:
+            b.search[X.SR_HIDE_HI], b.search[X.SR_HIDE_LO] = hidden[1] >> 32, hidden[1] & 0xFFFFFFFF
         b.search[X.SR_CHOICES:] = decisions
     one(tables, b, policy, seed, stream, index)
     return b

@@ -24,45 +24,34 @@ class Position:
     def __init__(self, comp: Compiled) -> None:
         self.comp = comp
         sc = comp.tables.scen
-        st = np.zeros(L.STATE_LEN, np.int32)
-        st[L.G_N_CHARS] = sc[X.SC_N_CHARS]
-        st[L.G_N_ENEMIES] = sc[X.SC_N_ENEMIES]
-        st[L.G_N_NODES] = sc[X.SC_N_NODES]
-        st[L.G_IS_BOSS] = sc[X.SC_IS_BOSS]
-        st[L.G_AGGRO] = 0
-        st[L.G_ACTIVE] = -1
-        st[L.G_HEATUP_ROUND] = -1
+        self.st = np.zeros(L.STATE_LEN, np.int32)
+        self.glob, self.chars, self.enemies, self.nodes, self.cards, self.known = L.state_views(self.st)
+        self.known[:] = -1  # the players have seen no behaviour card yet
+        self.glob[L.G_N_CHARS] = sc[X.SC_N_CHARS]
+        self.glob[L.G_N_ENEMIES] = sc[X.SC_N_ENEMIES]
+        self.glob[L.G_N_NODES] = sc[X.SC_N_NODES]
+        self.glob[L.G_IS_BOSS] = sc[X.SC_IS_BOSS]
+        self.glob[L.G_AGGRO] = 0
+        self.glob[L.G_ACTIVE] = -1
+        self.glob[L.G_HEATUP_ROUND] = -1
         for n in range(sc[X.SC_N_NODES]):
-            st[self._n(n, L.N_TERRAIN)] = sc[X.SC_TERRAIN + n]
-            st[self._n(n, L.N_TRAP)] = -1
+            self.nodes[n, L.N_TERRAIN] = sc[X.SC_TERRAIN + n]
+            self.nodes[n, L.N_TRAP] = -1
         for c in range(sc[X.SC_N_CHARS]):
             for j, field in enumerate((L.C_ARMOUR, L.C_HAND0, L.C_HAND1, L.C_BACKUP0, L.C_BACKUP1)):
-                st[self._c(c, field)] = sc[X.SC_EQUIP + 5 * c + j]
+                self.chars[c, field] = sc[X.SC_EQUIP + 5 * c + j]
             for field in (L.C_ALIVE, L.C_LUCK, L.C_HEROIC):
-                st[self._c(c, field)] = 1
-            st[self._c(c, L.C_ESTUS)] = sc[X.SC_ESTUS]
-            st[self._c(c, L.C_POS)] = -1
+                self.chars[c, field] = 1
+            self.chars[c, L.C_ESTUS] = sc[X.SC_ESTUS]
+            self.chars[c, L.C_POS] = -1
         for e in range(sc[X.SC_N_ENEMIES]):
-            st[self._e(e, L.E_TYPE)] = sc[X.SC_ENEMY + 2 * e]
-            st[self._e(e, L.E_POS)] = -1
-            st[self._e(e, L.E_ALIVE)] = 1
-            st[self._e(e, L.E_FACING)] = max(int(sc[X.SC_BOSS_FACING]), 0)
-        self.st = st
+            self.enemies[e, L.E_TYPE] = sc[X.SC_ENEMY + 2 * e]
+            self.enemies[e, L.E_POS] = -1
+            self.enemies[e, L.E_ALIVE] = 1
+            self.enemies[e, L.E_FACING] = max(int(sc[X.SC_BOSS_FACING]), 0)
         if sc[X.SC_IS_BOSS] == 1:  # default deck: the standard cards in table order (R-12.5 without the shuffle)
             cards = comp.tables.cards
             self.deck([k for k in range(cards.shape[0]) if cards[k, X.CARD_HEATUP] == 0][: sc[X.SC_DECK_SIZE]])
-
-    @staticmethod
-    def _c(c: int, field: int) -> int:
-        return L.C_BASE + c * L.C_FIELDS + field
-
-    @staticmethod
-    def _e(e: int, field: int) -> int:
-        return L.E_BASE + e * L.E_FIELDS + field
-
-    @staticmethod
-    def _n(n: int, field: int) -> int:
-        return L.N_BASE + n * L.N_FIELDS + field
 
     def node(self, where: Node) -> int:
         """Node id of ``where``: an id, or ``(row, col)`` on the board grid."""
@@ -79,7 +68,7 @@ class Position:
                   L.C_ALIVE: alive}
         for field, value in values.items():
             if value is not None:
-                self.st[self._c(c, field)] = value
+                self.chars[c, field] = value
         return self
 
     def enemy(self, e: int, at: Node | None = None, *, wounds: int | None = None, conditions: int | None = None,
@@ -92,7 +81,7 @@ class Position:
                   L.E_FACING: facing, L.E_ALIVE: alive}
         for field, value in values.items():
             if value is not None:
-                self.st[self._e(e, field)] = value
+                self.enemies[e, field] = value
         return self
 
     def remove_enemy(self, e: int) -> Position:
@@ -102,9 +91,9 @@ class Position:
     def terrain(self, at: Node, kind: int, trap: int | None = None) -> Position:
         """Put ``TERRAIN_*`` ``kind`` on a node, and a face-down trap token (−1 none, 0 blank, k damage)."""
         n = self.node(at)
-        self.st[self._n(n, L.N_TERRAIN)] = kind
+        self.nodes[n, L.N_TERRAIN] = kind
         if trap is not None:
-            self.st[self._n(n, L.N_TRAP)] = trap
+            self.nodes[n, L.N_TRAP] = trap
         return self
 
     def tokens(self, *, aggro: int | None = None, next_char: int | None = None, round: int | None = None,
@@ -112,14 +101,19 @@ class Position:
         """Aggro holder, the character whose turn is next, the round just finished, heat-up reached."""
         for field, value in ((L.G_AGGRO, aggro), (L.G_NEXT_CHAR, next_char), (L.G_ROUND, round), (L.G_HEATED, heated)):
             if value is not None:
-                self.st[field] = value
+                self.glob[field] = value
         return self
 
-    def deck(self, cards: list[int], pos: int = 0) -> Position:
-        """The boss behaviour deck in draw order (card-table rows) and the next draw position."""
-        self.st[L.D_BASE : L.D_BASE + len(cards)] = cards
-        self.st[L.G_DECK_LEN] = len(cards)
-        self.st[L.G_DECK_POS] = pos
+    def deck(self, cards: list[int], pos: int = 0, cycled: bool = False) -> Position:
+        """The boss behaviour deck in draw order (card-table rows) and the next draw position; the players have seen
+        the cards before it, or (``cycled``) the whole deck drawn once since it was built (R-12.7: it repeats)."""
+        self.cards[:len(cards)] = cards
+        self.glob[L.G_DECK_LEN] = len(cards)
+        self.glob[L.G_DECK_POS] = pos
+        seen = len(cards) if cycled else pos
+        self.known[:seen] = cards[:seen]
+        if cycled:
+            self.glob[L.G_CARDS_DRAWN] = max(int(self.glob[L.G_CARDS_DRAWN]), len(cards))
         return self
 
     def state(self) -> np.ndarray:

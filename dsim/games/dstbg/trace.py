@@ -62,42 +62,43 @@ def _conds(mask: int) -> list[str]:
     return [name for bit, name in CONDITIONS.items() if mask & bit]
 
 
-def _state(st: np.ndarray, comp: Compiled) -> dict[str, Any]:
+def _state(vector: np.ndarray, comp: Compiled) -> dict[str, Any]:
     """The readable state after an event: positions, cubes, tokens, conditions, wounds."""
+    st = L.state_views(vector)
     coords = comp.board.coords
     chars = []
     for c, cid in enumerate(comp.char_ids):
-        base = L.C_BASE + c * L.C_FIELDS
-        pos = int(st[base + L.C_POS])
+        ch = st.chars[c]
+        pos = int(ch[L.C_POS])
         chars.append({
             "id": cid, "node": pos, "rc": coords[pos].tolist() if pos >= 0 else None,
-            "stamina": int(st[base + L.C_STAMINA]), "damage": int(st[base + L.C_DAMAGE]),
-            "alive": bool(st[base + L.C_ALIVE]), "conditions": _conds(int(st[base + L.C_COND])),
-            "estus": bool(st[base + L.C_ESTUS]), "luck": bool(st[base + L.C_LUCK]),
-            "heroic": bool(st[base + L.C_HEROIC]), "aggro": int(st[L.G_AGGRO]) == c,
+            "stamina": int(ch[L.C_STAMINA]), "damage": int(ch[L.C_DAMAGE]),
+            "alive": bool(ch[L.C_ALIVE]), "conditions": _conds(int(ch[L.C_COND])),
+            "estus": bool(ch[L.C_ESTUS]), "luck": bool(ch[L.C_LUCK]),
+            "heroic": bool(ch[L.C_HEROIC]), "aggro": int(st.glob[L.G_AGGRO]) == c,
         })
     enemies = []
     for e, eid in enumerate(comp.enemy_ids):
-        base = L.E_BASE + e * L.E_FIELDS
-        pos = int(st[base + L.E_POS])
+        en = st.enemies[e]
+        pos = int(en[L.E_POS])
         enemy = {
             "slot": e, "id": eid, "node": pos, "rc": coords[pos].tolist(),
-            "wounds": int(st[base + L.E_WOUNDS]), "alive": bool(st[base + L.E_ALIVE]),
-            "conditions": _conds(int(st[base + L.E_COND])),
+            "wounds": int(en[L.E_WOUNDS]), "alive": bool(en[L.E_ALIVE]),
+            "conditions": _conds(int(en[L.E_COND])),
         }
-        if st[L.G_IS_BOSS]:
-            enemy["facing"] = FACINGS[int(st[base + L.E_FACING])]
-            enemy["weak_arcs"] = _arcs(int(st[base + L.E_WEAK]))
+        if st.glob[L.G_IS_BOSS]:
+            enemy["facing"] = FACINGS[int(en[L.E_FACING])]
+            enemy["weak_arcs"] = _arcs(int(en[L.E_WEAK]))
         enemies.append(enemy)
     state = {"characters": chars, "enemies": enemies}
-    if st[L.G_IS_BOSS]:
+    if st.glob[L.G_IS_BOSS]:
         for c, item in enumerate(chars):
-            side = int(st[L.C_BASE + c * L.C_FIELDS + L.C_ARC])
+            side = int(st.chars[c, L.C_ARC])
             item["side"] = FACINGS[side - 1] if side else None
-        deck = [int(x) for x in st[L.D_BASE : L.D_BASE + st[L.G_DECK_LEN]]]
-        pos = int(st[L.G_DECK_POS])
+        deck = [int(x) for x in st.deck[:st.glob[L.G_DECK_LEN]]]
+        pos = int(st.glob[L.G_DECK_POS])
         state["deck"] = {"discard": [comp.card_ids[k] for k in deck[:pos]], "draw_pile": len(deck) - pos,
-                         "heated_up": bool(st[L.G_HEATED])}
+                         "heated_up": bool(st.glob[L.G_HEATED])}
     return state
 
 

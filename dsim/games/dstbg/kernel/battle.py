@@ -8,17 +8,14 @@ from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.kernel.character import activate_character
 from dsim.games.dstbg.kernel.core import (
-    ci,
     clear,
     copy_distances,
     count_figures,
     decide,
     decide_for_enemy,
-    ei,
     figures_at,
     log,
     move_figure,
-    ni,
     recompute_walk,
     running,
     set_opt,
@@ -59,24 +56,25 @@ OUTCOME_NAMES = (
 def setup(t, b, policy) -> None:
     """R-7: enemies on spawn nodes, terrain, traps shuffled onto eligible nodes, characters on entry
     nodes (D-14), aggro (R-7.9, A-3); the first character to activate (D-5)."""
+    glob, chars, enemies, nodes = b.glob, b.chars, b.enemies, b.nodes
     st = b.st
     sc = t.scen
     clear(st, L.STATE_LEN)
-    st[L.G_N_CHARS] = sc[X.SC_N_CHARS]
-    st[L.G_N_ENEMIES] = sc[X.SC_N_ENEMIES]
-    st[L.G_N_NODES] = sc[X.SC_N_NODES]
-    st[L.G_IS_BOSS] = sc[X.SC_IS_BOSS]
-    st[L.G_NEED] = sc[X.SC_NEED]  # a whole game's request to the policy (layout.NEED_*)
-    st[L.G_AGGRO] = -1
-    st[L.G_ACTIVE] = -1
-    st[L.G_HEATUP_ROUND] = -1
+    glob[L.G_N_CHARS] = sc[X.SC_N_CHARS]
+    glob[L.G_N_ENEMIES] = sc[X.SC_N_ENEMIES]
+    glob[L.G_N_NODES] = sc[X.SC_N_NODES]
+    glob[L.G_IS_BOSS] = sc[X.SC_IS_BOSS]
+    glob[L.G_NEED] = sc[X.SC_NEED]  # a whole game's request to the policy (layout.NEED_*)
+    glob[L.G_AGGRO] = -1
+    glob[L.G_ACTIVE] = -1
+    glob[L.G_HEATUP_ROUND] = -1
     n_nodes = sc[X.SC_N_NODES]
     for n in range(n_nodes):
-        st[ni(n, L.N_TERRAIN)] = sc[X.SC_TERRAIN + n]
-        st[ni(n, L.N_TRAP)] = -1
+        nodes[n, L.N_TERRAIN] = sc[X.SC_TERRAIN + n]
+        nodes[n, L.N_TRAP] = -1
     if sc[X.SC_TRAPS] == 1 and sc[X.SC_TRAPS_GIVEN] == 1:  # R-7.7: a tile fought before keeps its traps, face down
         for n in range(n_nodes):
-            st[ni(n, L.N_TRAP)] = sc[X.SC_TRAP_LAYOUT + n]
+            nodes[n, L.N_TRAP] = sc[X.SC_TRAP_LAYOUT + n]
     elif sc[X.SC_TRAPS] == 1:
         # R-7.7: shuffle the trap tokens face down, one on each eligible basic node. The option
         # buffer holds the token pool: it is free until the first decision below.
@@ -90,30 +88,30 @@ def setup(t, b, policy) -> None:
         k = 0
         for n in range(n_nodes):
             if sc[X.SC_TRAP_OK + n] == 1 and k < n_tokens:
-                st[ni(n, L.N_TRAP)] = pool[k]
+                nodes[n, L.N_TRAP] = pool[k]
                 k += 1
     for e in range(sc[X.SC_N_ENEMIES]):
-        st[ei(e, L.E_TYPE)] = sc[X.SC_ENEMY + 2 * e]
-        st[ei(e, L.E_POS)] = sc[X.SC_ENEMY + 2 * e + 1]
-        st[ei(e, L.E_ALIVE)] = 1
+        enemies[e, L.E_TYPE] = sc[X.SC_ENEMY + 2 * e]
+        enemies[e, L.E_POS] = sc[X.SC_ENEMY + 2 * e + 1]
+        enemies[e, L.E_ALIVE] = 1
     for c in range(sc[X.SC_N_CHARS]):
         for j in range(5):
-            st[ci(c, L.C_ARMOUR if j == 0 else L.C_HAND0 + j - 1)] = sc[X.SC_EQUIP + 5 * c + j]
-        st[ci(c, L.C_ALIVE)] = 1
-        st[ci(c, L.C_POS)] = -1
+            chars[c, L.C_ARMOUR if j == 0 else L.C_HAND0 + j - 1] = sc[X.SC_EQUIP + 5 * c + j]
+        chars[c, L.C_ALIVE] = 1
+        chars[c, L.C_POS] = -1
         if sc[X.SC_CARRY] == 1:  # R-5.9, R-8.7: estus, luck, heroic action and ember as the last battle left them
             tokens = X.SC_TOKENS + X.TOKEN_FIELDS * c
-            st[ci(c, L.C_ESTUS)] = sc[tokens]
-            st[ci(c, L.C_LUCK)] = sc[tokens + 1]
-            st[ci(c, L.C_HEROIC)] = sc[tokens + 2]
-            st[ci(c, L.C_EMBER)] = sc[tokens + 3]
-            st[ci(c, L.C_DAMAGE)] = sc[tokens + 4]  # R-13.4: after a retreat the red cubes stay
-            st[ci(c, L.C_STAMINA)] = sc[tokens + 5]
-            st[ci(c, L.C_COND)] = sc[tokens + 6]
+            chars[c, L.C_ESTUS] = sc[tokens]
+            chars[c, L.C_LUCK] = sc[tokens + 1]
+            chars[c, L.C_HEROIC] = sc[tokens + 2]
+            chars[c, L.C_EMBER] = sc[tokens + 3]
+            chars[c, L.C_DAMAGE] = sc[tokens + 4]  # R-13.4: after a retreat the red cubes stay
+            chars[c, L.C_STAMINA] = sc[tokens + 5]
+            chars[c, L.C_COND] = sc[tokens + 6]
         else:  # R-1.7: a battle on its own starts with every token ready
-            st[ci(c, L.C_ESTUS)] = sc[X.SC_ESTUS]
-            st[ci(c, L.C_LUCK)] = 1
-            st[ci(c, L.C_HEROIC)] = 1
+            chars[c, L.C_ESTUS] = sc[X.SC_ESTUS]
+            chars[c, L.C_LUCK] = 1
+            chars[c, L.C_HEROIC] = 1
     copy_distances(b.dwalk, t.dwalk0, n_nodes)  # walk distances of the setup's terrain, computed once per cell
     log(b, L.ACTOR_NONE, -1, L.EV_SETUP, sc[X.SC_N_ENEMIES], sc[X.SC_TRAPS], 0, 0, -1)
     count_figures(b)  # the enemies; each character counts as it is placed
@@ -125,26 +123,26 @@ def setup(t, b, policy) -> None:
             if there < 3:  # R-2.8
                 set_opt(b, n, node, there, c, 0, 0, 0, 0, 0)
                 n += 1
-        st[ci(c, L.C_POS)] = b.opts[decide(b, policy, L.H_PLACE, n), 0]
-        move_figure(b, -1, st[ci(c, L.C_POS)])
-        log(b, L.ACTOR_CHAR, c, L.EV_PLACE, st[ci(c, L.C_POS)], 0, 0, 0, -1)
+        chars[c, L.C_POS] = b.opts[decide(b, policy, L.H_PLACE, n), 0]
+        move_figure(b, -1, chars[c, L.C_POS])
+        log(b, L.ACTOR_CHAR, c, L.EV_PLACE, chars[c, L.C_POS], 0, 0, 0, -1)
     for c in range(sc[X.SC_N_CHARS]):
         set_opt(b, c, c, t.chars[c, L.CT_TAUNT], 0, 0, 0, 0, 0, 0)
     mode = t.variants[L.V_INITIAL_AGGRO]
     if mode == 2:
-        st[L.G_AGGRO] = randint(b.rng, sc[X.SC_N_CHARS])
+        glob[L.G_AGGRO] = randint(b.rng, sc[X.SC_N_CHARS])
     # R-8.3: in a game played whole the first-activation token's holder; else (and in a game's first battle,
     # SC_FIRST -1) the players pick (R-1.11, D-5)
     carried = sc[X.SC_FIRST] if sc[X.SC_CARRY] == 1 else -1
     first = carried if carried >= 0 else decide(b, policy, L.H_FIRST_CHAR, sc[X.SC_N_CHARS])
-    st[L.G_NEXT_CHAR] = first
+    glob[L.G_NEXT_CHAR] = first
     if mode == 1:
-        st[L.G_AGGRO] = first
+        glob[L.G_AGGRO] = first
     elif mode == 0:
         for c in range(sc[X.SC_N_CHARS]):
             set_opt(b, c, c, t.chars[c, L.CT_TAUNT], 0, 0, 0, 0, 0, 0)
-        st[L.G_AGGRO] = decide(b, policy, L.H_AGGRO, sc[X.SC_N_CHARS])
-    log(b, L.ACTOR_CHAR, st[L.G_AGGRO], L.EV_AGGRO, 0, 0, 0, 0, -1)
+        glob[L.G_AGGRO] = decide(b, policy, L.H_AGGRO, sc[X.SC_N_CHARS])
+    log(b, L.ACTOR_CHAR, glob[L.G_AGGRO], L.EV_AGGRO, 0, 0, 0, 0, -1)
     if sc[X.SC_IS_BOSS] == 1:
         boss_setup(t, b, policy)
 
@@ -152,26 +150,26 @@ def setup(t, b, policy) -> None:
 @kernel
 def enemy_turn(t, b, policy) -> None:
     """R-11.1: every living enemy activates once, highest threat first; ties are the players' choice (D-30)."""
-    st = b.st
+    glob, enemies = b.glob, b.enemies
     done = 0
     while running(b):
         top = -1
         n = 0  # the rows of the enemies of the highest threat seen so far, in slot order
-        for e in range(st[L.G_N_ENEMIES]):
-            if st[ei(e, L.E_ALIVE)] == 0 or done & (1 << e):
+        for e in range(glob[L.G_N_ENEMIES]):
+            if enemies[e, L.E_ALIVE] == 0 or done & (1 << e):
                 continue
-            threat = t.etypes[st[ei(e, L.E_TYPE)], L.ET_THREAT]
+            threat = t.etypes[enemies[e, L.E_TYPE], L.ET_THREAT]
             if threat < top:
                 continue
             if threat > top:
                 top = threat
                 n = 0
-            set_opt(b, n, e, st[ei(e, L.E_TYPE)], st[ei(e, L.E_POS)], threat, 0, 0, 0, 0)
+            set_opt(b, n, e, enemies[e, L.E_TYPE], enemies[e, L.E_POS], threat, 0, 0, 0, 0)
             n += 1
         if n == 0:
             return
         e = b.opts[decide_for_enemy(t, b, policy, L.H_ENEMY_ORDER, n), 0]
-        if t.etypes[st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1:
+        if t.etypes[enemies[e, L.E_TYPE], L.ET_IS_BOSS] == 1:
             done |= boss_activation(t, b, policy) | (1 << e)  # one card per turn drives every boss figure
             continue
         done |= 1 << e
@@ -186,70 +184,70 @@ def offer_retreat(t, b, policy) -> None:
     """R-13.4 (campaign, battles without a boss): once the enemies' actions are resolved the party may retreat
     (D-39); A-51: after any enemy turn (``SC_RETREAT`` 1) or only the first (2). Row 0 fights on, row 1 retreats."""
     mode = t.scen[X.SC_RETREAT]
-    if mode == 0 or (mode == 2 and b.st[L.G_ROUND] > 1) or not running(b):
+    if mode == 0 or (mode == 2 and b.glob[L.G_ROUND] > 1) or not running(b):
         return
-    set_opt(b, 0, 0, b.st[L.G_ROUND], 0, 0, 0, 0, 0, 0)
-    set_opt(b, 1, 1, b.st[L.G_ROUND], 0, 0, 0, 0, 0, 0)
+    set_opt(b, 0, 0, b.glob[L.G_ROUND], 0, 0, 0, 0, 0, 0)
+    set_opt(b, 1, 1, b.glob[L.G_ROUND], 0, 0, 0, 0, 0, 0)
     if decide(b, policy, L.H_RETREAT, 2) == 1:
-        b.st[L.G_OUTCOME] = L.OUT_RETREAT
-        log(b, L.ACTOR_NONE, -1, L.EV_RETREAT, b.st[L.G_ROUND], 0, 0, 0, -1)
+        b.glob[L.G_OUTCOME] = L.OUT_RETREAT
+        log(b, L.ACTOR_NONE, -1, L.EV_RETREAT, b.glob[L.G_ROUND], 0, 0, 0, -1)
 
 
 @kernel
 def play(t, b, policy) -> None:
     """R-8.8: after setup, enemy turns and single-character turns alternate until one side is defeated."""
-    st = b.st
+    glob = b.glob
     max_rounds = t.variants[L.V_MAX_ROUNDS]
     enemies_first = t.variants[L.V_FIRST_SIDE] == 0  # A-2
-    n_chars = st[L.G_N_CHARS]
+    n_chars = glob[L.G_N_CHARS]
     while running(b):
-        st[L.G_ROUND] += 1
-        if st[L.G_ROUND] > max_rounds:
-            st[L.G_OUTCOME] = L.OUT_TIMEOUT
+        glob[L.G_ROUND] += 1
+        if glob[L.G_ROUND] > max_rounds:
+            glob[L.G_OUTCOME] = L.OUT_TIMEOUT
             break
-        log(b, L.ACTOR_NONE, -1, L.EV_ROUND, st[L.G_ROUND], 0, 0, 0, -1)
+        log(b, L.ACTOR_NONE, -1, L.EV_ROUND, glob[L.G_ROUND], 0, 0, 0, -1)
         if enemies_first:
             enemy_turn(t, b, policy)
             offer_retreat(t, b, policy)
         if not running(b):
             break
-        c = st[L.G_NEXT_CHAR]
+        c = glob[L.G_NEXT_CHAR]
         activate_character(t, b, policy, c)
-        st[L.G_NEXT_CHAR] = c + 1 if c + 1 < n_chars else 0  # R-8.2 clockwise (no division: ~26 cycles a round)
+        glob[L.G_NEXT_CHAR] = c + 1 if c + 1 < n_chars else 0  # R-8.2 clockwise (no division: ~26 cycles a round)
         if not enemies_first and running(b):
             enemy_turn(t, b, policy)
             offer_retreat(t, b, policy)
-        if st[L.G_BARRELS_CHANGED] == 1:
+        if glob[L.G_BARRELS_CHANGED] == 1:
             recompute_walk(t, b)
-    log(b, L.ACTOR_NONE, -1, L.EV_END, st[L.G_OUTCOME], min(st[L.G_ROUND], max_rounds), 0, 0, -1)  # rounds played
+    log(b, L.ACTOR_NONE, -1, L.EV_END, glob[L.G_OUTCOME], min(glob[L.G_ROUND], max_rounds), 0, 0, -1)  # rounds played
 
 
 @kernel
 def summarise(t, b, out: np.ndarray, i: int) -> None:
     """Fill column ``i`` of the outcome table (``N_OUT`` rows, one column per battle) from the final state.
     The sums run in locals and each row is stored once."""
-    st = b.st
+    glob, chars, enemies = b.glob, b.chars, b.enemies
     deaths = dealt = taken = stamina = estus = luck = heroic = dodges = dodges_ok = 0
-    for c in range(st[L.G_N_CHARS]):
-        deaths += 1 - st[ci(c, L.C_ALIVE)]
-        dealt += st[ci(c, L.C_DMG_DEALT)]
-        taken += st[ci(c, L.C_DMG_TAKEN)]
-        stamina += st[ci(c, L.C_STAMINA_SPENT)]
-        estus += st[ci(c, L.C_ESTUS_USED)]
-        luck += st[ci(c, L.C_LUCK_USED)]
-        heroic += st[ci(c, L.C_HEROIC_USED)]
-        dodges += st[ci(c, L.C_DODGES)]
-        dodges_ok += st[ci(c, L.C_DODGES_OK)]
+    for c in range(glob[L.G_N_CHARS]):
+        deaths += 1 - chars[c, L.C_ALIVE]
+        dealt += chars[c, L.C_DMG_DEALT]
+        taken += chars[c, L.C_DMG_TAKEN]
+        stamina += chars[c, L.C_STAMINA_SPENT]
+        estus += chars[c, L.C_ESTUS_USED]
+        luck += chars[c, L.C_LUCK_USED]
+        heroic += chars[c, L.C_HEROIC_USED]
+        dodges += chars[c, L.C_DODGES]
+        dodges_ok += chars[c, L.C_DODGES_OK]
     killed = 0
     boss_health = -1
-    for e in range(st[L.G_N_ENEMIES]):
-        killed += 1 - st[ei(e, L.E_ALIVE)]
-        et = st[ei(e, L.E_TYPE)]
+    for e in range(glob[L.G_N_ENEMIES]):
+        killed += 1 - enemies[e, L.E_ALIVE]
+        et = enemies[e, L.E_TYPE]
         if t.etypes[et, L.ET_IS_BOSS] == 1:
-            left = t.etypes[et, L.ET_HEALTH] - st[ei(e, L.E_WOUNDS)]
+            left = t.etypes[et, L.ET_HEALTH] - enemies[e, L.E_WOUNDS]
             boss_health = left if boss_health < 0 else boss_health + left
-    out[OUT_RESULT, i] = st[L.G_OUTCOME]
-    out[OUT_ROUNDS, i] = min(st[L.G_ROUND], t.variants[L.V_MAX_ROUNDS])
+    out[OUT_RESULT, i] = glob[L.G_OUTCOME]
+    out[OUT_ROUNDS, i] = min(glob[L.G_ROUND], t.variants[L.V_MAX_ROUNDS])
     out[OUT_DEATHS, i] = deaths
     out[OUT_DAMAGE_DEALT, i] = dealt
     out[OUT_DAMAGE_TAKEN, i] = taken
@@ -259,11 +257,11 @@ def summarise(t, b, out: np.ndarray, i: int) -> None:
     out[OUT_HEROIC, i] = heroic
     out[OUT_KILLED, i] = killed
     out[OUT_BOSS_HEALTH, i] = boss_health
-    out[OUT_HEATUP_ROUND, i] = st[L.G_HEATUP_ROUND]
-    out[OUT_CARDS, i] = st[L.G_CARDS_DRAWN] if boss_health >= 0 else -1  # no boss, no behaviour deck
+    out[OUT_HEATUP_ROUND, i] = glob[L.G_HEATUP_ROUND]
+    out[OUT_CARDS, i] = glob[L.G_CARDS_DRAWN] if boss_health >= 0 else -1  # no boss, no behaviour deck
     out[OUT_DODGES, i] = dodges
     out[OUT_DODGES_OK, i] = dodges_ok
-    out[OUT_NEXT_FIRST, i] = st[L.G_NEXT_CHAR]
+    out[OUT_NEXT_FIRST, i] = glob[L.G_NEXT_CHAR]
 
 
 @kernel
@@ -298,12 +296,17 @@ def battle_buffers(n_nodes: int, params):
 @allocating
 def search_buffers(n_nodes: int, params, search: int):
     """Buffers for battles on a board of ``n_nodes`` nodes with a search log of ``search`` entries (0: none)."""
+    st = np.zeros(L.STATE_LEN, np.int32)
+    glob, chars, enemies, nodes, deck, known = X.state_views(st)
+    opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
+    dwalk = np.zeros((n_nodes, L.NODE_COLS), np.int32)
+    figs = np.zeros(L.MAX_NODES, np.int32)
     return X.Battle(
-        np.zeros(L.STATE_LEN, np.int32),
+        st,
         np.zeros(2, np.uint64),
-        np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
-        np.zeros((n_nodes, L.NODE_COLS), np.int32),
-        np.zeros(L.MAX_NODES, np.int32),
+        opts,
+        dwalk,
+        figs,
         np.zeros(8, np.int32),
         np.zeros(8, np.int32),
         np.zeros(0, np.int32),
@@ -312,6 +315,13 @@ def search_buffers(n_nodes: int, params, search: int):
         np.zeros(1, np.int32),
         params,
         np.zeros(search, np.int64),
+        glob,
+        chars,
+        enemies,
+        nodes,
+        deck,
+        known,
+        X.View(glob, chars, enemies, known, opts, params, dwalk, figs),
     )
 
 
@@ -349,15 +359,15 @@ SEARCH_SHAPING = 0.01  # weight of the enemies' health removed in a search value
 def search_value(t, b) -> float:
     """A battle's value to a searcher (dsim.search): 1 for a win, else ``SEARCH_SHAPING`` times the share of the
     enemies' health removed (a dead enemy counts whole), which tells apart options of equal win estimates."""
-    st = b.st
-    if st[L.G_OUTCOME] == L.OUT_WIN:
+    glob, enemies = b.glob, b.enemies
+    if glob[L.G_OUTCOME] == L.OUT_WIN:
         return 1.0
     total = 0
     removed = 0
-    for e in range(st[L.G_N_ENEMIES]):
-        health = t.etypes[st[ei(e, L.E_TYPE)], L.ET_HEALTH]
+    for e in range(glob[L.G_N_ENEMIES]):
+        health = t.etypes[enemies[e, L.E_TYPE], L.ET_HEALTH]
         total += health
-        removed += health if st[ei(e, L.E_ALIVE)] == 0 else min(st[ei(e, L.E_WOUNDS)], health)
+        removed += health if enemies[e, L.E_ALIVE] == 0 else min(enemies[e, L.E_WOUNDS], health)
     return SEARCH_SHAPING * removed / total if total > 0 else 0.0
 
 

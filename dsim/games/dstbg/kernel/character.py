@@ -19,14 +19,11 @@ from dsim.games.dstbg.kernel.combat import (
 from dsim.games.dstbg.kernel.core import (
     K_BLACK,
     char_arc,
-    ci,
     decide,
     dice_mark,
-    ei,
     face_down_trap,
     figures_at,
     log,
-    ni,
     pool_sum,
     range_dist,
     relative_arc,
@@ -65,7 +62,7 @@ def used_field(slot: int) -> int:
 def attacked(b, c: int) -> bool:
     """Whether character ``c`` attacked with any weapon this activation (A-27 one attack in all)."""
     for slot in range(4):
-        if b.st[ci(c, used_field(slot))] == 1:
+        if b.chars[c, used_field(slot)] == 1:
             return True
     return False
 
@@ -82,7 +79,7 @@ def reach_profile(t, b, c: int):
     longest = -1
     at_zero = False
     for slot in range(2):
-        it = b.st[ci(c, L.C_HAND0 + slot)]
+        it = b.chars[c, L.C_HAND0 + slot]
         if it < 0:
             continue
         first = t.items[it, L.IT_LINE0]
@@ -100,7 +97,7 @@ def step_features(t, b, lo: int, n: int, longest: int, at_zero: bool) -> None:
     range distance to the nearest living enemy (A-18, A-17 metrics), figures on the node, and how
     many enemies a hand-weapon line could target from there (``reach_profile``). Only the columns the
     policy reads (``step_reads``: a constant in its own entry, so the rest is compiled out); others stay 0."""
-    st = b.st
+    glob, enemies = b.glob, b.enemies
     opts = b.opts
     reads = step_reads()
     want_move = (reads >> STEP_MOVE) & 1
@@ -116,10 +113,10 @@ def step_features(t, b, lo: int, n: int, longest: int, at_zero: bool) -> None:
         near_range = L.UNREACHABLE
         figures = 0
         targets = 0
-        for e in range(st[L.G_N_ENEMIES]):  # most calls fill one row (H_MOVE_ON's): nothing gathered first
-            if st[ei(e, L.E_ALIVE)] == 0:
+        for e in range(glob[L.G_N_ENEMIES]):  # most calls fill one row (H_MOVE_ON's): nothing gathered first
+            if enemies[e, L.E_ALIVE] == 0:
                 continue
-            p = st[ei(e, L.E_POS)]
+            p = enemies[e, L.E_POS]
             if want_move:
                 near_move = min(near_move, dmove[node, p])
             if want_range or want_targets:
@@ -132,7 +129,7 @@ def step_features(t, b, lo: int, n: int, longest: int, at_zero: bool) -> None:
         opts[i, STEP_FIGURES] = figures
         opts[i, STEP_RANGE] = near_range if want_range else 0
         opts[i, STEP_TARGETS] = targets if want_targets else 0
-    if st[L.G_IS_BOSS] == 1 and (reads >> STEP_ARCS) & 1:
+    if glob[L.G_IS_BOSS] == 1 and (reads >> STEP_ARCS) & 1:
         boss_arc_features(t, b, lo, n)
 
 
@@ -140,32 +137,32 @@ def step_features(t, b, lo: int, n: int, longest: int, at_zero: bool) -> None:
 def boss_arc_features(t, b, lo: int, n: int) -> None:
     """Column 8 of move-step option rows ``lo .. n-1``: the arcs of the nearest living boss the node lies in (R-12.8);
     the boss's own node keeps the arcs of the side the character stands at or comes from (R-12.9)."""
-    st = b.st
-    c = st[L.G_ACTIVE]
+    glob, chars, enemies = b.glob, b.chars, b.enemies
+    c = glob[L.G_ACTIVE]
     if c < 0:
         return
-    here = st[ci(c, L.C_POS)]
+    here = chars[c, L.C_POS]
     bosses = 0  # the living boss slots, found once for all rows
-    for e in range(st[L.G_N_ENEMIES]):
-        if st[ei(e, L.E_ALIVE)] == 1 and t.etypes[st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1:
+    for e in range(glob[L.G_N_ENEMIES]):
+        if enemies[e, L.E_ALIVE] == 1 and t.etypes[enemies[e, L.E_TYPE], L.ET_IS_BOSS] == 1:
             bosses |= 1 << e
-    card = known_next_card(st)
+    card = known_next_card(b)
     for i in range(lo, n):
         node = b.opts[i, 0]
         best = L.UNREACHABLE
-        for e in range(st[L.G_N_ENEMIES]):
+        for e in range(glob[L.G_N_ENEMIES]):
             if not bosses & (1 << e):
                 continue
-            epos = st[ei(e, L.E_POS)]
+            epos = enemies[e, L.E_POS]
             if t.steps[node, epos] >= best:
                 continue
             best = t.steps[node, epos]
             if node != epos:
-                b.opts[i, STEP_ARCS] = t.arcs[st[ei(e, L.E_FACING)], epos, node]
+                b.opts[i, STEP_ARCS] = t.arcs[enemies[e, L.E_FACING], epos, node]
             elif here == epos:
                 b.opts[i, STEP_ARCS] = char_arc(t, b, c, e)
             else:
-                b.opts[i, STEP_ARCS] = t.arcs[st[ei(e, L.E_FACING)], epos, here]
+                b.opts[i, STEP_ARCS] = t.arcs[enemies[e, L.E_FACING], epos, here]
             b.opts[i, STEP_ARCS] |= next_card_bits(t, card, e)
 
 
@@ -215,7 +212,7 @@ def move_cost(t, b, c: int, kind: int, free_steps: int) -> int:
     for every node of one step, so it is worked out once per step."""
     if kind == STEP_SHIFT:
         return 0
-    frost = 1 if b.st[ci(c, L.C_COND)] & L.COND_FROSTBITE else 0
+    frost = 1 if b.chars[c, L.C_COND] & L.COND_FROSTBITE else 0
     if free_steps > 0:
         return frost
     if armour_flags(t, b, c) & L.ITF_NO_DODGE_RUN:
@@ -229,7 +226,7 @@ def step_cost(t, b, base: int, dest: int, kind: int) -> int:
     and a shift never enters a barrel by default (A-24). −1 = not allowed."""
     if base < 0:
         return -1
-    terr = b.st[ni(dest, L.N_TERRAIN)]
+    terr = b.nodes[dest, L.N_TERRAIN]
     if terr == L.TERRAIN_GRAVESTONE or terr == L.TERRAIN_CHEST:
         return -1
     barrel = 1 if terr == L.TERRAIN_BARREL else 0
@@ -252,7 +249,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
     taken = 0
     longest, at_zero = reach_profile(t, b, c)  # hands do not change during a move
     while taken < max_steps and running(b):
-        pos = b.st[ci(c, L.C_POS)]
+        pos = b.chars[c, L.C_POS]
         set_opt(b, 0, pos, 0, 0, 0, 0, 0, 0, 0)
         listed = 0  # rows whose features are filled
         if kind == STEP_WALK:  # D-18 in two questions: stop here, judged from this node alone, before listing the rest
@@ -265,7 +262,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
         n = 1
         boss = boss_at(t, b, pos)
         arc = char_arc(t, b, c, boss) if boss >= 0 else 0
-        facing = b.st[ei(boss, L.E_FACING)] if boss >= 0 else 0
+        facing = b.enemies[boss, L.E_FACING] if boss >= 0 else 0
         base = move_cost(t, b, c, kind, free_steps)
         for d in range(8):
             dest = t.adjacent_nodes[pos, d]
@@ -277,11 +274,11 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
             if cost < 0 or not can_pay(t, b, c, cost):
                 continue
             trap = face_down_trap(b, dest)
-            barrel = 1 if b.st[ni(dest, L.N_TERRAIN)] == L.TERRAIN_BARREL else 0
+            barrel = 1 if b.nodes[dest, L.N_TERRAIN] == L.TERRAIN_BARREL else 0
             set_opt(b, n, dest, cost, trap, barrel, 0, 0, 0, 0)
             n += 1
         rounds_from = n  # R-12.10 (A-43 allowed): then the two moves round the boss into a next arc
-        side = b.st[ci(c, L.C_ARC)] - 1 if boss >= 0 and b.st[ci(c, L.C_ARC)] > 0 else facing
+        side = b.chars[c, L.C_ARC] - 1 if boss >= 0 and b.chars[c, L.C_ARC] > 0 else facing
         if boss >= 0 and kind == STEP_WALK and t.variants[L.V_BOSS_ARC_SHIFT] == 0:
             cost = step_cost(t, b, base, pos, kind)
             if cost >= 0 and can_pay(t, b, c, cost):
@@ -294,7 +291,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
         for i in range(rounds_from, n):
             b.opts[i, STEP_ARCS] = relative_arc(facing, round_side(facing, side, i - rounds_from))
             if (step_reads() >> STEP_ARCS) & 1:  # the known next card, as for the other rows (boss_arc_features)
-                b.opts[i, STEP_ARCS] |= next_card_bits(t, known_next_card(b.st), boss)
+                b.opts[i, STEP_ARCS] |= next_card_bits(t, known_next_card(b), boss)
         k = decide(b, policy, L.H_SHIFT if kind == STEP_SHIFT else L.H_STEP, n)
         if k == 0:
             break
@@ -307,7 +304,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
             if not running(b):
                 break
             side = round_side(facing, side, k - rounds_from)
-            b.st[ci(c, L.C_ARC)] = side + 1
+            b.chars[c, L.C_ARC] = side + 1
             log(b, L.ACTOR_CHAR, c, L.EV_ARC_SHIFT, pos, side + 1, boss, b.opts[k, 8] & 15, -1)
             taken += 1
             continue
@@ -342,9 +339,9 @@ def line_range(t, b, c: int, li: int) -> int:
 def attack_cost(t, b, c: int, li: int, repeat: bool) -> int:
     """Stamina cost of one use of a line: +1 when staggered (R-9.10), on a repetition only under
     A-32 per_use; Berserk Charge range-0 attack is free."""
-    if b.st[ci(c, L.C_BERSERK)] == 1 and line_range(t, b, c, li) == 0 and t.lines[li, L.L_SUPPORT] == 0:
+    if b.chars[c, L.C_BERSERK] == 1 and line_range(t, b, c, li) == 0 and t.lines[li, L.L_SUPPORT] == 0:
         return 0
-    stagger = 1 if b.st[ci(c, L.C_COND)] & L.COND_STAGGER else 0
+    stagger = 1 if b.chars[c, L.C_COND] & L.COND_STAGGER else 0
     if repeat and t.variants[L.V_STAGGER_REPEAT] == 1:
         stagger = 0  # A-32 once: the repeated option pays stagger's +1 only on its first use
     return t.lines[li, L.L_STAMINA] + stagger + boss_tax(t, b, c)
@@ -353,11 +350,11 @@ def attack_cost(t, b, c: int, li: int, repeat: bool) -> int:
 @kernel
 def boss_tax(t, b, c: int) -> int:
     """Gargoyle after heat-up: characters on its node pay 1 more stamina per attack (special ability)."""
-    if b.st[L.G_HEATED] == 0:
+    if b.glob[L.G_HEATED] == 0:
         return 0
-    for e in range(b.st[L.G_N_ENEMIES]):
-        if b.st[ei(e, L.E_ALIVE)] == 1 and b.st[ei(e, L.E_POS)] == b.st[ci(c, L.C_POS)]:
-            if t.etypes[b.st[ei(e, L.E_TYPE)], L.ET_SPECIAL] == L.SP_HEATUP_TAX:
+    for e in range(b.glob[L.G_N_ENEMIES]):
+        if b.enemies[e, L.E_ALIVE] == 1 and b.enemies[e, L.E_POS] == b.chars[c, L.C_POS]:
+            if t.etypes[b.enemies[e, L.E_TYPE], L.ET_SPECIAL] == L.SP_HEATUP_TAX:
                 return 1
     return 0
 
@@ -365,9 +362,9 @@ def boss_tax(t, b, c: int) -> int:
 @kernel
 def weak_bonus(t, b, c: int, e: int) -> int:
     """R-12.12: one extra black die when attacking a boss from a weak arc of the last attack icon."""
-    if not is_boss(t, b, e) or b.st[ei(e, L.E_WEAK)] == 0:
+    if not is_boss(t, b, e) or b.enemies[e, L.E_WEAK] == 0:
         return 0
-    return 1 if char_arc(t, b, c, e) & b.st[ei(e, L.E_WEAK)] else 0
+    return 1 if char_arc(t, b, c, e) & b.enemies[e, L.E_WEAK] else 0
 
 
 @kernel
@@ -376,18 +373,18 @@ def attack_options(t, b, c: int, only_slot: int, only_line: int, only_enemy: int
     P(kill)×1000, kind) for every affordable line and legal target (R-10.5, R-10.6, R-4.10).
     ``only_line`` or ``only_slot`` ≥ 0 lists a repetition of that option or weapon (A-28): its use
     this activation does not bar it."""
-    st = b.st
-    pos = st[ci(c, L.C_POS)]
+    glob, chars, enemies = b.glob, b.chars, b.enemies
+    pos = chars[c, L.C_POS]
     set_opt(b, 0, -1, -1, -1, -1, 0, 0, 0, -1)
     n = 1
     repeat = only_slot >= 0 or only_line >= 0
     if t.variants[L.V_ATTACKS_PER_ACT] == 1 and attacked(b, c) and not repeat:
         return n
     for slot in range(4):
-        it = st[ci(c, L.C_HAND0 + slot)]
+        it = chars[c, L.C_HAND0 + slot]
         if it < 0 or (only_slot >= 0 and slot != only_slot):
             continue
-        if st[ci(c, used_field(slot))] == 1 and not repeat:
+        if chars[c, used_field(slot)] == 1 and not repeat:
             continue  # R-10.5: each weapon, a backup one that attacks from there included, once per activation
         first = t.items[it, L.IT_LINE0]
         for li in range(first, first + t.items[it, L.IT_N_LINES]):
@@ -409,12 +406,12 @@ def attack_options(t, b, c: int, only_slot: int, only_line: int, only_enemy: int
                         set_opt(b, n, slot, li, -1, -1, cost, amount * 100, sup, OPT_SUPPORT_ALL)
                         n += 1
                     continue
-                for a in range(st[L.G_N_CHARS]):
-                    if st[ci(a, L.C_ALIVE)] == 0:
+                for a in range(glob[L.G_N_CHARS]):
+                    if chars[a, L.C_ALIVE] == 0:
                         continue
                     if t.lines[li, L.L_SUPPORT_SCOPE] == L.SCOPE_SELF and a != c:
                         continue
-                    if range_dist(t, b, pos, st[ci(a, L.C_POS)]) <= rng and n < L.MAX_OPTS:
+                    if range_dist(t, b, pos, chars[a, L.C_POS]) <= rng and n < L.MAX_OPTS:
                         set_opt(b, n, slot, li, -1, a, cost, amount * 100, sup, OPT_SUPPORT_ONE)
                         n += 1
                 continue
@@ -423,33 +420,33 @@ def attack_options(t, b, c: int, only_slot: int, only_line: int, only_enemy: int
             reach = t.lines[li, L.L_REACH]
             shift = t.lines[li, L.L_SHIFT_BEFORE]
             node_attack = t.lines[li, L.L_NODE] == 1 or (
-                st[ci(c, L.C_BERSERK)] == 1 and rng == 0
+                chars[c, L.C_BERSERK] == 1 and rng == 0
             )
             magic = t.lines[li, L.L_MAGIC]
-            for e in range(st[L.G_N_ENEMIES]):
-                if st[ei(e, L.E_ALIVE)] == 0 or (only_enemy >= 0 and e != only_enemy):
+            for e in range(glob[L.G_N_ENEMIES]):
+                if enemies[e, L.E_ALIVE] == 0 or (only_enemy >= 0 and e != only_enemy):
                     continue
-                epos = st[ei(e, L.E_POS)]
+                epos = enemies[e, L.E_POS]
                 d = range_dist(t, b, pos, epos)
                 if d > rng + shift or (reach == 1 and d == 0 and shift == 0):
                     continue
                 if node_attack:
                     dup = False  # one option per target node
                     for e2 in range(e):
-                        if st[ei(e2, L.E_ALIVE)] == 1 and st[ei(e2, L.E_POS)] == epos:
+                        if enemies[e2, L.E_ALIVE] == 1 and enemies[e2, L.E_POS] == epos:
                             dup = True
                     if dup:
                         continue
-                et = st[ei(e, L.E_TYPE)]
+                et = enemies[e, L.E_TYPE]
                 bonus = weak_bonus(t, b, c, e)
-                need = t.etypes[et, L.ET_HEALTH] - st[ei(e, L.E_WOUNDS)]
+                need = t.etypes[et, L.ET_HEALTH] - enemies[e, L.E_WOUNDS]
                 defence = t.etypes[et, L.ET_RESIST if magic else L.ET_BLOCK]
                 ev, pk = line_value(t, li, bonus, defence, need)
                 if node_attack:
-                    for e2 in range(e + 1, st[L.G_N_ENEMIES]):
-                        if st[ei(e2, L.E_ALIVE)] == 1 and st[ei(e2, L.E_POS)] == epos:
-                            et2 = st[ei(e2, L.E_TYPE)]
-                            need2 = t.etypes[et2, L.ET_HEALTH] - st[ei(e2, L.E_WOUNDS)]
+                    for e2 in range(e + 1, glob[L.G_N_ENEMIES]):
+                        if enemies[e2, L.E_ALIVE] == 1 and enemies[e2, L.E_POS] == epos:
+                            et2 = enemies[e2, L.E_TYPE]
+                            need2 = t.etypes[et2, L.ET_HEALTH] - enemies[e2, L.E_WOUNDS]
                             d2 = t.etypes[et2, L.ET_RESIST if magic else L.ET_BLOCK]
                             ev2, pk2 = line_value(t, li, bonus, d2, need2)
                             ev += ev2
@@ -466,13 +463,13 @@ def support(t, b, c: int, li: int, target: int) -> None:
     amount = t.lines[li, L.L_SUPPORT_AMT]
     kind = t.lines[li, L.L_SUPPORT]
     rng = t.lines[li, L.L_RANGE]
-    pos = b.st[ci(c, L.C_POS)]
-    for a in range(b.st[L.G_N_CHARS]):
-        if b.st[ci(a, L.C_ALIVE)] == 0:
+    pos = b.chars[c, L.C_POS]
+    for a in range(b.glob[L.G_N_CHARS]):
+        if b.chars[a, L.C_ALIVE] == 0:
             continue
         if target >= 0 and a != target:
             continue
-        if target < 0 and range_dist(t, b, pos, b.st[ci(a, L.C_POS)]) > rng:
+        if target < 0 and range_dist(t, b, pos, b.chars[a, L.C_POS]) > rng:
             continue
         if kind == L.SUP_STAMINA:
             gain(b, a, amount, 0)
@@ -483,7 +480,7 @@ def support(t, b, c: int, li: int, target: int) -> None:
 @kernel
 def resolve_attack(t, b, policy, c: int, row: int) -> None:
     """R-10.6: pay, shift before, roll (+weak-arc die, luck), damage each target, conditions, push, shift after."""
-    st = b.st
+    glob, chars, enemies = b.glob, b.chars, b.enemies
     o = b.opts[row]
     slot = o[0]
     li = o[1]
@@ -492,25 +489,25 @@ def resolve_attack(t, b, policy, c: int, row: int) -> None:
     cost = o[4]
     kind = o[7]
     pay(t, b, c, cost)
-    st[ci(c, used_field(slot))] = 1
+    chars[c, used_field(slot)] = 1
     if not running(b):
         return
     if kind == OPT_SUPPORT_ONE or kind == OPT_SUPPORT_ALL:
         support(t, b, c, li, o[3] if kind == OPT_SUPPORT_ONE else -1)
         return
-    berserk = st[ci(c, L.C_BERSERK)] == 1 and line_range(t, b, c, li) == 0
+    berserk = chars[c, L.C_BERSERK] == 1 and line_range(t, b, c, li) == 0
     if berserk:
-        st[ci(c, L.C_BERSERK)] = 0
+        chars[c, L.C_BERSERK] = 0
     shift = t.lines[li, L.L_SHIFT_BEFORE]
     if shift > 0:
         move_phase(t, b, policy, c, STEP_SHIFT, shift, 0)
         if not running(b):
             return
-    pos = st[ci(c, L.C_POS)]
-    if st[ei(target, L.E_ALIVE)] == 1:
-        node = st[ei(target, L.E_POS)]
+    pos = chars[c, L.C_POS]
+    if enemies[target, L.E_ALIVE] == 1:
+        node = enemies[target, L.E_POS]
     d = range_dist(t, b, pos, node)
-    if d > line_range(t, b, c, li) or (t.lines[li, L.L_REACH] == 1 and d == 0) or st[ei(target, L.E_ALIVE)] == 0:
+    if d > line_range(t, b, c, li) or (t.lines[li, L.L_REACH] == 1 and d == 0) or enemies[target, L.E_ALIVE] == 0:
         log(b, L.ACTOR_CHAR, c, L.EV_ATTACK_FAIL, li, target, d, 0, -1)
         return
     bonus = weak_bonus(t, b, c, target)
@@ -529,22 +526,22 @@ def resolve_attack(t, b, policy, c: int, row: int) -> None:
     same_attack = t.variants[L.V_BLEED_SAME] == 1  # A-30: tokens land before the damage, so a new bleed adds +2 now
     log(b, L.ACTOR_CHAR, c, L.EV_ATTACK, li, target, node, total, mark)
     hits = 0  # the targets are fixed when the dice are rolled (R-10.6): a figure pushed in meanwhile is not hit
-    for e in range(st[L.G_N_ENEMIES]):
-        if st[ei(e, L.E_ALIVE)] == 1 and (st[ei(e, L.E_POS)] == node if node_attack else e == target):
+    for e in range(glob[L.G_N_ENEMIES]):
+        if enemies[e, L.E_ALIVE] == 1 and (enemies[e, L.E_POS] == node if node_attack else e == target):
             hits |= 1 << e
-    for e in range(st[L.G_N_ENEMIES]):
-        if not hits & (1 << e) or st[ei(e, L.E_ALIVE)] == 0:
+    for e in range(glob[L.G_N_ENEMIES]):
+        if not hits & (1 << e) or enemies[e, L.E_ALIVE] == 0:
             continue
-        et = st[ei(e, L.E_TYPE)]
+        et = enemies[e, L.E_TYPE]
         defence = t.etypes[et, L.ET_RESIST if magic else L.ET_BLOCK]
         dmg = total - defence if total > defence else 0
-        st[ci(c, L.C_DMG_DEALT)] += min(dmg, t.etypes[et, L.ET_HEALTH] - st[ei(e, L.E_WOUNDS)])
+        chars[c, L.C_DMG_DEALT] += min(dmg, t.etypes[et, L.ET_HEALTH] - enemies[e, L.E_WOUNDS])
         if same_attack:
             enemy_conditions(t, b, e, t.lines[li, L.L_COND])
         enemy_suffer(t, b, e, dmg, L.SRC_ATTACK)
         if not running(b):
             return
-        if st[ei(e, L.E_ALIVE)] == 1:
+        if enemies[e, L.E_ALIVE] == 1:
             if not same_attack:
                 enemy_conditions(t, b, e, t.lines[li, L.L_COND])  # R-9.2: enemies never dodge, so always hit
             if t.lines[li, L.L_PUSH] == 1:
@@ -582,26 +579,26 @@ def attack_phase(t, b, policy, c: int) -> None:
 @kernel
 def backstab(t, b, policy, c: int, e: int) -> None:
     """Assassin heroic action: after a successful dodge, a free attack on the enemy dodged (R-3.7; card text)."""
-    if t.chars[c, L.CT_HEROIC] != L.HEROIC_BACKSTAB or b.st[ci(c, L.C_HEROIC)] != 1 or \
+    if t.chars[c, L.CT_HEROIC] != L.HEROIC_BACKSTAB or b.chars[c, L.C_HEROIC] != 1 or \
             t.variants[L.V_FORBID] & L.FORBID_HEROIC:
         return
-    if b.st[ei(e, L.E_ALIVE)] == 0 or not running(b):
+    if b.enemies[e, L.E_ALIVE] == 0 or not running(b):
         return
     # A reaction in the enemy's activation, not one of the character's own attacks: weapons used in
     # its last activation (R-10.5) are free for it, and it uses none up.
     used = 0
     for slot in range(4):
-        used |= b.st[ci(c, used_field(slot))] << slot
-        b.st[ci(c, used_field(slot))] = 0
+        used |= b.chars[c, used_field(slot)] << slot
+        b.chars[c, used_field(slot)] = 0
     n = attack_options(t, b, c, -1, -1, e, COST_FREE)
     k = decide(b, policy, L.H_HEROIC, n) if n > 1 else 0
     if k > 0:
-        b.st[ci(c, L.C_HEROIC)] = 0
-        b.st[ci(c, L.C_HEROIC_USED)] += 1
+        b.chars[c, L.C_HEROIC] = 0
+        b.chars[c, L.C_HEROIC_USED] += 1
         log(b, L.ACTOR_CHAR, c, L.EV_HEROIC, L.HEROIC_BACKSTAB, e, 0, 0, -1)
         resolve_attack(t, b, policy, c, k)
     for slot in range(4):
-        b.st[ci(c, used_field(slot))] = (used >> slot) & 1
+        b.chars[c, used_field(slot)] = (used >> slot) & 1
 
 
 # --- activation ------------------------------------------------------------------------------------
@@ -611,36 +608,36 @@ def offer_estus(t, b, policy, c: int) -> None:
     """D-23: drink the estus in the character's own activation (or, under A-15 also_enemy_turn, before
     defending against an attack) to clear all cubes (R-3.5); the flask holds one use, more under the
     extra_estus house rule."""
-    st = b.st
-    if st[ci(c, L.C_ESTUS)] < 1 or not running(b) or t.variants[L.V_FORBID] & L.FORBID_ESTUS:
+    chars = b.chars
+    if chars[c, L.C_ESTUS] < 1 or not running(b) or t.variants[L.V_FORBID] & L.FORBID_ESTUS:
         return
-    set_opt(b, 0, 0, st[ci(c, L.C_STAMINA)], st[ci(c, L.C_DAMAGE)], 0, 0, 0, 0, 0)
-    set_opt(b, 1, 1, st[ci(c, L.C_STAMINA)], st[ci(c, L.C_DAMAGE)], 0, 0, 0, 0, 0)
+    set_opt(b, 0, 0, chars[c, L.C_STAMINA], chars[c, L.C_DAMAGE], 0, 0, 0, 0, 0)
+    set_opt(b, 1, 1, chars[c, L.C_STAMINA], chars[c, L.C_DAMAGE], 0, 0, 0, 0, 0)
     if decide(b, policy, L.H_ESTUS, 2) == 1:
-        st[ci(c, L.C_ESTUS)] -= 1
-        st[ci(c, L.C_ESTUS_USED)] += 1
-        log(b, L.ACTOR_CHAR, c, L.EV_ESTUS, st[ci(c, L.C_STAMINA)], st[ci(c, L.C_DAMAGE)], 0, 0, -1)
-        st[ci(c, L.C_STAMINA)] = 0
-        st[ci(c, L.C_DAMAGE)] = 0
+        chars[c, L.C_ESTUS] -= 1
+        chars[c, L.C_ESTUS_USED] += 1
+        log(b, L.ACTOR_CHAR, c, L.EV_ESTUS, chars[c, L.C_STAMINA], chars[c, L.C_DAMAGE], 0, 0, -1)
+        chars[c, L.C_STAMINA] = 0
+        chars[c, L.C_DAMAGE] = 0
 
 
 @kernel
 def offer_swap(t, b, policy, c: int) -> None:
     """D-17: swap a hand weapon with one in the backup slot at the start of activation (R-10.1, R-4.2)."""
-    st = b.st
+    chars = b.chars
     set_opt(b, 0, -1, -1, 0, 0, 0, 0, 0, 0)
     n = 1
     for h in range(2):
         for j in range(2):
-            bk = st[ci(c, L.C_BACKUP0 + j)]
+            bk = chars[c, L.C_BACKUP0 + j]
             if bk < 0:
                 continue
-            other = st[ci(c, L.C_HAND0 + 1 - h)]
+            other = chars[c, L.C_HAND0 + 1 - h]
             if t.items[bk, L.IT_HANDS] == 2 and other >= 0:
                 continue  # a two-handed weapon needs the other hand empty
             if other >= 0 and t.items[other, L.IT_HANDS] == 2:
                 continue
-            set_opt(b, n, h, j, bk, st[ci(c, L.C_HAND0 + h)], 0, 0, 0, 0)
+            set_opt(b, n, h, j, bk, chars[c, L.C_HAND0 + h], 0, 0, 0, 0)
             n += 1
     if n == 1:
         return
@@ -649,9 +646,9 @@ def offer_swap(t, b, policy, c: int) -> None:
         return
     h = b.opts[k, 0]
     j = b.opts[k, 1]
-    held = st[ci(c, L.C_HAND0 + h)]
-    st[ci(c, L.C_HAND0 + h)] = st[ci(c, L.C_BACKUP0 + j)]
-    st[ci(c, L.C_BACKUP0 + j)] = held
+    held = chars[c, L.C_HAND0 + h]
+    chars[c, L.C_HAND0 + h] = chars[c, L.C_BACKUP0 + j]
+    chars[c, L.C_BACKUP0 + j] = held
     log(b, L.ACTOR_CHAR, c, L.EV_SWAP, h, j, 0, 0, -1)
 
 
@@ -659,40 +656,40 @@ def offer_swap(t, b, policy, c: int) -> None:
 def offer_heroic_start(t, b, policy, c: int) -> int:
     """D-16 at activation start: Herald's Perseverance (party +2 stamina) or the Warrior's Berserk
     Charge (1 free extra node and a free range-0 node attack); returns extra free steps."""
-    st = b.st
+    glob, chars = b.glob, b.chars
     h = t.chars[c, L.CT_HEROIC]
-    if st[ci(c, L.C_HEROIC)] != 1 or (h != L.HEROIC_PERSEVERANCE and h != L.HEROIC_BERSERK) or \
+    if chars[c, L.C_HEROIC] != 1 or (h != L.HEROIC_PERSEVERANCE and h != L.HEROIC_BERSERK) or \
             t.variants[L.V_FORBID] & L.FORBID_HEROIC:
         return 0
     cubes = 0
-    for a in range(st[L.G_N_CHARS]):
-        cubes += st[ci(a, L.C_STAMINA)]
-    set_opt(b, 0, 0, h, cubes, st[ci(c, L.C_STAMINA)], 0, 0, 0, 0)
-    set_opt(b, 1, 1, h, cubes, st[ci(c, L.C_STAMINA)], 0, 0, 0, 0)
+    for a in range(glob[L.G_N_CHARS]):
+        cubes += chars[a, L.C_STAMINA]
+    set_opt(b, 0, 0, h, cubes, chars[c, L.C_STAMINA], 0, 0, 0, 0)
+    set_opt(b, 1, 1, h, cubes, chars[c, L.C_STAMINA], 0, 0, 0, 0)
     if decide(b, policy, L.H_HEROIC, 2) == 0:
         return 0
-    st[ci(c, L.C_HEROIC)] = 0
-    st[ci(c, L.C_HEROIC_USED)] += 1
+    chars[c, L.C_HEROIC] = 0
+    chars[c, L.C_HEROIC_USED] += 1
     log(b, L.ACTOR_CHAR, c, L.EV_HEROIC, h, 0, 0, 0, -1)
     if h == L.HEROIC_PERSEVERANCE:
-        for a in range(st[L.G_N_CHARS]):
-            if st[ci(a, L.C_ALIVE)] == 1:
+        for a in range(glob[L.G_N_CHARS]):
+            if chars[a, L.C_ALIVE] == 1:
                 gain(b, a, 2, 0)
         return 0
-    st[ci(c, L.C_BERSERK)] = 1
+    chars[c, L.C_BERSERK] = 1
     return 1
 
 
 @kernel
 def activate_character(t, b, policy, c: int) -> None:
     """R-10: gain 2 stamina, take aggro, swap; move before or after attacking (F-10.1); end of activation."""
-    st = b.st
-    st[L.G_ACTIVE] = c
+    glob, chars = b.glob, b.chars
+    glob[L.G_ACTIVE] = c
     log(b, L.ACTOR_CHAR, c, L.EV_ACTIVATE, 0, 0, 0, 0, -1)
     gain(b, c, 2, 0)  # R-10.1
-    st[L.G_AGGRO] = c  # R-10.1
+    glob[L.G_AGGRO] = c  # R-10.1
     for slot in range(4):
-        st[ci(c, used_field(slot))] = 0
+        chars[c, used_field(slot)] = 0
     offer_swap(t, b, policy, c)
     offer_estus(t, b, policy, c)
     free = 1 + offer_heroic_start(t, b, policy, c)
@@ -700,8 +697,8 @@ def activate_character(t, b, policy, c: int) -> None:
     attack_phase(t, b, policy, c)
     if moved == 0 and running(b):
         move_phase(t, b, policy, c, STEP_WALK, 20, free)  # … or after attacking
-    st[ci(c, L.C_BERSERK)] = 0
+    chars[c, L.C_BERSERK] = 0
     offer_estus(t, b, policy, c)
     if running(b):
         char_end_of_activation(t, b, c)  # R-10.8
-    st[L.G_ACTIVE] = -1
+    glob[L.G_ACTIVE] = -1

@@ -3,7 +3,7 @@
 Both are named tuples of numpy arrays, which Numba passes by reference and caches by type.
 ``Tables`` is read-only game data for one cell (board, party, enemies, variants);
 ``Battle`` is the mutable state of one battle plus its random stream, option buffer and
-optional trace buffers.
+optional trace buffers; its ``pub`` is the :class:`View` a policy is handed: what the players know.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from typing import NamedTuple
 import numpy as np
 
 from dsim.games.dstbg.kernel import layout as L
+from numba.extending import register_jitable
+
 from dsim.numba_ref import fixed_trailing_dims
 
 # scenario vector layout (one encounter or boss battle, compiled per cell)
@@ -77,6 +79,23 @@ class BossTables(Tables):
     __slots__ = ()
 
 
+class View(NamedTuple):
+    """What the players at the table know, the only thing a policy is handed (rules §17): every figure's visible
+    state, the globals (round, aggro, the deck's size and position, the last card, the gravestone reveals), the deck
+    as far as it has been seen, the board's live distances and occupancy, the options of the question and the
+    policy's parameters. Views of the battle's own buffers, made once: nothing is copied per decision. The deck's
+    order, the face-down traps (``Battle.nodes``) and the random stream are not in it."""
+
+    glob: np.ndarray  # int32 (G_FIELDS,): glob[G_*]
+    chars: np.ndarray  # int32 (MAX_CHARS, C_FIELDS): chars[c, C_*], hands and backups included
+    enemies: np.ndarray  # int32 (MAX_ENEMIES, E_FIELDS): enemies[e, E_*], bosses' facing and weak arcs included
+    known: np.ndarray  # int32 (MAX_DECK,): known[i] the card at deck position i if seen since the last shuffle, else -1
+    opts: np.ndarray  # int32 (MAX_OPTS, OPT_FIELDS): the option rows of this question
+    params: np.ndarray  # float64: the policy's parameter vector
+    dwalk: np.ndarray  # int32 (n, NODE_COLS): walk distances avoiding blocking terrain
+    figs: np.ndarray  # int32 (MAX_NODES,): living figures on each node
+
+
 class Battle(NamedTuple):
     """Mutable buffers of one battle."""
 
@@ -93,6 +112,15 @@ class Battle(NamedTuple):
     tdice: np.ndarray  # int32 (max_dice,) dice values rolled, referenced by events
     params: np.ndarray  # float64 policy parameter vector
     search: np.ndarray  # int64 (SR_CHOICES + k,) the search log (dsim.search), or (0,) outside searches: below
+    # the state by entity: views of ``st`` made once with the buffers (layout.state_views), so that a snapshot or a
+    # copy of ``st`` is still the whole state
+    glob: np.ndarray  # int32 (G_FIELDS,): glob[G_*]
+    chars: np.ndarray  # int32 (MAX_CHARS, C_FIELDS): chars[c, C_*]
+    enemies: np.ndarray  # int32 (MAX_ENEMIES, E_FIELDS): enemies[e, E_*], bosses included
+    nodes: np.ndarray  # int32 (MAX_NODES, N_FIELDS): nodes[n, N_*]
+    deck: np.ndarray  # int32 (MAX_DECK,): the behaviour deck's cards in order (deck.py)
+    known: np.ndarray  # int32 (MAX_DECK,): the deck as the players know it (layout.K_BASE)
+    pub: View  # what a policy is handed: views of the arrays above
 
 
 # The search log of a replay with forced decisions (engine.BattleReplayer, dsim.search): the first SR_FORCED decisions
@@ -149,7 +177,25 @@ fixed_trailing_dims(Tables, {
     "prog": (L.S_FIELDS,), "cards": (CARD_FIELDS,), "faces": (6,),
     "taken": (DEFENCE_DICE + 1, DEFENCE_DICE + 1, DEFENCE_DAMAGE + 1), "dodge": (DODGE_DIFFICULTY + 1,),
 })
-fixed_trailing_dims(Battle, {"opts": (L.OPT_FIELDS,), "dwalk": (L.NODE_COLS,), "trace": (L.EV_FIELDS + L.STATE_LEN,)})
+fixed_trailing_dims(Battle, {"opts": (L.OPT_FIELDS,), "dwalk": (L.NODE_COLS,), "trace": (L.EV_FIELDS + L.STATE_LEN,),
+                             "chars": (L.C_FIELDS,), "enemies": (L.E_FIELDS,), "nodes": (L.N_FIELDS,)})
+fixed_trailing_dims(View, {"opts": (L.OPT_FIELDS,), "dwalk": (L.NODE_COLS,), "chars": (L.C_FIELDS,),
+                           "enemies": (L.E_FIELDS,)})
+
+state_views = register_jitable(L.state_views)  # callable from compiled code (battle.search_buffers) and Python
+
+
+def with_state(b: Battle, st: np.ndarray) -> Battle:
+    """``b`` with the state vector ``st`` (int32, C order) and its views in place of its own."""
+    glob, chars, enemies, nodes, deck, known = state_views(st)
+    return b._replace(st=st, glob=glob, chars=chars, enemies=enemies, nodes=nodes, deck=deck, known=known,
+                      pub=b.pub._replace(glob=glob, chars=chars, enemies=enemies, known=known))
+
+
+def with_public(b: Battle, **arrays: np.ndarray) -> Battle:
+    """``b`` with some of the arrays its :class:`View` shares (``opts``, ``dwalk``, ``params``, ``figs``) replaced in
+    both."""
+    return b._replace(**arrays, pub=b.pub._replace(**arrays))
 
 
 def new_battle(
@@ -160,18 +206,31 @@ def new_battle(
     search: int = 0,
 ) -> Battle:
     """Allocate the buffers of one battle (Python side: tests and trace replays)."""
+    st = np.zeros(L.STATE_LEN, np.int32)
+    glob, chars, enemies, nodes, deck, known = state_views(st)
+    opts = np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32)
+    dwalk = np.zeros((n_nodes, L.NODE_COLS), np.int32)
+    figs = np.zeros(L.MAX_NODES, np.int32)
+    params = np.asarray(params, np.float64)
     return Battle(
-        st=np.zeros(L.STATE_LEN, np.int32),
+        st=st,
         rng=np.zeros(2, np.uint64),
-        opts=np.zeros((L.MAX_OPTS, L.OPT_FIELDS), np.int32),
-        dwalk=np.zeros((n_nodes, L.NODE_COLS), np.int32),
-        figs=np.zeros(L.MAX_NODES, np.int32),
+        opts=opts,
+        dwalk=dwalk,
+        figs=figs,
         dice=np.zeros(8, np.int32),
         dcol=np.zeros(8, np.int32),
         forced=np.zeros(0, np.int32) if forced is None else np.asarray(forced, np.int32),
         cursor=np.zeros(4, np.int32),
         trace=np.zeros((trace_events, L.EV_FIELDS + L.STATE_LEN), np.int32),
         tdice=np.zeros(max(trace_events * 4, 1), np.int32),
-        params=np.asarray(params, np.float64),
+        params=params,
         search=np.zeros(search, np.int64),
+        glob=glob,
+        chars=chars,
+        enemies=enemies,
+        nodes=nodes,
+        deck=deck,
+        known=known,
+        pub=View(glob, chars, enemies, known, opts, params, dwalk, figs),
     )

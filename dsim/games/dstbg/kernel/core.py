@@ -1,4 +1,4 @@
-"""Shared kernel primitives: state access, decisions, dice, trace, distances, occupancy.
+"""Shared kernel primitives: the battle's outcome, decisions, dice, trace, distances, occupancy.
 
 Everything here is a small compiled function over the ``Tables``/``Battle`` bundles; the
 rules that use them live in ``combat``, ``movement``, ``enemy``, ``character`` and ``battle``.
@@ -26,29 +26,11 @@ K_ORANGE = 2
 K_GREEN = 3
 
 
-# --- state field addresses ---------------------------------------------------------------
-@kernel
-def ci(c: int, f: int) -> int:
-    """Address of field ``f`` of character ``c``."""
-    return L.C_BASE + c * L.C_FIELDS + f
-
-
-@kernel
-def ei(e: int, f: int) -> int:
-    """Address of field ``f`` of enemy slot ``e``."""
-    return L.E_BASE + e * L.E_FIELDS + f
-
-
-@kernel
-def ni(n: int, f: int) -> int:
-    """Address of field ``f`` of node ``n``."""
-    return L.N_BASE + n * L.N_FIELDS + f
-
-
+# --- state ------------------------------------------------------------------------------
 @kernel
 def running(b) -> bool:
     """True while neither side has won (every rule step checks this, F-8.1 / R-3.3)."""
-    return b.st[L.G_OUTCOME] == L.OUT_RUNNING
+    return b.glob[L.G_OUTCOME] == L.OUT_RUNNING
 
 
 # --- trace ---------------------------------------------------------------------------------
@@ -60,7 +42,7 @@ def record_event(b, kind: int, actor: int, ev: int, a: int, c: int, d: int, e: i
     if k >= b.trace.shape[0]:
         return
     row = b.trace[k]
-    row[0] = b.st[L.G_ROUND]
+    row[0] = b.glob[L.G_ROUND]
     row[1] = kind
     row[2] = actor
     row[3] = ev
@@ -147,7 +129,7 @@ def decide(b, policy, hook: int, n: int) -> int:
     if in_batch() != 1 and b.search.shape[0] > 0:  # a replay of a search (dsim.search); folds away in batches
         choice = search_decide(b, policy, hook, n)
     else:
-        choice = np.int64(policy(hook, n, b))  # the battle by reference: one pointer (dsim.games.dstbg.policy)
+        choice = np.int64(policy(hook, n, b.pub))  # what the players know, by reference: one pointer (policy.py)
     if choice < 0 or choice >= n:
         choice = 0
     log(b, L.ACTOR_NONE, -1, L.EV_DECISION, hook, choice, n, b.opts[choice, 0], -1)
@@ -157,11 +139,13 @@ def decide(b, policy, hook: int, n: int) -> int:
 @kernel
 def shuffle_range(b, lo: int, hi: int) -> None:
     """Fisher–Yates shuffle of behaviour-deck positions ``lo .. hi-1`` from the battle's stream."""
+    for i in range(lo, hi):  # the players no longer know where these cards lie
+        b.known[i] = -1
     for i in range(hi - 1, lo, -1):
         j = lo + randint(b.rng, i - lo + 1)
-        a = b.st[L.D_BASE + i]
-        b.st[L.D_BASE + i] = b.st[L.D_BASE + j]
-        b.st[L.D_BASE + j] = a
+        a = b.deck[i]
+        b.deck[i] = b.deck[j]
+        b.deck[j] = a
 
 
 @kernel
@@ -171,18 +155,18 @@ def hide_deck(b) -> None:
     the cards of the draw pile (gravestone reveals among them): only their order is redrawn. Once every card has been
     drawn since the deck was built the deck repeats in a known order (R-12.7), and nothing is redrawn; after a heat-up
     reshuffle (R-12.6) the whole draw pile counts as unseen (the searcher relearns the pattern, conservatively)."""
-    st = b.st
-    size = st[L.G_DECK_LEN]
-    lo = st[L.G_DECK_POS]
-    if lo >= size or (st[L.G_HEATED] == 0 and st[L.G_CARDS_DRAWN] >= size):
+    glob, deck = b.glob, b.deck
+    size = glob[L.G_DECK_LEN]
+    lo = glob[L.G_DECK_POS]
+    if lo >= size or (glob[L.G_HEATED] == 0 and glob[L.G_CARDS_DRAWN] >= size):
         return
     for i in range(lo + 1, size):  # insertion sort: at most MAX_DECK cards
-        card = st[L.D_BASE + i]
+        card = deck[i]
         j = i - 1
-        while j >= lo and st[L.D_BASE + j] > card:
-            st[L.D_BASE + j + 1] = st[L.D_BASE + j]
+        while j >= lo and deck[j] > card:
+            deck[j + 1] = deck[j]
             j -= 1
-        st[L.D_BASE + j + 1] = card
+        deck[j + 1] = card
     shuffle_range(b, lo, size)
 
 
@@ -190,16 +174,16 @@ def hide_deck(b) -> None:
 def hide_traps(b) -> None:
     """Redraw which face-down trap token lies on which node with a face-down token (R-7.7), for a fair searcher: the
     tokens are sorted over those nodes, then shuffled among them from the stream."""
-    st = b.st
-    n_nodes = st[L.G_N_NODES]
+    glob, nodes = b.glob, b.nodes
+    n_nodes = glob[L.G_N_NODES]
     m = 0
     for n in range(n_nodes):
         if face_down_trap(b, n) == 1:
             for z in range(n):  # insertion sort over the face-down nodes seen so far
-                if face_down_trap(b, z) == 1 and st[ni(z, L.N_TRAP)] > st[ni(n, L.N_TRAP)]:
-                    a = st[ni(z, L.N_TRAP)]
-                    st[ni(z, L.N_TRAP)] = st[ni(n, L.N_TRAP)]
-                    st[ni(n, L.N_TRAP)] = a
+                if face_down_trap(b, z) == 1 and nodes[z, L.N_TRAP] > nodes[n, L.N_TRAP]:
+                    a = nodes[z, L.N_TRAP]
+                    nodes[z, L.N_TRAP] = nodes[n, L.N_TRAP]
+                    nodes[n, L.N_TRAP] = a
             m += 1
     for i in range(m - 1, 0, -1):
         j = randint(b.rng, i + 1)
@@ -212,9 +196,9 @@ def hide_traps(b) -> None:
                 if k == j:
                     nj = n
                 k += 1
-        a = st[ni(na, L.N_TRAP)]
-        st[ni(na, L.N_TRAP)] = st[ni(nj, L.N_TRAP)]
-        st[ni(nj, L.N_TRAP)] = a
+        a = nodes[na, L.N_TRAP]
+        nodes[na, L.N_TRAP] = nodes[nj, L.N_TRAP]
+        nodes[nj, L.N_TRAP] = a
 
 
 @kernel
@@ -247,12 +231,12 @@ def search_decide(b, policy, hook: int, n: int) -> int:
         if k == forced - 1 and mode == X.SEARCH_FAIR:
             hide(b, s[X.SR_KEY_HI], s[X.SR_KEY_LO])
         return choice
-    choice = np.int64(policy(hook, n, b))
+    choice = np.int64(policy(hook, n, b.pub))
     if k == forced and mode == X.SEARCH_ADVANCE:
         s[X.SR_HOOK] = hook
         s[X.SR_OPTIONS] = n
         s[X.SR_BASE] = choice
-        s[X.SR_DRAWN] = b.st[L.G_CARDS_DRAWN]
+        s[X.SR_DRAWN] = b.glob[L.G_CARDS_DRAWN]
     return choice
 
 
@@ -265,9 +249,9 @@ def decide_for_enemy(t, b, policy, hook: int, n: int) -> int:
     mode = t.variants[L.V_PLAYERS_CHOICE]
     if mode == 1:
         return np.int64(randint(b.rng, n))
-    b.st[L.G_ADVERSARIAL] = 1 if mode == 2 else 0
+    b.glob[L.G_ADVERSARIAL] = 1 if mode == 2 else 0
     choice = decide(b, policy, hook, n)
-    b.st[L.G_ADVERSARIAL] = 0
+    b.glob[L.G_ADVERSARIAL] = 0
     return np.int64(choice)
 
 
@@ -315,7 +299,7 @@ def nearest_dist(t, b, a: int, z: int) -> int:
 @kernel
 def blocks_movement(b, n: int) -> bool:
     """Gravestones, chests and intact barrels block walking, enemy moves and pushes (R-7.4–R-7.6, F-7.1)."""
-    terr = b.st[ni(n, L.N_TERRAIN)]
+    terr = b.nodes[n, L.N_TERRAIN]
     return terr == L.TERRAIN_GRAVESTONE or terr == L.TERRAIN_CHEST or terr == L.TERRAIN_BARREL
 
 
@@ -323,7 +307,7 @@ def blocks_movement(b, n: int) -> bool:
 def face_down_trap(b, n: int) -> int:
     """1 if node ``n`` holds a trap token still face down (R-7.7), else 0. Both fields are read and combined
     without a branch: whether a node hides a trap is the kind of test a branch predictor keeps missing."""
-    return int((b.st[ni(n, L.N_TRAP)] >= 0) & (b.st[ni(n, L.N_TRAP_UP)] == 0))
+    return int((b.nodes[n, L.N_TRAP] >= 0) & (b.nodes[n, L.N_TRAP_UP] == 0))
 
 
 @always_inline
@@ -348,14 +332,14 @@ def clear(a, n: int) -> None:
 def count_figures(b) -> None:
     """Count the living figures placed on each node into ``b.figs`` (the battle's start: after setup places
     the enemies, or a hand-placed state)."""
-    st = b.st
+    glob, chars, enemies = b.glob, b.chars, b.enemies
     clear(b.figs, L.MAX_NODES)
-    for c in range(st[L.G_N_CHARS]):
-        if st[ci(c, L.C_ALIVE)] == 1 and st[ci(c, L.C_POS)] >= 0:
-            b.figs[st[ci(c, L.C_POS)]] += 1
-    for e in range(st[L.G_N_ENEMIES]):
-        if st[ei(e, L.E_ALIVE)] == 1 and st[ei(e, L.E_POS)] >= 0:
-            b.figs[st[ei(e, L.E_POS)]] += 1
+    for c in range(glob[L.G_N_CHARS]):
+        if chars[c, L.C_ALIVE] == 1 and chars[c, L.C_POS] >= 0:
+            b.figs[chars[c, L.C_POS]] += 1
+    for e in range(glob[L.G_N_ENEMIES]):
+        if enemies[e, L.E_ALIVE] == 1 and enemies[e, L.E_POS] >= 0:
+            b.figs[enemies[e, L.E_POS]] += 1
 
 
 @always_inline
@@ -380,7 +364,7 @@ def recompute_walk(t, b) -> None:
     if b.dwalk.shape[0] < n or b.dwalk.shape[1] < n:
         raise ValueError("the battle's walk-distance buffer is smaller than the board")
     copy_distances(b.dwalk, dist.astype(np.int32), n)  # the board's distances are int16
-    b.st[L.G_BARRELS_CHANGED] = 0
+    b.glob[L.G_BARRELS_CHANGED] = 0
 
 
 @kernel
@@ -400,8 +384,8 @@ def copy_distances(dst, src, n: int) -> None:
 def living_enemies(b) -> int:
     """Number of living enemies (bosses included)."""
     cnt = 0
-    for e in range(b.st[L.G_N_ENEMIES]):
-        cnt += b.st[ei(e, L.E_ALIVE)]
+    for e in range(b.glob[L.G_N_ENEMIES]):
+        cnt += b.enemies[e, L.E_ALIVE]
     return cnt
 
 
@@ -451,10 +435,10 @@ def round_side(facing: int, side: int, i: int) -> int:
 def char_arc(t, b, c: int, e: int) -> int:
     """Arc(s) of boss ``e`` that character ``c`` stands in: by node (R-12.8), or by its side of the
     base when in the boss's node (R-12.9)."""
-    pos = b.st[ci(c, L.C_POS)]
-    epos = b.st[ei(e, L.E_POS)]
-    facing = b.st[ei(e, L.E_FACING)]
+    pos = b.chars[c, L.C_POS]
+    epos = b.enemies[e, L.E_POS]
+    facing = b.enemies[e, L.E_FACING]
     if pos != epos:
         return t.arcs[facing, epos, pos]
-    side = b.st[ci(c, L.C_ARC)]
+    side = b.chars[c, L.C_ARC]
     return relative_arc(facing, side - 1) if side > 0 else L.ARC_FRONT

@@ -3,6 +3,8 @@
 The deck lives in the state as a card sequence ``deck[0 .. len)``: positions before ``pos`` are
 the discard pile in the order drawn, the rest the face-down draw pile. An empty draw pile turns
 the discard pile over without shuffling (``pos = 0``), so the boss repeats its pattern (R-12.7).
+``known`` is the deck as the players know it (the policies' view): a draw shows its position's card,
+a shuffle (``core.shuffle_range``) hides the positions it shuffled; after a whole cycle every position is known.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.kernel.core import ei, log, shuffle_range
+from dsim.games.dstbg.kernel.core import log, shuffle_range
 from dsim.games.dstbg.kernel.jit import boss_step, kernel
 from dsim.rng import randint
 
@@ -23,54 +25,56 @@ def build_deck(t, b) -> None:
     pool = 0
     for k in range(n_cards):
         if t.cards[k, X.CARD_HEATUP] == 0:
-            b.st[L.D_BASE + pool] = k
+            b.deck[pool] = k
             pool += 1
     shuffle_range(b, 0, pool)  # a random choice of N cards: the first N of a shuffled pool
     size = min(t.scen[X.SC_DECK_SIZE], pool)
-    b.st[L.G_DECK_LEN] = size
-    b.st[L.G_DECK_POS] = 0
+    b.glob[L.G_DECK_LEN] = size
+    b.glob[L.G_DECK_POS] = 0
     revealed = 0
     for g in range(min(t.scen[X.SC_GRAVESTONES], size)):
-        revealed |= 1 << b.st[L.D_BASE + g]  # a random card of the chosen set, as a card-id bit
+        revealed |= 1 << b.deck[g]  # a random card of the chosen set, as a card-id bit
     shuffle_range(b, 0, size)
-    b.st[L.G_REVEALED] = revealed if t.variants[L.V_GRAVESTONE_INFO] == 0 else 0
+    b.glob[L.G_REVEALED] = revealed if t.variants[L.V_GRAVESTONE_INFO] == 0 else 0
     log(b, L.ACTOR_NONE, -1, L.EV_REVEAL, size, t.scen[X.SC_GRAVESTONES], 0, 0, -1)
 
 
 @kernel
 def draw_card(b) -> int:
     """R-12.7: turn the next card face up onto the discard pile; rebuild an empty deck unshuffled."""
-    if b.st[L.G_DECK_POS] >= b.st[L.G_DECK_LEN]:
-        b.st[L.G_DECK_POS] = 0
-    card = b.st[L.D_BASE + b.st[L.G_DECK_POS]]
-    b.st[L.G_DECK_POS] += 1
-    b.st[L.G_CARDS_DRAWN] += 1
-    b.st[L.G_LAST_CARD] = card
+    if b.glob[L.G_DECK_POS] >= b.glob[L.G_DECK_LEN]:
+        b.glob[L.G_DECK_POS] = 0
+    pos = b.glob[L.G_DECK_POS]
+    card = b.deck[pos]
+    b.known[pos] = card  # the players see it, and where it lies in the deck's order
+    b.glob[L.G_DECK_POS] = pos + 1
+    b.glob[L.G_CARDS_DRAWN] += 1
+    b.glob[L.G_LAST_CARD] = card
     return card
 
 
 @kernel
-def known_next_card(st) -> int:
+def known_next_card(v) -> int:
     """The behaviour card the players know the boss draws next, or −1: the one place a policy's deck knowledge comes
-    from, reading only what the table shows (deck size, position, the cards drawn this cycle and their order, the
-    gravestone reveals), never the unseen order. Known: when the draw pile is empty (the discard pile turns over
-    unshuffled, its first card next, R-12.7); once every card has been drawn since the deck was built and no heat-up
-    has reshuffled it (the repeat, R-12.7; after a heat-up the pattern is relearned, R-12.6: counted unknown, as
-    ``core.hide_deck`` does); in the first cycle, when the one card left is a revealed one not yet drawn (R-12.5,
-    A-48: reveals are card ids)."""
-    size = st[L.G_DECK_LEN]
-    pos = st[L.G_DECK_POS]
+    from. ``v`` is a battle or a policy's public view: only its globals and ``known`` (the cards seen at each deck
+    position since the last shuffle) are read, never the deck's order. Known: when the draw pile is empty (the
+    discard pile turns over unshuffled, its first card next, R-12.7); once every card has been drawn since the deck
+    was built and no heat-up has reshuffled it (the repeat, R-12.7; after a heat-up the pattern is relearned, R-12.6:
+    counted unknown, as ``core.hide_deck`` does); in the first cycle, when the one card left is a revealed one not
+    yet drawn (R-12.5, A-48: reveals are card ids)."""
+    size = v.glob[L.G_DECK_LEN]
+    pos = v.glob[L.G_DECK_POS]
     if size <= 0:
         return -1
     if pos >= size:
-        return st[L.D_BASE]
-    if st[L.G_HEATED] == 0 and st[L.G_CARDS_DRAWN] >= size:
-        return st[L.D_BASE + pos]
+        return v.known[0]
+    if v.glob[L.G_HEATED] == 0 and v.glob[L.G_CARDS_DRAWN] >= size:
+        return v.known[pos]
     if pos != size - 1:
         return -1
-    left = st[L.G_REVEALED]
+    left = v.glob[L.G_REVEALED]
     for i in range(pos):
-        left &= ~(1 << st[L.D_BASE + i])
+        left &= ~(1 << v.known[i])
     for k in range(31):  # the one revealed card not drawn this cycle, if exactly one
         if left == (1 << k):
             return k
@@ -90,10 +94,10 @@ def add_heat_up_card(t, b, owner: int) -> None:
     for k in range(t.cards.shape[0]):
         if t.cards[k, X.CARD_HEATUP] == 1 and (owner < 0 or t.cards[k, X.CARD_OWNER] == owner):
             if pick == 0:
-                size = b.st[L.G_DECK_LEN]
+                size = b.glob[L.G_DECK_LEN]
                 if size < L.MAX_DECK:
-                    b.st[L.D_BASE + size] = k
-                    b.st[L.G_DECK_LEN] = size + 1
+                    b.deck[size] = k
+                    b.glob[L.G_DECK_LEN] = size + 1
                 break
             pick -= 1
     reshuffle(t, b)
@@ -103,46 +107,46 @@ def add_heat_up_card(t, b, owner: int) -> None:
 def reshuffle(t, b) -> None:
     """Shuffle the whole deck, discards included (A-46 whole_deck), or only the draw pile."""
     if t.variants[L.V_HEATUP_SCOPE] == 1:
-        shuffle_range(b, b.st[L.G_DECK_POS], b.st[L.G_DECK_LEN])
+        shuffle_range(b, b.glob[L.G_DECK_POS], b.glob[L.G_DECK_LEN])
     else:
-        shuffle_range(b, 0, b.st[L.G_DECK_LEN])
-        b.st[L.G_DECK_POS] = 0
-    b.st[L.G_REVEALED] = 0  # the pattern must be relearned
+        shuffle_range(b, 0, b.glob[L.G_DECK_LEN])
+        b.glob[L.G_DECK_POS] = 0
+    b.glob[L.G_REVEALED] = 0  # the pattern must be relearned
 
 
 @boss_step
 def check_heat_up(t, b, e: int) -> None:
     """R-12.6: at or below the heat-up point the boss heats up once per battle (F-12.3 keeps the weak arc)."""
-    et = b.st[ei(e, L.E_TYPE)]
+    et = b.enemies[e, L.E_TYPE]
     threshold = t.etypes[et, L.ET_HEATUP]
-    if threshold < 0 or b.st[L.G_HEATED] == 1:
+    if threshold < 0 or b.glob[L.G_HEATED] == 1:
         return
-    if t.etypes[et, L.ET_HEALTH] - b.st[ei(e, L.E_WOUNDS)] <= threshold:
-        b.st[L.G_HEATED] = 1
-        b.st[L.G_HEATUP_ROUND] = b.st[L.G_ROUND]
-        log(b, L.ACTOR_ENEMY, e, L.EV_HEATUP, b.st[ei(e, L.E_WOUNDS)], 0, 0, 0, -1)
+    if t.etypes[et, L.ET_HEALTH] - b.enemies[e, L.E_WOUNDS] <= threshold:
+        b.glob[L.G_HEATED] = 1
+        b.glob[L.G_HEATUP_ROUND] = b.glob[L.G_ROUND]
+        log(b, L.ACTOR_ENEMY, e, L.EV_HEATUP, b.enemies[e, L.E_WOUNDS], 0, 0, 0, -1)
         add_heat_up_card(t, b, -1)
 
 
 @boss_step
 def pair_survivor(t, b, dead: int) -> None:
     """O&S (facts §5.3): when one dies the survivor heals and its own heat-up cards become the deck."""
-    for e in range(b.st[L.G_N_ENEMIES]):
-        if e == dead or b.st[ei(e, L.E_ALIVE)] == 0:
+    for e in range(b.glob[L.G_N_ENEMIES]):
+        if e == dead or b.enemies[e, L.E_ALIVE] == 0:
             continue
-        et = b.st[ei(e, L.E_TYPE)]
+        et = b.enemies[e, L.E_TYPE]
         if t.etypes[et, L.ET_SPECIAL] != L.SP_PAIR:
             continue
-        b.st[ei(e, L.E_WOUNDS)] = max(0, b.st[ei(e, L.E_WOUNDS)] - t.etypes[et, L.ET_HEAL])
+        b.enemies[e, L.E_WOUNDS] = max(0, b.enemies[e, L.E_WOUNDS] - t.etypes[et, L.ET_HEAL])
         size = 0
         for k in range(t.cards.shape[0]):
             if t.cards[k, X.CARD_HEATUP] == 1 and t.cards[k, X.CARD_OWNER] == e and size < L.MAX_DECK:
-                b.st[L.D_BASE + size] = k
+                b.deck[size] = k
                 size += 1
-        b.st[L.G_DECK_LEN] = size
-        b.st[L.G_DECK_POS] = 0
+        b.glob[L.G_DECK_LEN] = size
+        b.glob[L.G_DECK_POS] = 0
         shuffle_range(b, 0, size)
-        b.st[L.G_HEATED] = 1
-        b.st[L.G_HEATUP_ROUND] = b.st[L.G_ROUND]
-        b.st[L.G_REVEALED] = 0
+        b.glob[L.G_HEATED] = 1
+        b.glob[L.G_HEATUP_ROUND] = b.glob[L.G_ROUND]
+        b.glob[L.G_REVEALED] = 0
         log(b, L.ACTOR_ENEMY, e, L.EV_HEATUP, t.etypes[et, L.ET_HEAL], 1, 0, 0, -1)

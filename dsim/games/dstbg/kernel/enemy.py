@@ -20,10 +20,8 @@ from dsim.games.dstbg.kernel.combat import (
 )
 from dsim.games.dstbg.kernel.core import (
     blocks_movement,
-    ci,
     decide,
     decide_for_enemy,
-    ei,
     figures_at,
     log,
     move_dist,
@@ -57,17 +55,17 @@ PUSH_BOSS = 3  # out of a boss's own node: same arc, else along the wall (R-12.2
 def choose_target(t, b, policy, e: int, target: int, for_move: bool) -> int:
     """R-11.4: the aggro holder, or the nearest character; ties → aggro if tied, else highest taunt
     (A-39 pool), equal taunt → players' choice or random (A-40, D-34). −1 if nobody is left."""
-    st = b.st
+    glob, chars, enemies = b.glob, b.chars, b.enemies
     if target == L.TGT_AGGRO:
-        a = st[L.G_AGGRO]
-        return a if a >= 0 and st[ci(a, L.C_ALIVE)] == 1 else -1
-    pos = st[ei(e, L.E_POS)]
+        a = glob[L.G_AGGRO]
+        return a if a >= 0 and chars[a, L.C_ALIVE] == 1 else -1
+    pos = enemies[e, L.E_POS]
     best = L.UNREACHABLE + 1
     n_tied = 0
     tied = 0  # bitmask of the characters nearest so far
-    for c in range(st[L.G_N_CHARS]):
-        if st[ci(c, L.C_ALIVE)] == 1:
-            d = move_dist(t, b, pos, st[ci(c, L.C_POS)]) if for_move else nearest_dist(t, b, pos, st[ci(c, L.C_POS)])
+    for c in range(glob[L.G_N_CHARS]):
+        if chars[c, L.C_ALIVE] == 1:
+            d = move_dist(t, b, pos, chars[c, L.C_POS]) if for_move else nearest_dist(t, b, pos, chars[c, L.C_POS])
             if d < best:
                 best = d
                 tied = 0
@@ -78,26 +76,26 @@ def choose_target(t, b, policy, e: int, target: int, for_move: bool) -> int:
     if n_tied == 0:
         return -1
     if n_tied == 1:
-        for c in range(st[L.G_N_CHARS]):
+        for c in range(glob[L.G_N_CHARS]):
             if tied & (1 << c):
                 return c
-    a = st[L.G_AGGRO]
+    a = glob[L.G_AGGRO]
     if a >= 0 and tied & (1 << a):
         return a
     pool = tied
     if t.variants[L.V_TAUNT_POOL] == 1:
         pool = 0
-        for c in range(st[L.G_N_CHARS]):
-            if st[ci(c, L.C_ALIVE)] == 1:
+        for c in range(glob[L.G_N_CHARS]):
+            if chars[c, L.C_ALIVE] == 1:
                 pool |= 1 << c
     top = -1
-    for c in range(st[L.G_N_CHARS]):
+    for c in range(glob[L.G_N_CHARS]):
         if pool & (1 << c):
             top = max(top, t.chars[c, L.CT_TAUNT])
     n = 0
-    for c in range(st[L.G_N_CHARS]):
+    for c in range(glob[L.G_N_CHARS]):
         if pool & (1 << c) and t.chars[c, L.CT_TAUNT] == top:
-            set_opt(b, n, c, st[ci(c, L.C_POS)], top, e, 0, 0, 0, 0)
+            set_opt(b, n, c, chars[c, L.C_POS], top, e, 0, 0, 0, 0)
             n += 1
     if n > 1 and t.variants[L.V_TAUNT_EQUAL] == 1:
         return b.opts[randint(b.rng, n), 0]
@@ -110,12 +108,12 @@ def defend_all(t, b, policy, hits: int, e: int, damage: int, magic: bool, diffic
                printed: int) -> None:
     """Every character of the ``hits`` mask defends against one attack, in the order the players
     choose (D-28); the attacks are simultaneous, so each defends whatever befell the others (F-9.6)."""
-    st = b.st
+    glob, chars = b.glob, b.chars
     while hits != 0 and running(b):
         n = 0
-        for c in range(st[L.G_N_CHARS]):
+        for c in range(glob[L.G_N_CHARS]):
             if hits & (1 << c):
-                set_opt(b, n, c, st[ci(c, L.C_POS)], 10 - st[ci(c, L.C_STAMINA)] - st[ci(c, L.C_DAMAGE)], e, 0, 0, 0, 0)
+                set_opt(b, n, c, chars[c, L.C_POS], 10 - chars[c, L.C_STAMINA] - chars[c, L.C_DAMAGE], e, 0, 0, 0, 0)
                 n += 1
         c = b.opts[decide(b, policy, L.H_DEFENCE_ORDER, n), 0]
         hits &= ~(1 << c)
@@ -126,8 +124,8 @@ def defend_all(t, b, policy, hits: int, e: int, damage: int, magic: bool, diffic
 def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: int, cond: int, push: int, printed: int) -> bool:
     """D-26: block/resist or dodge one attack; suffer the damage; conditions and push if hit (R-9.5, F-9.5).
     Returns whether the character was hit."""
-    st = b.st
-    if st[ci(c, L.C_ALIVE)] == 0 or not running(b):
+    chars, enemies = b.chars, b.enemies
+    if chars[c, L.C_ALIVE] == 0 or not running(b):
         return False
     if t.variants[L.V_ESTUS_TIMING] == 1:
         offer_estus(t, b, policy, c)  # A-15 also_enemy_turn: D-23 before defending against an attack
@@ -147,7 +145,7 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
         if not running(b):
             return False
         resolve_traps(t, b, policy, dodge_move(t, b, policy, c))  # F-9.4; F-7.2 a trap interrupts the attack
-        if not running(b) or st[ci(c, L.C_ALIVE)] == 0:
+        if not running(b) or chars[c, L.C_ALIVE] == 0:
             return False
         _, _, _, g = defence_dice(t, b, c, magic)
         dodged = roll_dodge(t, b, policy, c, g, difficulty, ROLL_DODGE)
@@ -161,15 +159,15 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
     if same_attack:
         char_conditions(t, b, c, cond)
     char_suffer(t, b, c, taken, L.SRC_ATTACK, printed)
-    if taken == 0 and t.variants[L.V_BLEED_ZERO] == 1 and st[ci(c, L.C_COND)] & L.COND_BLEED:
-        st[ci(c, L.C_COND)] &= ~L.COND_BLEED  # A-29 trigger_on_hit
+    if taken == 0 and t.variants[L.V_BLEED_ZERO] == 1 and chars[c, L.C_COND] & L.COND_BLEED:
+        chars[c, L.C_COND] &= ~L.COND_BLEED  # A-29 trigger_on_hit
         char_suffer(t, b, c, 2, L.SRC_BLEED, -1)
     if not running(b):
         return True
     if not same_attack:
         char_conditions(t, b, c, cond)  # F-9.5: damage, then conditions (A-30 next_damage_only)
-    epos = st[ei(e, L.E_POS)]
-    if push == PUSH_BOSS or (push == PUSH_AWAY and is_boss(t, b, e) and st[ci(c, L.C_POS)] == epos):
+    epos = enemies[e, L.E_POS]
+    if push == PUSH_BOSS or (push == PUSH_AWAY and is_boss(t, b, e) and chars[c, L.C_POS] == epos):
         push_char_boss(t, b, policy, c, e)
     elif push == PUSH_AWAY:
         push_char_away(t, b, policy, c, epos, L.H_ATTACK_PUSH)  # F-9.7; boss attack elsewhere: F-12.8
@@ -182,7 +180,7 @@ def defend(t, b, policy, c: int, e: int, damage: int, magic: bool, difficulty: i
 @kernel
 def staggered(b, e: int) -> int:
     """1 if the enemy holds a stagger token (its damage values are 1 lower, R-9.10)."""
-    return 1 if b.st[ei(e, L.E_COND)] & L.COND_STAGGER else 0
+    return 1 if b.enemies[e, L.E_COND] & L.COND_STAGGER else 0
 
 
 @kernel
@@ -190,54 +188,54 @@ def push_out_of(t, b, policy, e: int, node: int, came_from: int, damage: int, di
     """R-9.8/R-11.7: push every character out of ``node`` (the enemy entered it from ``came_from``,
     −1 if it did not move, A-35); with push damage each pushed character defends first
     (A-36 defend_then_push) and a successful dodge avoids the push (A-37)."""
-    st = b.st
+    glob, chars = b.glob, b.chars
     here = 0  # the characters in the node as the enemy enters: one pushed back in by a chain is not pushed again
-    for c in range(st[L.G_N_CHARS]):
-        if st[ci(c, L.C_ALIVE)] == 1 and st[ci(c, L.C_POS)] == node:
+    for c in range(glob[L.G_N_CHARS]):
+        if chars[c, L.C_ALIVE] == 1 and chars[c, L.C_POS] == node:
             here |= 1 << c
-    for c in range(st[L.G_N_CHARS]):
+    for c in range(glob[L.G_N_CHARS]):
         if not running(b):
             return
-        if not here & (1 << c) or st[ci(c, L.C_ALIVE)] == 0 or st[ci(c, L.C_POS)] != node:
+        if not here & (1 << c) or chars[c, L.C_ALIVE] == 0 or chars[c, L.C_POS] != node:
             continue
         if damage <= 0:
             push_char_any(t, b, policy, c, node, came_from)
             continue
         if t.variants[L.V_PUSH_DMG_ORDER] == 1:
             push_char_any(t, b, policy, c, node, came_from)
-            if running(b) and st[ci(c, L.C_ALIVE)] == 1:  # a trap where it lands may have ended the battle
+            if running(b) and chars[c, L.C_ALIVE] == 1:  # a trap where it lands may have ended the battle
                 defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
             continue
         hit = defend(t, b, policy, c, e, damage, False, difficulty, 0, PUSH_NONE, damage)
-        if not running(b) or st[ci(c, L.C_ALIVE)] == 0:
+        if not running(b) or chars[c, L.C_ALIVE] == 0:
             continue
         # F-9.5: a failed dodge is resolved where the dodge move took the character, push included;
         # a dodged character is pushed only under A-37 still_pushed, and only if it stayed in the node.
-        if hit or (t.variants[L.V_PUSH_DMG_DODGED] == 1 and st[ci(c, L.C_POS)] == node):
+        if hit or (t.variants[L.V_PUSH_DMG_DODGED] == 1 and chars[c, L.C_POS] == node):
             push_char_any(t, b, policy, c, node, came_from)
 
 
 @kernel
 def enemy_move(t, b, policy, e: int, s: int) -> None:
     """R-11.5–R-11.7, F-11.4–F-11.6: move N toward/away from the target fixed at the icon's start."""
-    st = b.st
+    chars, enemies = b.chars, b.enemies
     p = t.prog[s]
     target = choose_target(t, b, policy, e, p[L.S_TARGET], True)
     if target < 0:
         return
     tpos_fixed = target  # the figure is fixed; its node is read each step (it may be pushed)
-    dist = p[L.S_DIST] - (1 if st[ei(e, L.E_COND)] & L.COND_FROSTBITE else 0)  # R-9.10
+    dist = p[L.S_DIST] - (1 if enemies[e, L.E_COND] & L.COND_FROSTBITE else 0)  # R-9.10
     push = p[L.S_PUSH] == 1
     push_dmg = p[L.S_PUSH_DMG]
     if t.variants[L.V_STAGGER_PUSH_DMG] == 1 and push_dmg > 0:
         push_dmg = max(0, push_dmg - staggered(b, e))
     if push and (dist > 0 or t.variants[L.V_FROST_ZERO_PUSH] == 0):
-        push_out_of(t, b, policy, e, st[ei(e, L.E_POS)], -1, 0, 0)  # step 2: no damage here (F-11.5)
+        push_out_of(t, b, policy, e, enemies[e, L.E_POS], -1, 0, 0)  # step 2: no damage here (F-11.5)
     for _ in range(max(dist, 0)):
-        if not running(b) or st[ci(tpos_fixed, L.C_ALIVE)] == 0 or st[ei(e, L.E_ALIVE)] == 0:
+        if not running(b) or chars[tpos_fixed, L.C_ALIVE] == 0 or enemies[e, L.E_ALIVE] == 0:
             return
-        pos = st[ei(e, L.E_POS)]
-        tpos = st[ci(tpos_fixed, L.C_POS)]
+        pos = enemies[e, L.E_POS]
+        tpos = chars[tpos_fixed, L.C_POS]
         if p[L.S_DIR] == L.DIR_TOWARD and pos == tpos and not push:
             return  # F-11.6
         here = move_dist(t, b, pos, tpos)
@@ -260,20 +258,20 @@ def enemy_move(t, b, policy, e: int, s: int) -> None:
         k = decide_for_enemy(t, b, policy, L.H_ENEMY_STEP, n)
         place_enemy(t, b, policy, e, b.opts[k, 0])
         if push:
-            push_out_of(t, b, policy, e, st[ei(e, L.E_POS)], pos, push_dmg, p[L.S_DODGE])
+            push_out_of(t, b, policy, e, enemies[e, L.E_POS], pos, push_dmg, p[L.S_DODGE])
 
 
 @kernel
 def enemy_attack(t, b, policy, e: int, s: int) -> None:
     """R-11.9–R-11.11: attack the aggro holder or nearest character (or every character on its node)
     within range; out of range the attack fails."""
-    st = b.st
+    glob, chars, enemies = b.glob, b.chars, b.enemies
     p = t.prog[s]
     target = choose_target(t, b, policy, e, p[L.S_TARGET], False)
     if target < 0:
         return
-    pos = st[ei(e, L.E_POS)]
-    tnode = st[ci(target, L.C_POS)]
+    pos = enemies[e, L.E_POS]
+    tnode = chars[target, L.C_POS]
     if range_dist(t, b, pos, tnode) > p[L.S_RANGE]:
         log(b, L.ACTOR_ENEMY, e, L.EV_ATTACK_FAIL, s, target, range_dist(t, b, pos, tnode), 0, -1)
         return
@@ -286,8 +284,8 @@ def enemy_attack(t, b, policy, e: int, s: int) -> None:
         return
     # R-11.10: every character on the node defends separately (F-9.6, D-28).
     hit_mask = 0
-    for c in range(st[L.G_N_CHARS]):
-        if st[ci(c, L.C_ALIVE)] == 1 and st[ci(c, L.C_POS)] == tnode:
+    for c in range(glob[L.G_N_CHARS]):
+        if chars[c, L.C_ALIVE] == 1 and chars[c, L.C_POS] == tnode:
             hit_mask |= 1 << c
     defend_all(t, b, policy, hit_mask, e, damage, magic, p[L.S_DODGE], p[L.S_COND], push, p[L.S_DAMAGE])
 
@@ -295,10 +293,10 @@ def enemy_attack(t, b, policy, e: int, s: int) -> None:
 @kernel
 def activate_regular(t, b, policy, e: int) -> None:
     """R-11.2: resolve the data card's behaviour icons left to right, each with its own target (F-11.2, F-11.3)."""
-    et = b.st[ei(e, L.E_TYPE)]
+    et = b.enemies[e, L.E_TYPE]
     first = t.etypes[et, L.ET_PROG]
     for s in range(first, first + t.etypes[et, L.ET_PROG_LEN]):
-        if not running(b) or b.st[ei(e, L.E_ALIVE)] == 0:
+        if not running(b) or b.enemies[e, L.E_ALIVE] == 0:
             return
         if t.prog[s, L.S_OP] == L.OP_MOVE:
             enemy_move(t, b, policy, e, s)

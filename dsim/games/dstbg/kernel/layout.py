@@ -1,10 +1,18 @@
 """Array layouts shared by the compile step, the kernel, policies and the trace.
 
-The battle state is one flat ``int32`` vector (pgx-style: explicit, copyable, easy to
-snapshot into the trace); these constants name its fields. Compiled game tables are small
-``int32`` matrices whose columns are named here too. Numba folds module-level ints into
-constants, so field access costs nothing.
+The battle state is one flat ``int32`` vector (explicit, copyable, easy to snapshot into the trace) read and
+written through per-entity views of it, made once by :func:`state_views`: the globals ``glob[G_*]``, the
+characters ``chars[c, C_*]``, the enemies and bosses ``enemies[e, E_*]``, the nodes ``nodes[n, N_*]`` and the
+boss behaviour deck ``deck[i]`` and what the players know of its order, ``known[i]``. This module alone knows where each lies in the vector. Compiled game tables are
+small ``int32`` matrices whose columns are named here too. Numba folds module-level ints into constants, so field
+access costs nothing.
 """
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
 
 from dsim.games.dstbg.variants import VARIANTS as _V
 
@@ -97,7 +105,38 @@ N_FIELDS = 3
 # --- boss deck (card indices into the card table) -------------------------------------
 D_BASE = N_BASE + MAX_NODES * N_FIELDS
 MAX_DECK = 16
-STATE_LEN = D_BASE + MAX_DECK
+# --- the deck as the players know it (R-12.5, R-12.7): the card at each position they have seen since the deck was
+# last shuffled (drawn this cycle; every position once it repeats), -1 where they have not --------------------------
+K_BASE = D_BASE + MAX_DECK
+STATE_LEN = K_BASE + MAX_DECK
+
+
+class StateViews(NamedTuple):
+    """The views of a state vector by entity, sharing its memory."""
+
+    glob: np.ndarray  # (G_FIELDS,): glob[G_*]
+    chars: np.ndarray  # (MAX_CHARS, C_FIELDS): chars[c, C_*]
+    enemies: np.ndarray  # (MAX_ENEMIES, E_FIELDS): enemies[e, E_*], bosses included
+    nodes: np.ndarray  # (MAX_NODES, N_FIELDS): nodes[n, N_*]
+    deck: np.ndarray  # (MAX_DECK,): the behaviour deck's cards in order (hidden from the players)
+    known: np.ndarray  # (MAX_DECK,): known[i] the card at deck position i as the players know it, -1 not seen
+
+    def copy(self) -> StateViews:
+        """The views of a copy of the vector."""
+        return state_views(state_vector(self).copy())
+
+
+def state_views(st: np.ndarray) -> StateViews:
+    """The views of a state vector (a battle's, a test's or a trace row's state); compiled code calls it too
+    (``context.state_views``)."""
+    return StateViews(st[:G_FIELDS], st[C_BASE:E_BASE].reshape((MAX_CHARS, C_FIELDS)),
+                      st[E_BASE:N_BASE].reshape((MAX_ENEMIES, E_FIELDS)),
+                      st[N_BASE:D_BASE].reshape((MAX_NODES, N_FIELDS)), st[D_BASE:K_BASE], st[K_BASE:STATE_LEN])
+
+
+def state_vector(views: StateViews) -> np.ndarray:
+    """The state vector the views are of."""
+    return views.glob.base if views.glob.base is not None else views.glob
 
 # --- enumerations ---------------------------------------------------------------------------
 OUT_RUNNING = 0

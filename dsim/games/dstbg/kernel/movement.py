@@ -17,15 +17,12 @@ from dsim.games.dstbg.kernel.combat import (
 from dsim.games.dstbg.kernel.core import (
     blocks_movement,
     char_arc,
-    ci,
     decide,
-    ei,
     face_down_trap,
     figures_at,
     log,
     move_dist,
     move_figure,
-    ni,
     recompute_walk,
     relative_arc,
     running,
@@ -44,7 +41,7 @@ MOVE_PUSH = 1
 def is_boss(t, b, e: int) -> bool:
     """Whether enemy slot ``e`` holds a boss figure (only a boss battle's tables have boss types, ``compile_boss``:
     an encounter answers at once)."""
-    return b.st[L.G_IS_BOSS] == 1 and t.etypes[b.st[ei(e, L.E_TYPE)], L.ET_IS_BOSS] == 1
+    return b.glob[L.G_IS_BOSS] == 1 and t.etypes[b.enemies[e, L.E_TYPE], L.ET_IS_BOSS] == 1
 
 
 @kernel
@@ -53,8 +50,8 @@ def break_barrel(t, b, n: int) -> None:
 
     The walk distances are recomputed at once: an enemy moving later in the same turn (after a dodge
     into the barrel) must already see the node as open."""
-    b.st[ni(n, L.N_TERRAIN)] = L.TERRAIN_BARREL_BROKEN
-    b.st[L.G_BARRELS_CHANGED] = 1
+    b.nodes[n, L.N_TERRAIN] = L.TERRAIN_BARREL_BROKEN
+    b.glob[L.G_BARRELS_CHANGED] = 1
     recompute_walk(t, b)
     log(b, L.ACTOR_NONE, -1, L.EV_BARREL, n, 0, 0, 0, -1)
 
@@ -74,22 +71,22 @@ def node_limit(t, b, policy, node: int, entrant_kind: int, entrant: int, came_fr
 def node_limit_pushes(t, b, policy, node: int, entrant_kind: int, entrant: int, came_from: int) -> int:
     """:func:`node_limit` once the node holds four figures: the players push one out, and on along a chain."""
     moved = 0
-    st = b.st
+    glob, chars, enemies = b.glob, b.chars, b.enemies
     for _ in range(8):
         entrant_boss = entrant_kind == KIND_ENEMY and is_boss(t, b, entrant)
         boss = -1 if entrant_boss else boss_at(t, b, node)  # a boss entering sets the sides afterwards
-        facing = st[ei(boss, L.E_FACING)] if boss >= 0 else 0
+        facing = enemies[boss, L.E_FACING] if boss >= 0 else 0
         n = 0
         for kind in (KIND_CHAR, KIND_ENEMY):
-            count = st[L.G_N_CHARS] if kind == KIND_CHAR else st[L.G_N_ENEMIES]
+            count = glob[L.G_N_CHARS] if kind == KIND_CHAR else glob[L.G_N_ENEMIES]
             for i in range(count):
                 if kind == entrant_kind and i == entrant:
                     continue
                 if kind == KIND_CHAR:
-                    if st[ci(i, L.C_ALIVE)] == 0 or st[ci(i, L.C_POS)] != node:
+                    if chars[i, L.C_ALIVE] == 0 or chars[i, L.C_POS] != node:
                         continue
                 else:
-                    if st[ei(i, L.E_ALIVE)] == 0 or st[ei(i, L.E_POS)] != node:
+                    if enemies[i, L.E_ALIVE] == 0 or enemies[i, L.E_POS] != node:
                         continue
                     if is_boss(t, b, i) and not entrant_boss:
                         continue  # R-9.6: only a boss moves a boss
@@ -118,12 +115,12 @@ def node_limit_pushes(t, b, policy, node: int, entrant_kind: int, entrant: int, 
         dest = b.opts[k, 2]
         move_figure(b, node, dest)
         if kind == KIND_CHAR:
-            st[ci(who, L.C_POS)] = dest
-            st[ci(who, L.C_ARC)] = side_entering(t, b, policy, dest, node)  # R-12.9
+            chars[who, L.C_POS] = dest
+            chars[who, L.C_ARC] = side_entering(t, b, policy, dest, node)  # R-12.9
             moved |= 1 << who
             log(b, L.ACTOR_CHAR, who, L.EV_PUSH, node, dest, 0, 0, -1)
         else:
-            st[ei(who, L.E_POS)] = dest
+            enemies[who, L.E_POS] = dest
             log(b, L.ACTOR_ENEMY, who, L.EV_PUSH, node, dest, 0, 0, -1)
         entrant_kind = kind
         entrant = who
@@ -139,10 +136,10 @@ def node_limit_pushes(t, b, policy, node: int, entrant_kind: int, entrant: int, 
 def relocate_char(t, b, policy, c: int, dest: int, how: int) -> int:
     """Put a character on ``dest`` and apply the node limit; returns the characters that moved
     and may now spring a trap (A-23: pushes count by default)."""
-    src = b.st[ci(c, L.C_POS)]
-    b.st[ci(c, L.C_POS)] = dest
+    src = b.chars[c, L.C_POS]
+    b.chars[c, L.C_POS] = dest
     move_figure(b, src, dest)
-    b.st[ci(c, L.C_ARC)] = side_entering(t, b, policy, dest, src)
+    b.chars[c, L.C_ARC] = side_entering(t, b, policy, dest, src)
     log(b, L.ACTOR_CHAR, c, L.EV_PUSH if how == MOVE_PUSH else L.EV_MOVE, src, dest, 0, 0, -1)
     pushed = node_limit(t, b, policy, dest, KIND_CHAR, c, src)
     if t.variants[L.V_TRAP_TRIGGER] == 1:  # A-23 voluntary_only: pushes never spring traps
@@ -154,10 +151,10 @@ def relocate_char(t, b, policy, c: int, dest: int, how: int) -> int:
 @kernel
 def boss_at(t, b, n: int) -> int:
     """The living boss slot on node ``n``, or −1 (at once in an encounter: :func:`is_boss`)."""
-    if b.st[L.G_IS_BOSS] == 0:
+    if b.glob[L.G_IS_BOSS] == 0:
         return -1
-    for e in range(b.st[L.G_N_ENEMIES]):
-        if b.st[ei(e, L.E_ALIVE)] == 1 and b.st[ei(e, L.E_POS)] == n and is_boss(t, b, e):
+    for e in range(b.glob[L.G_N_ENEMIES]):
+        if b.enemies[e, L.E_ALIVE] == 1 and b.enemies[e, L.E_POS] == n and is_boss(t, b, e):
             return e
     return -1
 
@@ -175,7 +172,7 @@ def side_entering(t, b, policy, dest: int, src: int) -> int:
     for k in range(8):
         if t.neighbour[dest, k] == src:
             d = k
-    facing = b.st[ei(e, L.E_FACING)]
+    facing = b.enemies[e, L.E_FACING]
     if (d - facing) % 2 == 0:  # even offsets are arc centres, odd ones the lines between two arcs
         return d + 1
     for i in range(2):
@@ -188,8 +185,8 @@ def side_entering(t, b, policy, dest: int, src: int) -> int:
 def place_enemy(t, b, policy, e: int, dest: int) -> None:
     """Move an enemy figure onto ``dest``; enemies never trigger traps (R-11.13), but characters
     it pushes out by the node limit may."""
-    src = b.st[ei(e, L.E_POS)]
-    b.st[ei(e, L.E_POS)] = dest
+    src = b.enemies[e, L.E_POS]
+    b.enemies[e, L.E_POS] = dest
     move_figure(b, src, dest)
     log(b, L.ACTOR_ENEMY, e, L.EV_MOVE, src, dest, 0, 0, -1)
     moved = node_limit(t, b, policy, dest, KIND_ENEMY, e, src)
@@ -213,7 +210,7 @@ def resolve_traps(t, b, policy, moved: int) -> None:
         while not moved & (1 << c):
             c += 1
         moved &= ~(1 << c)
-        moved |= spring_trap(t, b, policy, c, b.st[ci(c, L.C_POS)])
+        moved |= spring_trap(t, b, policy, c, b.chars[c, L.C_POS])
 
 
 @kernel
@@ -221,14 +218,14 @@ def dodge_move_options(t, b, c: int, allow_stay: bool) -> int:
     """Option rows for the optional 1-node dodge move (R-9.5, F-9.4): stay; in a boss's node, the centre of each
     arc the character is not in (R-12.11: side in column 4, as ``C_ARC``, its arc bit in column 6); an adjacent
     node without gravestone or chest (a barrel node costs 1 more stamina)."""
-    pos = b.st[ci(c, L.C_POS)]
+    pos = b.chars[c, L.C_POS]
     n = 0
     if allow_stay:
         set_opt(b, 0, pos, 0, 0, 0, 0, figures_at(b, pos), 0, 0)
         n = 1
     boss = boss_at(t, b, pos)
     if boss >= 0:  # R-12.11: in the boss's node a dodge may go to any arc (the centre of each it is not in)
-        facing = b.st[ei(boss, L.E_FACING)]
+        facing = b.enemies[boss, L.E_FACING]
         here = char_arc(t, b, c, boss)
         for k in range(4):
             to = (facing + 2 * k) % 8
@@ -239,7 +236,7 @@ def dodge_move_options(t, b, c: int, allow_stay: bool) -> int:
         dest = t.neighbour[pos, d]
         if dest < 0:
             continue
-        terr = b.st[ni(dest, L.N_TERRAIN)]
+        terr = b.nodes[dest, L.N_TERRAIN]
         if terr == L.TERRAIN_GRAVESTONE or terr == L.TERRAIN_CHEST:
             continue
         extra = 1 if terr == L.TERRAIN_BARREL else 0
@@ -259,10 +256,10 @@ def dodge_move(t, b, policy, c: int) -> int:
         return 0
     k = decide(b, policy, L.H_DODGE_MOVE, n)
     dest = b.opts[k, 0]
-    if dest == b.st[ci(c, L.C_POS)]:
+    if dest == b.chars[c, L.C_POS]:
         side = b.opts[k, 4]
         if side > 0:  # R-12.11: round the boss to another arc of its node
-            b.st[ci(c, L.C_ARC)] = side
+            b.chars[c, L.C_ARC] = side
             log(b, L.ACTOR_CHAR, c, L.EV_ARC_SHIFT, dest, side, boss_at(t, b, dest), b.opts[k, 6], -1)
         return 0
     if b.opts[k, 1] > 0:
@@ -278,12 +275,12 @@ def spring_trap(t, b, policy, c: int, node: int) -> int:
     """R-7.7: the first character to enter a face-down trap flips it; damage cannot be blocked,
     it may be dodged (D-27, F-7.2); the ember does not reduce it (F-3.3). Returns the characters
     a dodge move relocated (their traps are resolved next)."""
-    if not running(b) or b.st[ci(c, L.C_ALIVE)] == 0:
+    if not running(b) or b.chars[c, L.C_ALIVE] == 0:
         return 0
-    token = b.st[ni(node, L.N_TRAP)]
-    if token < 0 or b.st[ni(node, L.N_TRAP_UP)] == 1:
+    token = b.nodes[node, L.N_TRAP]
+    if token < 0 or b.nodes[node, L.N_TRAP_UP] == 1:
         return 0
-    b.st[ni(node, L.N_TRAP_UP)] = 1
+    b.nodes[node, L.N_TRAP_UP] = 1
     damage = token // 8
     difficulty = token % 8
     log(b, L.ACTOR_CHAR, c, L.EV_TRAP, node, damage, difficulty, 0, -1)
@@ -333,7 +330,7 @@ def push_char_away(t, b, policy, c: int, from_node: int, hook: int) -> None:
     cornered: ``attack_push_cornered`` (A-34)."""
     if armour_flags(t, b, c) & L.ITF_IGNORE_ATTACK_PUSH:
         return
-    pos = b.st[ci(c, L.C_POS)]
+    pos = b.chars[c, L.C_POS]
     here = t.steps[pos, from_node]
     best = -1
     for d in range(8):
@@ -374,7 +371,7 @@ def push_char_any(t, b, policy, c: int, enemy_node: int, came_from: int) -> None
     """R-9.8/F-9.9: a move-push sends the character to any adjacent node the players choose (D-32);
     ``move_push_direction = away_from_enemy`` keeps only nodes farther from the node the pushing
     enemy came from, i.e. on along its path (A-35; ``came_from`` −1: no direction, any node)."""
-    pos = b.st[ci(c, L.C_POS)]
+    pos = b.chars[c, L.C_POS]
     away = t.variants[L.V_MOVE_PUSH_DIR] == 1 and came_from >= 0
     n = 0
     for d in range(8):
@@ -401,9 +398,9 @@ def push_char_any(t, b, policy, c: int, enemy_node: int, came_from: int) -> None
 def push_enemy_away(t, b, policy, e: int, from_node: int) -> None:
     """R-9.7: a character's push icon moves a non-boss enemy to an adjacent node farther from the
     attacker (players choose, D-29); bosses are never pushed by characters (R-9.6)."""
-    if is_boss(t, b, e) or b.st[ei(e, L.E_ALIVE)] == 0:
+    if is_boss(t, b, e) or b.enemies[e, L.E_ALIVE] == 0:
         return
-    pos = b.st[ei(e, L.E_POS)]
+    pos = b.enemies[e, L.E_POS]
     here = t.steps[pos, from_node]
     n = 0
     for d in range(8):
@@ -425,13 +422,13 @@ def push_enemy_away(t, b, policy, e: int, from_node: int) -> None:
 def push_char_boss(t, b, policy, c: int, e: int) -> None:
     """R-12.23/F-12.8: a boss pushes a character out of its own node to an adjacent node in the same
     arc; with none available, to any adjacent node along the wall (D-32)."""
-    pos = b.st[ci(c, L.C_POS)]
-    bpos = b.st[ei(e, L.E_POS)]
+    pos = b.chars[c, L.C_POS]
+    bpos = b.enemies[e, L.E_POS]
     if pos != bpos:
         push_char_away(t, b, policy, c, bpos, L.H_MOVE_PUSH)
         return
     arc = char_arc(t, b, c, e)
-    facing = b.st[ei(e, L.E_FACING)]
+    facing = b.enemies[e, L.E_FACING]
     n = 0
     for d in range(8):
         dest = t.neighbour[pos, d]

@@ -18,7 +18,6 @@ import numpy as np
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as BL
 from dsim.games.dstbg.kernel.battle import battle_buffers, run_battle
-from dsim.games.dstbg.kernel.core import ci, ei, ni
 from dsim.games.dstbg.kernel.jit import kernel_sources
 from dsim.numba_linking import compiled_under
 from dsim.numba_ref import keep_alive, ref
@@ -513,33 +512,33 @@ def fight(g, s, t, b, policy, seed: int, stream: int) -> int:
     fill_scenario(g, s, t.scen)
     number = s.cursor[C_BATTLES]
     run_battle(t, b, policy, seed, stream, number)
-    st = b.st
-    retreated = st[BL.G_OUTCOME] == BL.OUT_RETREAT
+    glob, chars = b.glob, b.chars
+    retreated = glob[BL.G_OUTCOME] == BL.OUT_RETREAT
     for seat in range(game[G.G_N_CHARS]):
         p = s.pub[G.R_PARTY + seat]
-        p[G.P_ESTUS] = st[ci(seat, BL.C_ESTUS)]
-        p[G.P_LUCK] = st[ci(seat, BL.C_LUCK)]
-        p[G.P_HEROIC] = st[ci(seat, BL.C_HEROIC)]
-        p[G.P_EMBER] = st[ci(seat, BL.C_EMBER)]
+        p[G.P_ESTUS] = chars[seat, BL.C_ESTUS]
+        p[G.P_LUCK] = chars[seat, BL.C_LUCK]
+        p[G.P_HEROIC] = chars[seat, BL.C_HEROIC]
+        p[G.P_EMBER] = chars[seat, BL.C_EMBER]
         # R-8.7: a battle's end clears cubes and conditions; R-13.4: after a retreat the red cubes stay
         # (A-52 black cubes, A-53 conditions)
-        p[G.P_DAMAGE] = st[ci(seat, BL.C_DAMAGE)] if retreated else 0
-        p[G.P_STAMINA] = st[ci(seat, BL.C_STAMINA)] if retreated and g.rules[G.V_RETREAT_STAMINA] == 1 else 0
-        p[G.P_COND] = st[ci(seat, BL.C_COND)] if retreated and g.rules[G.V_RETREAT_CONDITIONS] == 1 else 0
-    game[G.G_NEXT_CHAR] = st[BL.G_NEXT_CHAR]
+        p[G.P_DAMAGE] = chars[seat, BL.C_DAMAGE] if retreated else 0
+        p[G.P_STAMINA] = chars[seat, BL.C_STAMINA] if retreated and g.rules[G.V_RETREAT_STAMINA] == 1 else 0
+        p[G.P_COND] = chars[seat, BL.C_COND] if retreated and g.rules[G.V_RETREAT_CONDITIONS] == 1 else 0
+    game[G.G_NEXT_CHAR] = glob[BL.G_NEXT_CHAR]
     game[G.G_BATTLES] += 1
     s.cursor[C_BATTLES] = number + 1
-    return st[BL.G_OUTCOME]
+    return glob[BL.G_OUTCOME]
 
 
 @gk
 def boss_health(t, b) -> int:
     """Health left on the boss figures at the end of a boss battle."""
     left = 0
-    for e in range(b.st[BL.G_N_ENEMIES]):
-        et = b.st[ei(e, BL.E_TYPE)]
-        if t.etypes[et, BL.ET_IS_BOSS] == 1 and b.st[ei(e, BL.E_ALIVE)] == 1:
-            left += t.etypes[et, BL.ET_HEALTH] - b.st[ei(e, BL.E_WOUNDS)]
+    for e in range(b.glob[BL.G_N_ENEMIES]):
+        et = b.enemies[e, BL.E_TYPE]
+        if t.etypes[et, BL.ET_IS_BOSS] == 1 and b.enemies[e, BL.E_ALIVE] == 1:
+            left += t.etypes[et, BL.ET_HEALTH] - b.enemies[e, BL.E_WOUNDS]
     return left
 
 
@@ -565,16 +564,16 @@ def explore(g, s, strategy, params, te, b, policy, seed: int, stream: int, tile:
     if te.scen[X.SC_TRAPS] == 1:
         t[G.TL_TRAPS_SET] = 1
         for node in range(min(n, G.TRAP_NODES)):
-            token = b.st[ni(node, BL.N_TRAP)]
+            token = b.nodes[node, BL.N_TRAP]
             s.traps[tile, node] = token
             # what the players know: where the tokens lie, and the value of each one sprung face up so far
             if token < 0:
                 t[G.TL_TRAP0 + node] = -1
-            elif b.st[ni(node, BL.N_TRAP_UP)] == 1:
+            elif b.nodes[node, BL.N_TRAP_UP] == 1:
                 t[G.TL_TRAP0 + node] = token
             elif not known:
                 t[G.TL_TRAP0 + node] = G.TRAP_HIDDEN
-    glog(s, G.EV_BATTLE, tile, result, s.cursor[C_BATTLES] - 1, b.st[BL.G_ROUND])
+    glog(s, G.EV_BATTLE, tile, result, s.cursor[C_BATTLES] - 1, b.glob[BL.G_ROUND])
     if result == BL.OUT_RETREAT:  # R-13.4: no souls, the card face down, to be fought (or fled) again
         s.out[G.OUT_RETREATS] += 1
         return
@@ -647,7 +646,7 @@ def boss_battle(g, s, strategy, params, tb, b, policy, seed: int, stream: int) -
     tb.scen[X.SC_GRAVESTONES] = face_up_gravestones(g, s)
     result = fight(g, s, tb, b, policy, seed, stream)
     glog(s, G.EV_BATTLE, G.TILE_BOSS + g.area_bosses[area, game[G.G_FIGHT]], result, s.cursor[C_BATTLES] - 1,
-         b.st[BL.G_ROUND])
+         b.glob[BL.G_ROUND])
     if final:
         s.out[G.OUT_MAIN_HEALTH] = boss_health(tb, b)
     if result != BL.OUT_WIN:
