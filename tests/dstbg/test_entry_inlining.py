@@ -136,8 +136,8 @@ def test_the_kernel_caches_cover_the_files_that_set_the_entries_compile_options(
     from dsim import numba_linking
     from dsim.games.dstbg import engine
     from dsim.games.dstbg.kernel import core, jit
-    from dsim.games.dstbg.whole import engine as whole_engine
-    from dsim.games.dstbg.whole import kernel as whole_kernel
+    from dsim.games.dstbg_game import engine as whole_engine
+    from dsim.games.dstbg_game import kernel as whole_kernel
 
     compile_options = {Path(m.__file__).resolve() for m in (engine, core, jit, numba_linking)}
     assert compile_options <= set(jit.kernel_sources())

@@ -122,9 +122,9 @@ def test_tune_policy_and_policies_compare_count_a_measure_such_as_the_funnel():
 
 
 def test_every_game_event_has_a_rule_and_a_readable_line():
-    from dsim.games.dstbg.whole import layout as G
-    from dsim.games.dstbg.whole.cell import prepare
-    from dsim.games.dstbg.whole.trace import RULES, describe
+    from dsim.games.dstbg_game import layout as G
+    from dsim.games.dstbg_game.cell import prepare
+    from dsim.games.dstbg_game.trace import RULES, describe
 
     cg = prepare({"party": ["knight", "warrior"]}).compiled
     assert set(RULES) == set(G.EVENT_NAMES)
@@ -134,8 +134,8 @@ def test_every_game_event_has_a_rule_and_a_readable_line():
 
 
 def test_game_event_lines_count_one_soul_spark_and_round_in_the_singular():
-    from dsim.games.dstbg.whole.cell import prepare
-    from dsim.games.dstbg.whole.trace import RULES, describe
+    from dsim.games.dstbg_game.cell import prepare
+    from dsim.games.dstbg_game.trace import RULES, describe
 
     cg = prepare({"party": ["knight", "warrior"]}).compiled
 
@@ -149,8 +149,8 @@ def test_game_event_lines_count_one_soul_spark_and_round_in_the_singular():
 
 
 def test_explain_lists_many_games_without_error():
-    from dsim.games.dstbg.whole.cell import prepare
-    from dsim.games.dstbg.whole.trace import describe, game_events
+    from dsim.games.dstbg_game.cell import prepare
+    from dsim.games.dstbg_game.trace import describe, game_events
     from dsim.play import cell_stream
 
     settings = {"party": ["knight", "warrior"], "mode": "campaign", "policy": "farmer"}
@@ -175,8 +175,8 @@ def test_explain_json_of_a_whole_game_says_each_event_in_words():
 def test_whole_game_events_carry_the_state_after_them():
     """Each event of a replay holds the game, party and tile rows as the event left them (the battle replay's
     JSON always had its state): the souls and sparks it names, the card it placed, the tier it bought."""
-    from dsim.games.dstbg.whole.cell import prepare
-    from dsim.games.dstbg.whole.trace import STATS, game_events
+    from dsim.games.dstbg_game.cell import prepare
+    from dsim.games.dstbg_game.trace import STATS, game_events
     from dsim.play import cell_stream
 
     settings = {"party": ["knight", "warrior"], "mode": "campaign", "policy": "farmer"}
