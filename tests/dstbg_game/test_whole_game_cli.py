@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dsim.cli import app
+from dsim.registry import get_game
 
 runner = CliRunner()
 
@@ -202,3 +203,16 @@ def test_whole_game_events_carry_the_state_after_them():
                 continue
             checked.add(ev["event"])
     assert {"souls", "rest", "place", "level", "deal", "defeat"} <= checked
+
+
+def test_dsim_game_takes_the_games_declared_options():
+    """`dsim game` is built from `dstbg_game`'s declared options (issue 46): each one a flag with the declared help,
+    none declared again by hand, so `dsim game` and `dsim run --game dstbg_game` cannot drift apart."""
+    import typer.main
+
+    command = typer.main.get_command(app).commands["game"]
+    params = {p.name: p for p in command.params}
+    declared = get_game("dstbg_game").options
+    assert declared
+    for option in declared:
+        assert params[option.name].opts == [option.flag] and params[option.name].help == option.help, option.name
