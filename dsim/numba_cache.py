@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import os
 import re
 import shutil
 import threading
 import time
-from functools import lru_cache
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 
 from numba.core import config
@@ -41,10 +42,11 @@ def cache_folder(name: str, sources: Iterable[Path], default_base: Path) -> str:
     return folder
 
 
-def _module_imports(path: Path, package: list[str]) -> Iterator[str]:
+def _module_imports(path: Path, package: list[str]) -> list[str]:
     """Dotted names a source file imports when it is imported: its module-level imports, those inside ``if``/``try``
     blocks too, but none under ``if TYPE_CHECKING:`` (never run) nor inside a function or class (run later, if ever;
     compiled code cannot import)."""
+    names: list[str] = []
     stack: list[ast.AST] = list(ast.parse(path.read_bytes(), str(path)).body)
     while stack:
         node = stack.pop()
@@ -55,13 +57,48 @@ def _module_imports(path: Path, package: list[str]) -> Iterator[str]:
         elif isinstance(node, ast.Try):
             stack.extend([*node.body, *node.orelse, *node.finalbody, *(s for h in node.handlers for s in h.body)])
         elif isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
+            names += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
-            yield base
-            yield from (f"{base}.{alias.name}" for alias in node.names)
+            names += [base, *(f"{base}.{alias.name}" for alias in node.names)]
+    return names
+
+
+class _ImportsMemo:
+    """:func:`_module_imports` of each file, kept in ``<top package>/__pycache__/dsim-imports.json`` by the file's
+    size and modification time, as Python keeps its bytecode: parsing a kernel's fifty files took 0.6 s of every
+    start. A memo that cannot be read or written is only slower."""
+
+    def __init__(self, top: Path) -> None:
+        self.path = top / "__pycache__" / "dsim-imports.json"
+        try:
+            self.known = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            self.known = {}
+        self.changed = False
+
+    def imports(self, path: Path, package: list[str]) -> list[str]:
+        stat = path.stat()
+        stamp = [stat.st_mtime_ns, stat.st_size]
+        entry = self.known.get(str(path))
+        if not (isinstance(entry, list) and len(entry) == 2 and entry[0] == stamp):
+            entry = [stamp, _module_imports(path, package)]
+            self.known[str(path)] = entry
+            self.changed = True
+        return list(entry[1])
+
+    def save(self) -> None:
+        if not self.changed:
+            return
+        try:
+            self.path.parent.mkdir(exist_ok=True)
+            scratch = self.path.with_name(f"{self.path.name}.{os.getpid()}.{threading.get_ident()}")
+            scratch.write_text(json.dumps(self.known))
+            os.replace(scratch, self.path)
+        except OSError:
+            pass
 
 
 def imported_sources(files: Iterable[Path]) -> list[Path]:
@@ -93,6 +130,7 @@ def _closure(files: tuple[Path, ...]) -> tuple[Path, ...]:
                 return path
         return None
 
+    memo = _ImportsMemo(top)
     found: set[Path] = set()
     todo = list(files)
     while todo:
@@ -102,10 +140,11 @@ def _closure(files: tuple[Path, ...]) -> tuple[Path, ...]:
         found.add(path)
         parts = module_of(path)
         package = parts if path.name == "__init__.py" else parts[:-1]
-        for dotted in _module_imports(path, package):
+        for dotted in memo.imports(path, package):
             target = source(dotted)
             if target is not None:
                 todo.append(target)
+    memo.save()
     return tuple(sorted(found))
 
 

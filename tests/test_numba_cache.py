@@ -92,3 +92,17 @@ def test_every_game_kernel_cache_covers_its_engine_and_the_shared_modules_it_cal
     assert "dsim/numba_linking.py" in {p.relative_to(root).as_posix() for p in dstbg_game.GAME_SOURCES}
     battle_kernel = set((root / "dsim/games/dstbg/kernel").glob("*.py"))
     assert battle_kernel < set(dstbg.kernel_sources()) and battle_kernel < set(dstbg_game.GAME_SOURCES)  # it links them
+
+
+def test_the_memo_of_imports_follows_an_edit(tmp_path):
+    """Imports are parsed once per file version (a memo by size and modification time, under the package's
+    ``__pycache__``): an edited file is parsed again."""
+    from dsim.numba_cache import _closure
+
+    _package(tmp_path, {"game/__init__.py": "", "game/a.py": "", "game/b.py": "", "game/k.py": "import game.a\n"})
+    kernel = tmp_path / "game/k.py"
+    assert {p.name for p in imported_sources([kernel])} == {"k.py", "a.py"}
+    assert (tmp_path / "game/__pycache__/dsim-imports.json").is_file()
+    kernel.write_text("import game.b\nimport game.a\n")
+    _closure.cache_clear()  # a process computes a kernel's sources once; a new process would start here
+    assert {p.name for p in imported_sources([kernel])} == {"k.py", "a.py", "b.py"}
