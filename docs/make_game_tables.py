@@ -217,7 +217,7 @@ def _strategy_summary(summary: list[tuple[str, list[str], dict]]) -> str:
 
 
 def strategies_described() -> str:
-    from dsim.games.dstbg.whole.strategy import REGISTRY
+    from dsim.games.dstbg_game.strategy import REGISTRY
 
     def text(name: str) -> str:
         description = REGISTRY.get(name).description
@@ -228,7 +228,7 @@ def strategies_described() -> str:
 
 
 def not_simulated() -> str:
-    from dsim.games.dstbg.whole.game import NOT_SIMULATED
+    from dsim.games.dstbg_game.game import NOT_SIMULATED
 
     return "\n".join(f"- **{rule}**: {why}" for rule, why in NOT_SIMULATED.items()) + "\n"
 
@@ -329,7 +329,7 @@ def main() -> None:
         "and resets the dial (R-1.12); beating the main boss wins. Between battles a *strategy* decides "
         "(`balanced` by default; `rush`, `farmer`, `random_legal`: `dsim policies list --game dstbg_game`); in "
         f"battle the `{BATTLE_POLICY}` battle policy plays every character.\n",
-        "**Not simulated** (`NOT_SIMULATED` in `dsim/games/dstbg/whole/game.py`), so the figures are this model's, "
+        "**Not simulated** (`NOT_SIMULATED` in `dsim/games/dstbg_game/game.py`), so the figures are this model's, "
         "not the printed game's:\n",
         not_simulated(),
         "Parties are the 15 sets of 1–4 core classes, seats in the order knight, warrior, assassin, herald. "

@@ -7,6 +7,7 @@ ones. A user error is one line on stderr and exit status 1 (:func:`fail`), never
 
 from __future__ import annotations
 
+import inspect
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -21,7 +22,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from dsim import dice
-from dsim.games.base import SettingsError, split_list
+from dsim.games.base import Option, SettingsError, split_list
 
 if TYPE_CHECKING:
     from dsim.games.base import Game
@@ -278,3 +279,45 @@ def value_errors() -> Iterator[None]:
         yield
     except ValueError as error:
         fail(str(error))
+
+
+def option_parameter(option: Option, help: str | None = None, repeatable: bool = False) -> inspect.Parameter:
+    """The Typer parameter of a game's declared option (:class:`~dsim.games.base.Option`): its flag, help (``help``
+    instead when given), kind and minimum; a list of values when ``repeatable``; ``None`` when left out."""
+    kind = str if option.kind == "list" or option.parse is not None else option.kind
+    kind = list[kind] if repeatable else kind
+    info = typer.Option(option.flag, help=option.help if help is None else help, min=option.minimum,
+                        show_default=False)
+    return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation=Annotated[kind | None, info])
+
+
+class _WithOptions:
+    """``command(…, options)``: the command's own parameters, then a ``--flag`` per declared option, whose values
+    (``None`` when left out) the command receives as one dict ``options``."""
+
+    def __init__(self, command: Callable[..., Any], options: Sequence[Option]) -> None:
+        self.command, self.options = command, tuple(options)
+        self.__name__, self.__doc__ = command.__name__, command.__doc__
+
+    def _params(self) -> list[inspect.Parameter]:
+        own = [p for p in inspect.signature(self.command, eval_str=True).parameters.values() if p.name != "options"]
+        return own + [option_parameter(o) for o in self.options]
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        return inspect.Signature(self._params())
+
+    @property
+    def __annotations__(self) -> dict[str, Any]:  # type: ignore[override]  (Typer reads the hints here)
+        return {p.name: p.annotation for p in self._params()}
+
+    def __call__(self, **kwargs: Any) -> Any:
+        options = {o.name: kwargs.pop(o.name) for o in self.options}
+        return self.command(**kwargs, options=options)
+
+
+def with_options(command: Callable[..., Any], options: Sequence[Option]) -> Any:
+    """A game's own command built from the game's declared options (``dsim game`` from ``dstbg_game``'s), so that its
+    flags, help and parsing are the ones ``dsim run --game …`` offers, declared once."""
+    return _WithOptions(command, options)

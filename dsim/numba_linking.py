@@ -2,7 +2,7 @@
 entries (the functions Python calls) optimise and generate everything they link, once.
 
 Shared: it knows no game. DS:TBG's battle kernel (``dsim/games/dstbg/kernel/jit.py``) and its whole game
-(``dsim/games/dstbg/whole/kernel.py``) build on it; Bloodborne and Dark Maiden use the plainer
+(``dsim/games/dstbg_game/kernel.py``) build on it; Bloodborne and Dark Maiden use the plainer
 :class:`dsim.numba_cache.KernelCompiler` and could move here when a profile asks for it. It leans on Numba internals
 (code libraries, compiler passes, lowering), so it refuses a Numba outside the tested range (:mod:`dsim.numba_version`)
 with one line, before it touches any of them.
@@ -43,7 +43,6 @@ check(numba.__version__)  # before any Numba internal is imported: a one-line er
 
 import ctypes  # noqa: E402  (after the version check, on purpose)
 import hashlib  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import llvmlite.binding as ll  # noqa: E402
 import llvmlite.ir as llvmir  # noqa: E402
@@ -58,8 +57,6 @@ from numba.extending import intrinsic  # noqa: E402
 from numba.np import arrayobj  # noqa: E402
 
 from dsim.numba_cache import cache_under  # noqa: E402
-
-SOURCE = Path(__file__).resolve()  # a kernel built with this module lists it among its cache's sources
 
 _TARGET_OPTIONS = {"nopython": True, "boundscheck": None, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 

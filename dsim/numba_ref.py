@@ -146,6 +146,24 @@ def _ref(typingctx, tup):
 
 
 @intrinsic
+def _refs(typingctx, tup):
+    if not (isinstance(tup, types.UniTuple) and isinstance(tup.dtype, types.BaseNamedTuple)):
+        return None
+    out = types.UniTuple(Ref(tup.dtype), tup.count)
+
+    def codegen(context, builder, signature, args):
+        model = context.data_model_manager[tup.dtype]
+        slots = []
+        for i in range(tup.count):
+            slot = cgutils.alloca_once(builder, model.get_data_type())
+            builder.store(model.as_data(builder, builder.extract_value(args[0], i)), slot)
+            slots.append(slot)
+        return context.make_tuple(builder, out, slots)
+
+    return out(tup), codegen
+
+
+@intrinsic
 def _keep_alive(typingctx, tup):
     def codegen(context, builder, signature, args):
         return context.get_dummy_value()
@@ -163,5 +181,8 @@ def _nothing(tup: Any) -> None:
 
 #: ``ref(tup)``: a reference to the named tuple ``tup`` for the callees of the calling compiled function.
 ref = _identity if config.DISABLE_JIT else _ref
+#: ``refs(tups)``: a tuple of references, one to each named tuple of the tuple ``tups`` (all of one type), which
+#: compiled code may index at run time (``refs(tables)[k]``, DS:TBG's whole game picking a boss's tables).
+refs = _identity if config.DISABLE_JIT else _refs
 #: ``keep_alive(tup)``: a use of ``tup`` that keeps its arrays alive up to this point (no code).
 keep_alive = _nothing if config.DISABLE_JIT else _keep_alive

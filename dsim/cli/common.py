@@ -15,6 +15,7 @@ import typer
 
 from dsim.clikit import (  # noqa: F401  (re-exported: the commands take them from here)
     DataOpt, DataPath, JsonOpt, LoggedProgress, LongRunNotice, Seed, SetOpt, console, err, fail, listed, named,
+    option_parameter,
     parse_sets, say_played_with, user_errors,
 )
 from dsim.games import DEFAULT_GAME, game_names, get_game
@@ -158,19 +159,13 @@ class _WithGameOptions:
         return self._built[1]
 
     def _build(self) -> list[Any]:
-        import inspect
-
         shared = _cell_parameters()
         taken = {p.name for p in self._own() + shared}
         extra = []
         for name, (option, users) in _all_options().items():
             if name in taken or option.grid_only and not self.repeatable:
                 continue
-            kind = str if option.kind == "list" or option.parse is not None else option.kind
-            kind = list[kind] if self.repeatable else kind
-            info = typer.Option(option.flag, help=_option_help(option, users), min=option.minimum, show_default=False)
-            extra.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
-                                           annotation=Annotated[kind | None, info]))
+            extra.append(option_parameter(option, _option_help(option, users), self.repeatable))
         return self._own() + shared + extra
 
     @property

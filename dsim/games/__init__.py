@@ -40,7 +40,7 @@ def _make_dark_maiden() -> Game:
 
 
 def _make_dstbg_game() -> Game:
-    from dsim.games.dstbg.whole.game import DSTBGGame
+    from dsim.games.dstbg_game.game import DSTBGGame
 
     return DSTBGGame()
 

@@ -1,2 +1,2 @@
 """Strategies of a DS:TBG game played whole: one module per strategy, registered in
-``dsim.games.dstbg.whole.strategy.REGISTRY``."""
+``dsim.games.dstbg_game.strategy.REGISTRY``."""

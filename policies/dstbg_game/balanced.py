@@ -3,8 +3,8 @@ the boss; it rests first only if told to (a rest turns every card face down agai
 
 from __future__ import annotations
 
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.strategy import Param, Policy, register, strategy_function, views
 from policies.dstbg_game.common import between_battles, estus_left, explore_then
 
 P_RESERVE, P_ATTACK, P_DEFENCE, P_LEVEL, P_REST_SPARKS, P_MARGIN, P_LUCK, P_HEAL_AT = range(8)

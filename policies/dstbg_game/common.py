@@ -13,7 +13,7 @@ from pathlib import Path
 
 from numba import njit
 
-from dsim.games.dstbg.whole import layout as G
+from dsim.games.dstbg_game import layout as G
 from dsim.numba_cache import cache_folder, cache_under
 
 _HERE = Path(__file__).resolve()

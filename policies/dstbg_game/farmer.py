@@ -3,8 +3,8 @@ a floor, then goes for the boss with the gear it bought."""
 
 from __future__ import annotations
 
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.strategy import Param, Policy, register, strategy_function, views
 from policies.dstbg_game.common import between_battles, explore_then
 
 P_RESERVE, P_ATTACK, P_DEFENCE, P_KEEP_SPARKS, P_LEVEL, P_HEAL_AT = range(6)

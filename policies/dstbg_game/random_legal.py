@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.strategy import Policy, register, strategy_function, views
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.strategy import Policy, register, strategy_function, views
 
 
 @strategy_function

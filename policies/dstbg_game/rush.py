@@ -3,8 +3,8 @@ treasure bought with every soul beyond a small reserve; on the way, a rest once 
 
 from __future__ import annotations
 
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.strategy import Param, Policy, register, strategy_function, views
 from policies.dstbg_game.common import between_battles, estus_left, explore_fog, first_of
 
 P_RESERVE, P_ATTACK, P_DEFENCE, P_REST_DRY, P_HEAL_AT = range(5)

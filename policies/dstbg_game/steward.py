@@ -5,8 +5,8 @@ goes in ready. Its battles before the boss ask the battle policy to keep those f
 
 from __future__ import annotations
 
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.strategy import Param, Policy, register, strategy_function, views
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.strategy import Param, Policy, register, strategy_function, views
 from policies.dstbg_game.common import between_battles, explore_then, ready_for_boss, spend_by_improvement
 
 P_RESERVE, P_ATTACK, P_DEFENCE, P_LEVEL, P_MARGIN, P_REST_FLOOR, P_HEAL_AT = range(7)

@@ -157,13 +157,13 @@ def test_results_are_bit_identical_for_1_and_2_threads():
 
 @pytest.mark.parametrize("variants", [{}, {"special_items": "on", "final_boss": "roll", "life_counter": "total"}])
 def test_results_do_not_depend_on_the_chunking(variants, monkeypatch):
-    """Games 0..N at once, in two uneven halves, and with the engine's chunk cut to 1000 games: the same games."""
+    """Games 0..N at once, in two uneven halves, and with the engine's pieces cut to 37 games: the same games."""
     cell = settings(4, "hard", **variants)
     whole = _rows(cell, 0, 5000)
     _same(whole, {k: np.concatenate([a, b]) for (k, a), b in
                   zip(_rows(cell, 0, 2345).items(), _rows(cell, 2345, 2655).values())})
     _same({k: v[3000:3500] for k, v in whole.items()}, _rows(cell, 3000, 500))
-    monkeypatch.setattr(engine, "CHUNK", 1000)
+    monkeypatch.setattr(engine, "GAME_PIECE", 37)
     _same(whole, _rows(cell, 0, 5000))
 
 

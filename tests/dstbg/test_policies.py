@@ -385,7 +385,7 @@ def test_policy_caches_are_hashed_over_the_layout_they_compile_in():
     import dsim.games.dstbg.kernel.layout as layout
     import dsim.games.dstbg.variants as variants
     from dsim.games.dstbg.policy import all_policies
-    from dsim.games.dstbg.whole.strategy import REGISTRY as STRATEGIES
+    from dsim.games.dstbg_game.strategy import REGISTRY as STRATEGIES
 
     needed = {Path(layout.__file__).resolve(), Path(variants.__file__).resolve()}
     for policy in [*all_policies(), *STRATEGIES.all()]:

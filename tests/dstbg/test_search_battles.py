@@ -210,7 +210,7 @@ def test_the_ladder_plays_chunk_by_chunk_with_the_same_figures(monkeypatch):
 @pytest.mark.parametrize("name", ["expert", "oracle"])
 def test_whole_games_refuse_a_searcher_as_battle_policy_in_one_line(name):
     """Battles inside whole games are not searched yet: the cell says so, naming the command that does search."""
-    from dsim.games.dstbg.whole.cell import prepare as prepare_game
+    from dsim.games.dstbg_game.cell import prepare as prepare_game
 
     with pytest.raises(ValueError, match=f"dsim run --policy {name}"):
         prepare_game({"party": ["knight", "warrior"], "battle_policy": name})

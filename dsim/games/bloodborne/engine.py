@@ -19,8 +19,11 @@ from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.kernel.jit import entry, kernel_cache
 from dsim.games.bloodborne.kernel.state import State, new_state
 from dsim.games.bloodborne.policy import PolicyFunctionType
+from dsim.pieces import pieces, play_pieces
 
-CHUNK = 1 << 16
+GAME_PIECE = 128  # games a thread takes at a time: a four-hunter game takes ~30 us a thread, so ~4 ms
+MIN_GAME_PIECE = 64  # fewer games than this (~2 ms) are not worth waking another thread for
+LAST_GAME_PIECE = 8  # the smallest piece, at the end of a batch
 
 warnings.filterwarnings("ignore", "First-class function type feature is experimental",
                         numba.NumbaExperimentalFeatureWarning)  # the per-seat policy tuple is such a type
@@ -33,7 +36,7 @@ def _batch(tables_type: Any) -> Any:
     sig = numba.types.void(tables_type, POLICIES_TYPE, numba.types.float64[:, ::1], numba.types.int32[::1],
                            i64, numba.types.int32[:, ::1], i64, i64, i64, numba.types.int32[:, ::1])
     with kernel_cache():
-        return numba.njit(sig, cache=True, parallel=True)(B.play_batch_impl)
+        return numba.njit(sig, cache=True, nogil=True)(B.play_batch_impl)
 
 
 @lru_cache(maxsize=None)
@@ -74,7 +77,7 @@ def seatings(hunters: int, seating: str) -> np.ndarray:
 def play_batch(tables: Tables, policies: tuple, params: np.ndarray, variants: np.ndarray, hunters: int,
                seed: int, stream: int, start: int, count: int, seating: str = "fixed") -> np.ndarray:
     """Outcome rows (``count`` × ``N_OUT`` int32) of games ``start .. start+count-1``, the listed policies
-    seated by ``seating`` (:data:`layout.SEATINGS`)."""
+    seated by ``seating`` (:data:`layout.SEATINGS`), in pieces that the threads take in turn (:mod:`dsim.pieces`)."""
     out = np.zeros((count, L.N_OUT), np.int32)
     pols, rows, vec = _pols(policies), _params(params), np.ascontiguousarray(variants, np.int32)
     seats = seatings(hunters, seating)
@@ -82,9 +85,10 @@ def play_batch(tables: Tables, policies: tuple, params: np.ndarray, variants: np
         B.play_batch_impl(tables, pols, rows, vec, hunters, seats, seed, stream, start, out)
         return out
     batch = _batch(numba.typeof(tables))
-    for lo in range(0, count, CHUNK):
-        hi = min(count, lo + CHUNK)
-        batch(tables, pols, rows, vec, hunters, seats, seed, stream, start + lo, out[lo:hi])
+    threads = numba.get_num_threads()
+    play_pieces(pieces(count, threads, GAME_PIECE, MIN_GAME_PIECE, LAST_GAME_PIECE), threads,
+                lambda worker, lo, hi: batch(tables, pols, rows, vec, hunters, seats, seed, stream, start + lo,
+                                             out[lo:hi]))
     return out
 
 

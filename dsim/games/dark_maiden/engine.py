@@ -20,8 +20,11 @@ from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.kernel.jit import kernel_cache
 from dsim.games.dark_maiden.kernel.state import State, new_state
 from dsim.games.dark_maiden.policy import PolicyFunctionType
+from dsim.pieces import pieces, play_pieces
 
-CHUNK = 1 << 16
+GAME_PIECE = 64  # games a thread takes at a time: a game takes 20-300 us a thread (random to normal play)
+MIN_GAME_PIECE = 32  # fewer games than this are not worth waking another thread for
+LAST_GAME_PIECE = 4  # the smallest piece, at the end of a batch
 STEPS = {"turn": B.STEP_TURN, "attack": B.STEP_ATTACK, "precipice": B.STEP_PRECIPICE, "goblin": B.STEP_GOBLIN,
          "bonus": B.STEP_BONUS, "draw": B.STEP_DRAW, "fight": B.STEP_FIGHT, "check_site": B.STEP_CHECK_SITE}
 
@@ -35,7 +38,7 @@ def _batch(tables_type: Any) -> Any:
     sig = numba.types.void(tables_type, PolicyFunctionType, _F64V, _I32V, _I32V, _I64, _I64, _I64, _I64, _I64,
                            numba.types.int32[:, ::1])
     with kernel_cache():
-        return numba.njit(sig, cache=True, parallel=True)(B.play_batch_impl)
+        return numba.njit(sig, cache=True, nogil=True)(B.play_batch_impl)
 
 
 _ENTRIES: dict[str, Any] = {}
@@ -67,16 +70,17 @@ def _vec(values: Any, dtype: Any) -> np.ndarray:
 
 def play_batch(tables: Tables, policy: Any, params: np.ndarray, variants: np.ndarray, party: np.ndarray, lives: int,
                items: int, seed: int, stream: int, start: int, count: int) -> np.ndarray:
-    """Outcome rows (``count`` × ``N_OUT`` int32) of games ``start .. start+count-1``."""
+    """Outcome rows (``count`` × ``N_OUT`` int32) of games ``start .. start+count-1``, in pieces that the threads
+    take in turn (:mod:`dsim.pieces`)."""
     out = np.zeros((count, L.N_OUT), np.int32)
     args = (_vec(params, np.float64), _vec(variants, np.int32), _vec(party, np.int32), lives, items, seed, stream)
     if numba.config.DISABLE_JIT:
         B.play_batch_impl(tables, policy, *args, start, out)
         return out
     batch = _batch(numba.typeof(tables))
-    for lo in range(0, count, CHUNK):
-        hi = min(count, lo + CHUNK)
-        batch(tables, policy, *args, start + lo, out[lo:hi])
+    threads = numba.get_num_threads()
+    play_pieces(pieces(count, threads, GAME_PIECE, MIN_GAME_PIECE, LAST_GAME_PIECE), threads,
+                lambda worker, lo, hi: batch(tables, policy, *args, start + lo, out[lo:hi]))
     return out
 
 

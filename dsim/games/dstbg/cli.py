@@ -1,5 +1,5 @@
 """DS:TBG-only commands: `dsim dice attack|defend|dodge` (exact pool totals). `dsim area` and `dsim game` play whole
-games: ``dsim/games/dstbg/whole/cli.py``."""
+games: ``dsim/games/dstbg_game/cli.py``."""
 
 from __future__ import annotations
 

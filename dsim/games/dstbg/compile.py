@@ -213,7 +213,7 @@ def _upgraded_line(line: Any, effects: list[Any], most_expensive: bool) -> dict[
 
 class ItemTables:
     """Item-instance and attack-line rows built one instance at a time (R-4.1, R-4.7): what a party's
-    kit compiles to, and the whole treasure deck of a game played whole (:mod:`dsim.games.dstbg.whole`)."""
+    kit compiles to, and the whole treasure deck of a game played whole (:mod:`dsim.games.dstbg_game`)."""
 
     def __init__(self, data: Any, faces: dict[str, list[int]]) -> None:
         self.data, self.faces = data, faces

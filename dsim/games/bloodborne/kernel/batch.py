@@ -1,33 +1,24 @@
-"""The batch entry (parallel over games, one stream per game) and the one-game replay entry."""
+"""The batch entry (games one after another, one stream per game; the engine shares a batch out among threads,
+:mod:`dsim.pieces`) and the one-game replay entry."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.kernel.rules import finish, play_game, play_round, setup
 from dsim.games.bloodborne.kernel.state import new_state
 from dsim.rng import battle_key
 
-BLOCK = 256
-"""Games per parallel block; each block reuses one state."""
-
-
 def play_batch_impl(t, pols, params, variants, hunters, seatings, seed, stream, start, out):
-    """Games ``start .. start+len(out)-1``: game ``i`` draws only from ``battle_key(seed, stream, i)`` and seats
-    the listed policies as ``seatings[i % len(seatings)]`` (seat → listed position)."""
-    count = out.shape[0]
-    blocks = (count + BLOCK - 1) // BLOCK
-    empty = np.zeros(0, np.int32)
-    for b in prange(blocks):
-        s = new_state(t.cards.shape[0], t.bonus.shape[0], t.upgrades.shape[0],
-                      max(t.sizes[L.Z_MONSTERS], t.sizes[L.Z_BOSSES]), variants, empty, 0)
-        lo = b * BLOCK
-        hi = min(count, lo + BLOCK)
-        for i in range(lo, hi):
-            seating = seatings[(start + i) % seatings.shape[0]]
-            play_game(s, t, pols, params, hunters, seating, battle_key(seed, stream, start + i), out[i])
+    """Games ``start .. start+len(out)-1`` on one state: game ``i`` draws only from ``battle_key(seed, stream, i)``
+    and seats the listed policies as ``seatings[i % len(seatings)]`` (seat → listed position), so results do not
+    depend on threads or pieces."""
+    s = new_state(t.cards.shape[0], t.bonus.shape[0], t.upgrades.shape[0],
+                  max(t.sizes[L.Z_MONSTERS], t.sizes[L.Z_BOSSES]), variants, np.zeros(0, np.int32), 0)
+    for i in range(out.shape[0]):
+        seating = seatings[(start + i) % seatings.shape[0]]
+        play_game(s, t, pols, params, hunters, seating, battle_key(seed, stream, start + i), out[i])
 
 
 def play_one_impl(t, s, pols, params, hunters, seatings, seed, stream, index, out):

@@ -1,15 +1,14 @@
-"""The kernel's decorators: cached Numba functions under a folder hashed over every kernel source."""
+"""The kernel's decorators: cached Numba functions under a folder hashed over every kernel source and what they
+import (:func:`dsim.numba_cache.imported_sources`), the engine's entries included."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from dsim.numba_cache import KernelCompiler
+from dsim.numba_cache import KernelCompiler, imported_sources
 
 _HERE = Path(__file__).resolve().parent
-_DSIM = _HERE.parents[2]
-SOURCES = sorted(_HERE.glob("*.py")) + [_HERE.parent / "dice.py", _HERE.parent / "policy.py",
-                                        _HERE.parent / "variants.py", _DSIM / "rng.py", _DSIM / "numba_cache.py"]
+SOURCES = imported_sources([*_HERE.glob("*.py"), _HERE.parent / "engine.py"])  # engine.py: the entries' signatures
 _COMPILER = KernelCompiler("bloodborne-kernel", SOURCES, _HERE / "__pycache__")
 KERNEL_CACHE_DIR = _COMPILER.folder
 kernel_cache, jit, allocating, entry = _COMPILER.cache, _COMPILER.jit, _COMPILER.allocating, _COMPILER.entry

@@ -1,9 +1,9 @@
-"""The batch entry (parallel over games, one stream per game) and the entries of one game: replay and steps."""
+"""The batch entry (games one after another, one stream per game; the engine shares a batch out among threads,
+:mod:`dsim.pieces`) and the entries of one game: replay and steps."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.kernel import rules as R
@@ -11,9 +11,6 @@ from dsim.games.dark_maiden.kernel.jit import allocating
 from dsim.games.dark_maiden.kernel.state import new_state
 from dsim.numba_ref import keep_alive, ref
 from dsim.rng import battle_key
-
-BLOCK = 256
-"""Games per parallel block; each block reuses one state."""
 
 STEP_TURN, STEP_ATTACK, STEP_PRECIPICE, STEP_GOBLIN, STEP_BONUS, STEP_DRAW, STEP_FIGHT, STEP_CHECK_SITE = range(8)
 """What :func:`step_impl` plays on a hand-set state (``arg``: the hero or the goblin)."""
@@ -32,12 +29,9 @@ def play_block(t, pol, params, variants, party, lives, items, seed, stream, star
 
 
 def play_batch_impl(t, pol, params, variants, party, lives, items, seed, stream, start, out):
-    """Games ``start .. start+len(out)-1`` in parallel blocks: game ``i`` draws only from
-    ``battle_key(seed, stream, i)``, so results do not depend on threads or blocks."""
-    count = out.shape[0]
-    for b in prange((count + BLOCK - 1) // BLOCK):
-        play_block(t, pol, params, variants, party, lives, items, seed, stream, start, b * BLOCK,
-                   min(count, (b + 1) * BLOCK), out)
+    """Games ``start .. start+len(out)-1``: game ``i`` draws only from ``battle_key(seed, stream, i)``, so results
+    do not depend on threads or pieces."""
+    play_block(t, pol, params, variants, party, lives, items, seed, stream, start, 0, out.shape[0], out)
 
 
 def play_one_impl(t, s, pol, params, party, lives, items, seed, stream, index, out):

@@ -36,7 +36,7 @@ SC_EQUIP = SC_TRAP_TOKENS + MAX_TRAP_TOKENS  # MAX_CHARS x (armour, hand0, hand1
 SC_GRAVESTONES = SC_EQUIP + 5 * L.MAX_CHARS  # behaviour cards revealed at boss setup
 SC_DECK_SIZE = SC_GRAVESTONES + 1  # standard cards in the boss deck (data card)
 SC_ESTUS = SC_DECK_SIZE + 1  # estus flask uses per character and battle (1; house rule extra_estus)
-# A game played whole (dsim.games.dstbg.whole) carries tokens from battle to battle:
+# A game played whole (dsim.games.dstbg_game) carries tokens from battle to battle:
 SC_CARRY = SC_ESTUS + 1  # 1 = start from SC_TOKENS and SC_FIRST instead of full tokens and a chosen first
 SC_FIRST = SC_CARRY + 1  # holder of the first-activation token
 SC_RETREAT = SC_FIRST + 1  # campaign retreat: 0 none, 1 after any enemy turn, 2 after the first only

@@ -9,23 +9,20 @@ from __future__ import annotations
 from pathlib import Path
 from types import FunctionType
 
-from dsim.numba_linking import SOURCE as LINKING_SOURCE, KernelDispatcher, KernelPipeline, compiled_under
+from dsim.numba_linking import KernelDispatcher, KernelPipeline, compiled_under
 
 from numba.core import sigutils, types  # noqa: I001  (after dsim.numba_linking, which checks Numba's version first)
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import _FunctionCompiler
 
-from dsim.numba_cache import cache_folder, cache_under
+from dsim.numba_cache import cache_folder, cache_under, imported_sources
 
 
 def kernel_sources() -> list[Path]:
     """Every source file whose code is compiled into the kernel (its callees included), and ``engine.py``, whose
-    entries' compile options (signature, pipeline) Numba's cache key does not cover."""
+    entries' compile options (signature, pipeline) Numba's cache key does not cover, with what they import."""
     here = Path(__file__).resolve().parent
-    dsim = here.parents[2]
-    return sorted(here.glob("*.py")) + [here.parent / "board.py", here.parent / "policy.py", here.parent / "variants.py",
-                                        here.parent / "engine.py", dsim / "variants.py", dsim / "rng.py",
-                                        dsim / "numba_ref.py", dsim / "numba_cache.py", LINKING_SOURCE]
+    return imported_sources([*here.glob("*.py"), here.parent / "engine.py"])
 
 
 KERNEL_CACHE_DIR = cache_folder("dstbg-kernel", kernel_sources(), Path(__file__).resolve().parent / "__pycache__")

@@ -11,13 +11,13 @@ from typer.testing import CliRunner
 from dsim.cli import app
 from dsim.games.dstbg.game import game_data
 from dsim.games.dstbg.policy import get_policy
-from dsim.games.dstbg.whole import engine
-from dsim.games.dstbg.whole import kernel as K
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.compile import compile_game
-from dsim.games.dstbg.whole.cell import _areas
-from dsim.games.dstbg.whole.strategy import REGISTRY
-from tests.dstbg.scripted_strategy import SCRIPTED, script
+from dsim.games.dstbg_game import engine
+from dsim.games.dstbg_game import kernel as K
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.compile import compile_game
+from dsim.games.dstbg_game.cell import _areas
+from dsim.games.dstbg_game.strategy import REGISTRY
+from tests.dstbg_game.scripted_strategy import SCRIPTED, script
 
 PARTY = ["knight", "warrior"]
 

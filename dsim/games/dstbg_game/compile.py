@@ -18,8 +18,8 @@ from dsim.games.dstbg.compile import Compiled, ItemTables, compile_boss, compile
 from dsim.games.dstbg.house_rules import apply_house_rules
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as BL
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.variants import game_rules, split_variants
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.variants import game_rules, split_variants
 from dsim.text import unknown
 
 STATS = ("strength", "dexterity", "intelligence", "faith")

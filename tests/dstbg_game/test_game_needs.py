@@ -6,18 +6,18 @@ from __future__ import annotations
 import numpy as np
 
 from dsim.games.dstbg.kernel import layout as BL
-from dsim.games.dstbg.whole import kernel as K
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.strategy import REGISTRY
-from tests.dstbg.test_house_rules_game import game, table
+from dsim.games.dstbg_game import kernel as K
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.strategy import REGISTRY
+from tests.dstbg_game.test_house_rules_game import game, table
 
 
 def test_R_5_9_a_battle_before_the_boss_asks_to_keep_and_the_boss_battle_to_win():
     t = table()
     t.step(K.STEP_EXPLORE, 0, 1)
-    assert t.bt.glob[BL.G_NEED] == BL.NEED_KEEP and t.bt.glob[BL.G_IS_BOSS] == 0
+    assert t.buffers.tile.glob[BL.G_NEED] == BL.NEED_KEEP and t.buffers.tile.glob[BL.G_IS_BOSS] == 0
     t.step(K.STEP_BOSS, 0, 1)
-    board = t.bt if t.cg.bosses[0].steps.shape[0] == t.bt.dwalk.shape[0] else t.ba
+    board = t.buffers.tile if t.cg.bosses[0].steps.shape[0] == t.buffers.tile.dwalk.shape[0] else t.buffers.arena
     assert board.glob[BL.G_NEED] == BL.NEED_WIN and board.glob[BL.G_IS_BOSS] == 1
 
 

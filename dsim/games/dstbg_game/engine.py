@@ -15,10 +15,10 @@ import numpy as np
 from dsim.games.dstbg.kernel import context as X
 from dsim.numba_linking import BatchEntryPipeline, EntryPipeline
 from dsim.games.dstbg.policy import PolicyFunctionType
-from dsim.games.dstbg.whole import kernel as K
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.compile import CompiledGame
-from dsim.games.dstbg.whole.strategy import StrategyFunctionType
+from dsim.games.dstbg_game import kernel as K
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.compile import CompiledGame
+from dsim.games.dstbg_game.strategy import StrategyFunctionType
 from dsim.numba_cache import cache_under
 from dsim.numba_ref import check_trailing_dims, typeof_arrays
 from dsim.pieces import pieces, play_pieces
@@ -30,19 +30,21 @@ LAST_GAME_PIECE = 2  # the smallest piece, at the end of a batch
 
 
 def _types(cg: CompiledGame) -> tuple[numba.types.Type, numba.types.Type]:
-    """The Numba types of the game's tables and its battles' tables, once the battle tables' columns are checked
-    (the kernel reads them as constants, dsim.numba_ref)."""
+    """The Numba types of the game's tables and of its battle tables (:class:`kernel.Battles`), once the battle
+    tables' columns are checked (the kernel reads them as constants, dsim.numba_ref)."""
     for tables in (cg.encounters, *cg.bosses):
         check_trailing_dims(tables)
-    return typeof_arrays(cg.game), typeof_arrays(cg.encounters)
+    tables = typeof_arrays(cg.encounters)  # every boss's tables are of the encounters' type
+    return typeof_arrays(cg.game), numba.types.NamedTuple([tables, numba.types.UniTuple(tables, G.MAX_BOSSES)],
+                                                          K.Battles)
 
 
 @lru_cache(maxsize=None)
-def _batch_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
+def _batch_entry(game_type: numba.types.Type, battles_type: numba.types.Type):
     """Compile (or load from the cache) the batch entry: games one after another, without the GIL."""
     t = numba.types
-    sig = t.void(game_type, tables_type, tables_type, tables_type, tables_type, PolicyFunctionType,
-                 StrategyFunctionType, t.float64[::1], t.float64[::1], t.int64, t.int64, t.int64, t.int32[:, ::1])
+    sig = t.void(game_type, battles_type, PolicyFunctionType, StrategyFunctionType, t.float64[::1], t.float64[::1],
+                 t.int64, t.int64, t.int64, t.int32[:, ::1])
     if numba.config.DISABLE_JIT:
         return K.play_batch_impl
     with cache_under(K.GAME_CACHE_DIR):
@@ -50,7 +52,7 @@ def _batch_entry(game_type: numba.types.Type, tables_type: numba.types.Type):
 
 
 @lru_cache(maxsize=None)
-def _buffers_entry(game_type: numba.types.Type, tables_type: numba.types.Type, impl_name: str):
+def _buffers_entry(game_type: numba.types.Type, battles_type: numba.types.Type, impl_name: str):
     """Compile (or load from the cache) an entry on caller-provided buffers: ``play_one_impl`` (one game with its
     log and traces) or ``step_impl`` (one step of a hand-set game, the rule tests)."""
     impl = getattr(K, impl_name)
@@ -58,9 +60,10 @@ def _buffers_entry(game_type: numba.types.Type, tables_type: numba.types.Type, i
         return impl
     t = numba.types
     state_type = numba.typeof(_state(1, 1, 1))
-    battle_type = numba.typeof(X.new_battle(2, np.zeros(1)))
-    sig = t.void(game_type, tables_type, tables_type, tables_type, tables_type, state_type, battle_type, battle_type,
-                 PolicyFunctionType, StrategyFunctionType, t.float64[::1], t.int64, t.int64, t.int64)
+    battle = X.new_battle(2, np.zeros(1))
+    buffers_type = numba.typeof(K.BattleBuffers(battle, battle))
+    sig = t.void(game_type, battles_type, state_type, buffers_type, PolicyFunctionType, StrategyFunctionType,
+                 t.float64[::1], t.int64, t.int64, t.int64)
     with cache_under(K.GAME_CACHE_DIR):
         return numba.njit(sig, cache=True, pipeline_class=EntryPipeline)(impl)
 
@@ -82,10 +85,19 @@ def _state(n_cards: int, n_encounters: int, max_events: int) -> K.GameState:
     )
 
 
-def _own_tables(cg: CompiledGame) -> tuple[X.Tables, ...]:
-    """Copies of the battle tables (encounters, then the three bosses') whose scenario and walk distances a
-    thread's games write."""
-    return tuple(t._replace(scen=t.scen.copy(), dwalk0=t.dwalk0.copy()) for t in (cg.encounters, *cg.bosses))
+def _own_battles(cg: CompiledGame) -> K.Battles:
+    """Copies of the battle tables whose scenario and walk distances a thread's games write."""
+
+    def own(t: X.Tables) -> X.Tables:
+        return t._replace(scen=t.scen.copy(), dwalk0=t.dwalk0.copy())
+
+    return K.Battles(own(cg.encounters), tuple(own(t) for t in cg.bosses))
+
+
+def _buffers(cg: CompiledGame, bparams: np.ndarray, trace_events: int) -> K.BattleBuffers:
+    """Battle buffers for a tile's battles and the arena's (the largest boss board)."""
+    return K.BattleBuffers(X.new_battle(cg.encounters.steps.shape[0], bparams, None, trace_events),
+                           X.new_battle(cg.arena.steps.shape[0], bparams, None, trace_events))
 
 
 def play_batch(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams: np.ndarray, seed: int, stream: int,
@@ -99,10 +111,10 @@ def play_batch(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams:
     out = np.zeros((count, G.N_OUT), np.int32)
     threads = numba.get_num_threads()
     parts = pieces(count, threads, piece, MIN_GAME_PIECE, LAST_GAME_PIECE)
-    tables = [_own_tables(cg) for _ in range(min(threads, len(parts)))]
+    battles = [_own_battles(cg) for _ in range(min(threads, len(parts)))]
 
     def play(worker: int, lo: int, hi: int) -> None:
-        batch(cg.game, *tables[worker], policy, strategy, bparams, sparams, seed, stream, start + lo, out[lo:hi])
+        batch(cg.game, battles[worker], policy, strategy, bparams, sparams, seed, stream, start + lo, out[lo:hi])
 
     play_pieces(parts, threads, play)
     return out
@@ -110,20 +122,18 @@ def play_batch(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams:
 
 def play_one(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams: np.ndarray, seed: int, stream: int,
              index: int, stop_after: int = -1, max_events: int = 20_000, trace_events: int = 0
-             ) -> tuple[K.GameState, X.Battle, X.Battle, tuple[X.Tables, ...]]:
+             ) -> tuple[K.GameState, K.BattleBuffers, K.Battles]:
     """Game ``index`` with its event log; ``stop_after`` ends it after that battle (its trace in the returned
-    battle buffers when ``trace_events`` > 0). Returns the game state, the tile and arena battle buffers and
-    the battle tables as the last battle left them."""
+    battle buffers when ``trace_events`` > 0). Returns the game state, the battle buffers and the battle tables as
+    the last battle left them."""
     one = _buffers_entry(*_types(cg), "play_one_impl")
     s = _state(cg.game.cards.shape[0], cg.game.enc_info.shape[0], max_events)
     s.cursor[K.C_STOP] = stop_after
-    bparams = np.ascontiguousarray(bparams, np.float64)
-    bt = X.new_battle(cg.encounters.steps.shape[0], bparams, None, trace_events)
-    ba = X.new_battle(cg.arena.steps.shape[0], bparams, None, trace_events)
-    tables = _own_tables(cg)
-    one(cg.game, *tables, s, bt, ba, compiled(policy), compiled(strategy), np.ascontiguousarray(sparams, np.float64),
+    buffers = _buffers(cg, np.ascontiguousarray(bparams, np.float64), trace_events)
+    battles = _own_battles(cg)
+    one(cg.game, battles, s, buffers, compiled(policy), compiled(strategy), np.ascontiguousarray(sparams, np.float64),
         seed, stream, index)
-    return s, bt, ba, tables
+    return s, buffers, battles
 
 
 class Table:
@@ -133,18 +143,16 @@ class Table:
                  max_events: int = 2_000, trace_events: int = 0) -> None:
         self.cg, self.policy, self.strategy = cg, compiled(policy), compiled(strategy)
         self.sparams = np.ascontiguousarray(sparams, np.float64)
-        bparams = np.ascontiguousarray(bparams, np.float64)
         self.s = _state(cg.game.cards.shape[0], cg.game.enc_info.shape[0], max_events)
         self.s.rng[0] = 12345
-        self.bt = X.new_battle(cg.encounters.steps.shape[0], bparams, None, trace_events)
-        self.ba = X.new_battle(cg.arena.steps.shape[0], bparams, None, trace_events)
-        self.tables = _own_tables(cg)
+        self.buffers = _buffers(cg, np.ascontiguousarray(bparams, np.float64), trace_events)
+        self.battles = _own_battles(cg)
 
     def step(self, what: int, arg: int = 0, seed: int = 0) -> None:
         """Run ``kernel.STEP_*`` ``what`` with ``arg`` (battles of the step draw from ``seed``)."""
         entry = _buffers_entry(*_types(self.cg), "step_impl")
-        entry(self.cg.game, *self.tables, self.s, self.bt, self.ba, self.policy, self.strategy, self.sparams, seed,
-              what, arg)
+        entry(self.cg.game, self.battles, self.s, self.buffers, self.policy, self.strategy, self.sparams, seed, what,
+              arg)
 
 
 def outcome_columns(rows: np.ndarray, areas: int = 2) -> dict[str, np.ndarray]:

@@ -14,6 +14,9 @@ from rich.table import Table
 
 from dsim.clikit import (DataOpt, Seed, SetOpt, console, err, fail, listed, named, parse_sets, say_played_with,
                          user_errors)
+from dsim.games.base import SettingsError
+from dsim.games.dstbg_game.cell import (DEFAULT_BATTLE_POLICY, DEFAULT_MAIN, DEFAULT_MINI, DEFAULT_PARTY,
+                                        DEFAULT_STRATEGY)
 from dsim.text import count, repeated
 
 NAME = "dstbg_game"  # the game these commands play
@@ -23,24 +26,11 @@ SPARKS = range(6)
 
 
 def game(
-    party: Annotated[str, typer.Option("--party", help="Comma-separated character ids, e.g. knight,warrior.")
-                     ] = "knight,warrior",
-    mini_boss: Annotated[str | None, typer.Option(
-        "--mini-boss", callback=named, help="Mini boss id (default: gargoyle).")] = None,
-    main_boss: Annotated[str | None, typer.Option(
-        "--main-boss", callback=named, help="Main boss id (default: ornstein_and_smough).")] = None,
-    scenario: Annotated[str | None, typer.Option(
-        "--scenario", callback=named, help="A campaign scenario instead of the two bosses (R-13.10, R-13.11): "
-                                           "first_journey, spiral_sword (`dsim data list scenarios`); implies "
-                                           "--mode campaign.")] = None,
     games: Annotated[int | None, typer.Option("--games", min=1, max=10**9, help="Number of games to play "
                                               "(default 10,000).")] = None,
     strategy: Annotated[str, typer.Option("--strategy", help="Strategy between battles (`dsim policies list --game "
-                                                             "dstbg_game`): balanced, rush, farmer, random_legal.")
-                        ] = "balanced",
-    battle_policy: Annotated[str, typer.Option("--battle-policy", help="Battle policy (`dsim policies list`).")
-                             ] = "tactician",
-    mode: Annotated[str | None, typer.Option("--mode", help="standard (default) or campaign (R-13).")] = None,
+                                                             "dstbg_game`): balanced, rush, farmer, steward, "
+                                                             "random_legal.")] = DEFAULT_STRATEGY,
     explain: Annotated[int | None, typer.Option("--explain", min=0, max=10**9, help="Replay game INDEX event by "
                                                 "event instead of playing many.")] = None,
     battle: Annotated[int | None, typer.Option("--battle", min=0, max=10_000, help="With --explain: replay that "
@@ -50,22 +40,32 @@ def game(
     data: DataOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object; with --explain, one JSON line per "
                                           "event, with the game, party and tiles after it.")] = False,
+    *,
+    options: dict[str, Any],
 ) -> None:
     """Play whole DS:TBG games (R-1.1): explore, rest, buy, level, the mini boss, the main boss.
 
     Reports the game win rate with its 95% interval, the funnel and the gear the party brought to each boss.
-    The same cells run in sweeps as `--game dstbg_game` (`dsim run/compare/tune/sweep --game dstbg_game`)."""
+    The same cells run in sweeps as `--game dstbg_game` (`dsim run/compare/tune/sweep --game dstbg_game`), whose
+    options (--party, --mini-boss, --main-boss, --scenario, --mode, --battle-policy) this command shares."""
     from dsim.clikit import run_with_progress
     from dsim.registry import get_game
     from dsim.play import cell_stream
 
     chosen = get_game(NAME)  # the registered instance (a lookup: game.py imports this module for its commands)
-    settings: dict[str, Any] = {"party": listed("--party", party), "policy": strategy,
-                                "battle_policy": battle_policy}
-    if scenario and (mini_boss or main_boss):
+    try:
+        given = chosen.settings_from_options(options)
+    except SettingsError as exc:
+        fail(str(exc))
+    # every cell names its party, bosses and both policies: `dsim game`'s settings (and so its streams) as before
+    settings: dict[str, Any] = {"party": given.get("party", DEFAULT_PARTY), "policy": strategy,
+                                "battle_policy": given.get("battle_policy", DEFAULT_BATTLE_POLICY)}
+    scenario = given.get("scenario")
+    if scenario and ("mini_boss" in given or "main_boss" in given):
         fail(f"--scenario {scenario} names its own bosses: drop --mini-boss and --main-boss")
-    settings |= {"scenario": scenario} if scenario else {"mini_boss": mini_boss or "gargoyle",
-                                                         "main_boss": main_boss or "ornstein_and_smough"}
+    settings |= {"scenario": scenario} if scenario else {"mini_boss": given.get("mini_boss", DEFAULT_MINI),
+                                                         "main_boss": given.get("main_boss", DEFAULT_MAIN)}
+    mode = given.get("mode")
     if mode is not None and (mode != "standard" or scenario):
         settings["mode"] = mode
     settings.update(parse_sets(chosen, set_))
@@ -91,7 +91,7 @@ def game(
 
 def _gear(chosen: Any, settings: dict[str, Any], seed: int, count: int) -> dict[str, list[dict[str, Any]]]:
     """The most common hand items and armour each character brought to each boss's first fight."""
-    from dsim.games.dstbg.whole.cell import prepare
+    from dsim.games.dstbg_game.cell import prepare
     from dsim.play import cell_stream
 
     cg = prepare(settings).compiled
@@ -141,9 +141,9 @@ def _print(chosen: Any, settings: dict[str, Any], s: dict[str, Any]) -> None:
 def _explain(chosen: Any, settings: dict[str, Any], seed: int, stream: int, index: int, battle: int | None,
              as_json: bool) -> None:
     """Game ``index`` event by event; with ``battle``, that battle's own events (the DS:TBG trace)."""
-    from dsim.games.dstbg.whole import layout as G
-    from dsim.games.dstbg.whole.cell import prepare
-    from dsim.games.dstbg.whole.trace import describe, explained, game_events
+    from dsim.games.dstbg_game import layout as G
+    from dsim.games.dstbg_game.cell import prepare
+    from dsim.games.dstbg_game.trace import describe, explained, game_events
 
     cell = prepare(settings)
     events = game_events(cell, seed, stream, index)
@@ -176,17 +176,18 @@ def _explain(chosen: Any, settings: dict[str, Any], seed: int, stream: int, inde
 def _battle_replay(cell: Any, seed: int, stream: int, index: int, battle: int, card: int | None, boss: int | None):
     """Replay the game up to battle ``battle`` with the battle trace on: the battle's compiled names and buffers
     (``boss`` the boss's index for a boss battle, else ``card`` the tile's encounter card)."""
-    from dsim.games.dstbg.whole import engine
+    from dsim.games.dstbg_game import engine
 
     cg = cell.compiled
-    _, bt, ba, (te, *bosses) = engine.play_one(cg, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
-                                               cell.strategy_params, seed, stream, index, stop_after=battle,
-                                               trace_events=4000)
+    _, buffers, battles = engine.play_one(cg, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
+                                          cell.strategy_params, seed, stream, index, stop_after=battle,
+                                          trace_events=4000)
     if boss is None:
-        return dataclasses.replace(cg.encounter_compiled, tables=te, enemy_ids=cg.encounter_enemies[card]), bt
-    tables = bosses[boss]
-    return dataclasses.replace(cg.boss_compiled[boss], tables=tables), (bt if tables.steps.shape[0] == te.steps.shape[0]
-                                                                         else ba)
+        return dataclasses.replace(cg.encounter_compiled, tables=battles.encounters,
+                                   enemy_ids=cg.encounter_enemies[card]), buffers.tile
+    tables = battles.bosses[boss]
+    fits = tables.steps.shape[0] == battles.encounters.steps.shape[0]
+    return dataclasses.replace(cg.boss_compiled[boss], tables=tables), buffers.tile if fits else buffers.arena
 
 
 def area(
@@ -225,7 +226,7 @@ def area(
     rows = []
     with user_errors():
         from dsim.games.dstbg.game import game_data
-        from dsim.games.dstbg.whole.variants import GAME_VARIANTS
+        from dsim.games.dstbg_game.variants import GAME_VARIANTS
 
         if game_data(data).bosses.get(boss) is not None and game_data(data).bosses[boss].kind != "mini":
             fail(f"{boss!r} is a main boss: its area comes after a mini boss; play whole games with `dsim game "

@@ -13,12 +13,12 @@ from dsim.games.dstbg.game import game_data
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as BL
 from dsim.games.dstbg.policy import get_policy
-from dsim.games.dstbg.whole import engine
-from dsim.games.dstbg.whole import kernel as K
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.compile import compile_game, standard_areas
-from dsim.games.dstbg.whole.strategy import REGISTRY
-from tests.dstbg.scripted_strategy import SCRIPTED, script
+from dsim.games.dstbg_game import engine
+from dsim.games.dstbg_game import kernel as K
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.compile import compile_game, standard_areas
+from dsim.games.dstbg_game.strategy import REGISTRY
+from tests.dstbg_game.scripted_strategy import SCRIPTED, script
 
 AREAS = standard_areas(game_data(None), "gargoyle", "ornstein_and_smough")  # R-1.1: mini boss, then main boss
 
@@ -259,7 +259,7 @@ def test_R_5_9_R_8_7_tokens_carry_from_battle_to_battle_until_a_rest():
         if game(t)[G.G_LOST]:
             continue  # a defeat rests (R-8.5), which refills them
         won += 1
-        sc = t.tables[0].scen
+        sc = t.battles.encounters.scen
         assert sc[X.SC_CARRY] == 1
         for seat in range(2):
             tokens = X.SC_TOKENS + X.TOKEN_FIELDS * seat
@@ -276,7 +276,7 @@ def test_R_1_11_the_players_pick_the_first_character_of_the_game_only():
     t = table()
     assert game(t)[G.G_NEXT_CHAR] == -1  # no token before the first battle
     t.step(K.STEP_EXPLORE, 0, 3)
-    assert t.tables[0].scen[X.SC_FIRST] == -1  # the first battle asks the battle policy (D-5)
+    assert t.battles.encounters.scen[X.SC_FIRST] == -1  # the first battle asks the battle policy (D-5)
     assert game(t)[G.G_NEXT_CHAR] in (0, 1)
 
 
@@ -288,7 +288,7 @@ def test_R_8_7_cubes_and_conditions_do_not_carry_after_a_battle_that_ends():
             p = party_row(t, seat)
             assert (p[G.P_DAMAGE], p[G.P_STAMINA], p[G.P_COND]) == (0, 0, 0)
         t.step(K.STEP_EXPLORE, 0 if game(t)[G.G_LOST] else 1, seed + 100)  # the next battle
-        sc = t.tables[0].scen
+        sc = t.battles.encounters.scen
         for seat in range(2):
             tokens = X.SC_TOKENS + X.TOKEN_FIELDS * seat
             assert list(sc[tokens + 4: tokens + 7]) == [0, 0, 0]  # the next battle starts without cubes
@@ -298,10 +298,10 @@ def test_R_8_3_the_first_activation_token_passes_to_the_next_battle():
     t = table()
     t.step(K.STEP_EXPLORE, 0, 3)
     holder = game(t)[G.G_NEXT_CHAR]
-    assert holder == t.bt.glob[BL.G_NEXT_CHAR]
+    assert holder == t.buffers.tile.glob[BL.G_NEXT_CHAR]
     t.step(K.STEP_REST, 1)
     t.step(K.STEP_EXPLORE, 0, 4)
-    assert t.tables[0].scen[X.SC_FIRST] == holder
+    assert t.battles.encounters.scen[X.SC_FIRST] == holder
 
 
 def test_R_8_4_boss_win_pays_one_soul_per_character_per_spark_and_R_12_27_then_the_main_map():
@@ -532,7 +532,7 @@ def test_R_4_7_a_weapon_upgrade_goes_on_a_weapon_and_changes_what_the_battle_pla
     upgraded = g.upgraded[g.cards[host, G.K_ITEM], g.cards[up, G.K_UPGRADE]]
     assert upgraded >= 0 and t.cg.item_ids[upgraded] == f"{t.cg.card_names[host]}+{t.cg.card_names[up]}"
     t.step(K.STEP_EXPLORE, 0, 1)
-    assert upgraded in t.tables[0].scen[X.SC_EQUIP: X.SC_EQUIP + 5].tolist()  # the battle plays the upgraded item
+    assert upgraded in t.battles.encounters.scen[X.SC_EQUIP: X.SC_EQUIP + 5].tolist()  # the battle plays the upgraded item
     t.step(K.STEP_DEFEAT, 0)  # R-4.7: a weapon upgrade never comes off
     assert t.s.where[up, G.W_PLACE] == G.LOC_ATTACHED
 
@@ -663,19 +663,19 @@ def test_R_12_5_only_gravestones_on_face_up_cards_reveal_behaviour_cards(cleared
         tile(t, k)[G.TL_CLEARED] = int(k in cleared)
     game(t)[G.G_FOG] = 1
     t.step(K.STEP_BOSS, 0, 1)
-    shown = int(t.tables[1 + g.area_bosses[0, 0]].scen[X.SC_GRAVESTONES])
+    shown = int(t.battles.bosses[g.area_bosses[0, 0]].scen[X.SC_GRAVESTONES])
     assert shown == sum(int(g.enc_info[c, 2]) for k, c in enumerate(cards) if k in cleared)
     assert (shown > 0) == (len(cleared) == 4)
 
 
 def _traps(t) -> list[int]:
     """The trap token on each node of the last encounter battle's board (−1 none)."""
-    return [int(t.bt.nodes[n, BL.N_TRAP]) for n in range(G.TRAP_NODES)]
+    return [int(t.buffers.tile.nodes[n, BL.N_TRAP]) for n in range(G.TRAP_NODES)]
 
 
 def _sprung(t) -> list[bool]:
     """Whether the trap on each node of the last encounter battle's board was sprung (turned face up)."""
-    return [bool(t.bt.nodes[n, BL.N_TRAP_UP]) for n in range(G.TRAP_NODES)]
+    return [bool(t.buffers.tile.nodes[n, BL.N_TRAP_UP]) for n in range(G.TRAP_NODES)]
 
 
 def _shown(t, k: int) -> list[int]:
@@ -684,7 +684,7 @@ def _shown(t, k: int) -> list[int]:
 
 
 def test_R_7_7_the_trace_shows_a_tiles_traps_as_the_players_know_them():
-    from dsim.games.dstbg.whole.trace import _trap
+    from dsim.games.dstbg_game.trace import _trap
 
     assert _trap(-1) is None
     assert _trap(G.TRAP_HIDDEN) == "?"

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from numba import njit, types
 
-from dsim.games.dstbg.policy import LAYOUT as BATTLE_LAYOUT  # whole/layout.py builds on the battle's layout
-from dsim.games.dstbg.whole import layout as G
+from dsim.games.dstbg.policy import LAYOUT as BATTLE_LAYOUT  # layout.py builds on the battle's layout
+from dsim.games.dstbg_game import layout as G
 from dsim.policy import Param, Policy, PolicyRegistry, policy_decorator
 
 __all__ = ["STRATEGY_SIG", "StrategyFunctionType", "Param", "Policy", "REGISTRY", "register", "strategy_function",
@@ -23,7 +23,7 @@ __all__ = ["STRATEGY_SIG", "StrategyFunctionType", "Param", "Policy", "REGISTRY"
 
 STRATEGY_SIG = types.int64(types.int64, types.int32[:, ::1], types.int64, types.float64[::1])
 StrategyFunctionType = types.FunctionType(STRATEGY_SIG)
-COMMON = Path(__file__).resolve().parents[4] / "policies" / "dstbg_game" / "common.py"
+COMMON = Path(__file__).resolve().parents[3] / "policies" / "dstbg_game" / "common.py"
 LAYOUT = Path(__file__).resolve().parent / "layout.py"
 
 

@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dsim.cli import app
+from dsim.registry import get_game
 
 runner = CliRunner()
 
@@ -122,9 +123,9 @@ def test_tune_policy_and_policies_compare_count_a_measure_such_as_the_funnel():
 
 
 def test_every_game_event_has_a_rule_and_a_readable_line():
-    from dsim.games.dstbg.whole import layout as G
-    from dsim.games.dstbg.whole.cell import prepare
-    from dsim.games.dstbg.whole.trace import RULES, describe
+    from dsim.games.dstbg_game import layout as G
+    from dsim.games.dstbg_game.cell import prepare
+    from dsim.games.dstbg_game.trace import RULES, describe
 
     cg = prepare({"party": ["knight", "warrior"]}).compiled
     assert set(RULES) == set(G.EVENT_NAMES)
@@ -134,8 +135,8 @@ def test_every_game_event_has_a_rule_and_a_readable_line():
 
 
 def test_game_event_lines_count_one_soul_spark_and_round_in_the_singular():
-    from dsim.games.dstbg.whole.cell import prepare
-    from dsim.games.dstbg.whole.trace import RULES, describe
+    from dsim.games.dstbg_game.cell import prepare
+    from dsim.games.dstbg_game.trace import RULES, describe
 
     cg = prepare({"party": ["knight", "warrior"]}).compiled
 
@@ -149,8 +150,8 @@ def test_game_event_lines_count_one_soul_spark_and_round_in_the_singular():
 
 
 def test_explain_lists_many_games_without_error():
-    from dsim.games.dstbg.whole.cell import prepare
-    from dsim.games.dstbg.whole.trace import describe, game_events
+    from dsim.games.dstbg_game.cell import prepare
+    from dsim.games.dstbg_game.trace import describe, game_events
     from dsim.play import cell_stream
 
     settings = {"party": ["knight", "warrior"], "mode": "campaign", "policy": "farmer"}
@@ -175,8 +176,8 @@ def test_explain_json_of_a_whole_game_says_each_event_in_words():
 def test_whole_game_events_carry_the_state_after_them():
     """Each event of a replay holds the game, party and tile rows as the event left them (the battle replay's
     JSON always had its state): the souls and sparks it names, the card it placed, the tier it bought."""
-    from dsim.games.dstbg.whole.cell import prepare
-    from dsim.games.dstbg.whole.trace import STATS, game_events
+    from dsim.games.dstbg_game.cell import prepare
+    from dsim.games.dstbg_game.trace import STATS, game_events
     from dsim.play import cell_stream
 
     settings = {"party": ["knight", "warrior"], "mode": "campaign", "policy": "farmer"}
@@ -208,9 +209,9 @@ def test_explain_says_why_the_strategy_rested_bought_and_went_to_the_boss():
     """Issue 44 item 2: between battles `dsim game --explain` shows each choice's reason, which the strategy itself
     gives (``G_WHY``): the steward rests at the gate to get ready (D-7, R-5.9), readies luck (R-5.8), goes in ready or
     when the sparks say so; every route, spending and placement event carries a reason its question can give."""
-    from dsim.games.dstbg.whole import layout as G
-    from dsim.games.dstbg.whole.cell import prepare
-    from dsim.games.dstbg.whole.trace import ROUTE, SPEND, WHY, explained, game_events
+    from dsim.games.dstbg_game import layout as G
+    from dsim.games.dstbg_game.cell import prepare
+    from dsim.games.dstbg_game.trace import ROUTE, SPEND, WHY, explained, game_events
     from dsim.play import cell_stream
 
     settings = {"party": ["knight", "warrior"], "policy": "steward", "battle_policy": "veteran"}
@@ -232,3 +233,16 @@ def test_explain_says_why_the_strategy_rested_bought_and_went_to_the_boss():
     assert reasons.get("luck", set()) | reasons.get("buy", set()) <= {t for _, (e, t) in WHY.items() if e == SPEND}
     out = invoke("game", "--party", "knight,warrior", "--strategy", "steward", "--explain", "0")
     assert out.exit_code == 0 and "\n    why: every face-down tile first" in out.output
+
+
+def test_dsim_game_takes_the_games_declared_options():
+    """`dsim game` is built from `dstbg_game`'s declared options (issue 46): each one a flag with the declared help,
+    none declared again by hand, so `dsim game` and `dsim run --game dstbg_game` cannot drift apart."""
+    import typer.main
+
+    command = typer.main.get_command(app).commands["game"]
+    params = {p.name: p for p in command.params}
+    declared = get_game("dstbg_game").options
+    assert declared
+    for option in declared:
+        assert params[option.name].opts == [option.flag] and params[option.name].help == option.help, option.name

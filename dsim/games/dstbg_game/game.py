@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from dsim.games.base import Game, Option, Outcome, RuleSwitch, SettingsError, Workload
-from dsim.games.dstbg.whole.cell import (DEFAULT_BATTLE_POLICY, DEFAULT_MAIN, DEFAULT_MINI, DEFAULT_STRATEGY, MAX_PARTY,
-                                         MODES, prepare)
+from dsim.games.dstbg_game.cell import (DEFAULT_BATTLE_POLICY, DEFAULT_MAIN, DEFAULT_MINI, DEFAULT_PARTY,
+                                        DEFAULT_STRATEGY, MAX_PARTY, MODES, prepare)
 from dsim.paths import data_digest
 
 if TYPE_CHECKING:  # numpy too: a game object is built to list options and must stay cheap (`dsim --help`)
@@ -46,7 +46,8 @@ class DSTBGGame(Game):
     rule_tables = ("variants", "house_rules")
     heatmap_axes = (("party",), ("mini_boss", "main_boss"))
     options = (
-        Option("party", "Comma-separated character ids in seat order, e.g. knight,warrior (1–4).", "list"),
+        Option("party", "Comma-separated character ids in seat order, e.g. knight,warrior (1–4; default "
+                        f"{','.join(DEFAULT_PARTY)}).", "list"),
         Option("mini_boss", f"Mini boss id (default {DEFAULT_MINI}; `dsim data list bosses`)."),
         Option("main_boss", f"Main boss id (default {DEFAULT_MAIN})."),
         Option("scenario", "A campaign scenario instead of the two bosses (R-13.10, R-13.11; `dsim data list "
@@ -78,7 +79,7 @@ class DSTBGGame(Game):
 
     def play(self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int) -> dict[str, np.ndarray]:
         """Games ``start .. start+count-1`` of the cell as outcome columns."""
-        from dsim.games.dstbg.whole import engine
+        from dsim.games.dstbg_game import engine
 
         cell = prepare(settings)
         rows = engine.play_batch(cell.compiled, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
@@ -91,7 +92,7 @@ class DSTBGGame(Game):
 
     def label(self, settings: Mapping[str, Any]) -> str:
         """``knight+warrior: gargoyle → ornstein_and_smough``."""
-        party = settings.get("party", ["knight", "warrior"])
+        party = settings.get("party", DEFAULT_PARTY)
         party = party.split(",") if isinstance(party, str) else party
         if "scenario" in settings:
             return f"{'+'.join(party)}: campaign {settings['scenario']}"
@@ -112,7 +113,7 @@ class DSTBGGame(Game):
 
     def derive(self, columns: Mapping[str, np.ndarray], settings: Mapping[str, Any]) -> dict[str, np.ndarray]:
         """Games cut off by the battle cap."""
-        from dsim.games.dstbg.whole import layout as G
+        from dsim.games.dstbg_game import layout as G
 
         return {"capped": columns["result"] == G.RESULT_CAPPED}
 
@@ -128,7 +129,7 @@ class DSTBGGame(Game):
     def rules(self) -> list[RuleSwitch]:
         """The game readings, then the battle readings and house rules (they apply to every battle)."""
         from dsim.games.dstbg.game import DSTBG
-        from dsim.games.dstbg.whole.variants import GAME_VARIANTS
+        from dsim.games.dstbg_game.variants import GAME_VARIANTS
 
         return [v.switch() for v in GAME_VARIANTS.listed()] + DSTBG().rules()
 
@@ -146,7 +147,7 @@ class DSTBGGame(Game):
 
     def policies(self) -> Any:
         """The strategies (``policies/dstbg_game``): ``--policy`` picks one, ``tune-policy`` tunes it."""
-        from dsim.games.dstbg.whole.strategy import REGISTRY
+        from dsim.games.dstbg_game.strategy import REGISTRY
 
         return REGISTRY
 
@@ -154,8 +155,8 @@ class DSTBGGame(Game):
         """The cell's strategy and a win (or ``measure``, e.g. ``beat_mini_boss``) evaluator whose stream ignores
         the strategy and its parameters."""
         import numpy as np
-        from dsim.games.dstbg.whole import engine
-        from dsim.games.dstbg.whole import layout as G
+        from dsim.games.dstbg_game import engine
+        from dsim.games.dstbg_game import layout as G
         from dsim.rng import stream_key
 
         cell = prepare(settings)
@@ -179,28 +180,29 @@ class DSTBGGame(Game):
 
     def explain(self, settings: Mapping[str, Any], seed: int, stream: int, index: int) -> list[dict[str, Any]]:
         """Every event of game ``index`` between battles, with the rule behind it."""
-        from dsim.games.dstbg.whole.trace import game_events
+        from dsim.games.dstbg_game.trace import game_events
 
         return game_events(prepare(settings), seed, stream, index)
 
     def describe_event(self, event: Mapping[str, Any], settings: Mapping[str, Any]) -> str:
         """One readable line of a game event (and under it the strategy's reason for the choice behind it)."""
-        from dsim.games.dstbg.whole.trace import explained
+        from dsim.games.dstbg_game.trace import explained
 
         return explained(dict(event), prepare(settings).compiled)
 
     def match_columns(self, columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """``won``, ``lost``, ``capped`` and ``stage`` for ``explain --where``."""
-        from dsim.games.dstbg.whole import layout as G
+        from dsim.games.dstbg_game import layout as G
 
         return {"won": columns["result"] == G.RESULT_WON, "lost": columns["result"] == G.RESULT_LOST,
                 "capped": columns["result"] == G.RESULT_CAPPED}
 
     def commands(self) -> list[tuple[str, Any]]:
         """``dsim game`` (whole games: the funnel, the gear at the bosses) and ``dsim area`` (the first area)."""
-        from dsim.games.dstbg.whole.cli import area, game
+        from dsim.clikit import with_options
+        from dsim.games.dstbg_game.cli import area, game
 
-        return [("game", game), ("area", area)]
+        return [("game", with_options(game, self.options)), ("area", area)]
 
 
 NOT_SIMULATED = {

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from dsim.games.dstbg.variants import VARIANTS as BATTLE_VARIANTS
-from dsim.games.dstbg.whole import layout as G
+from dsim.games.dstbg_game import layout as G
 from dsim.variants import VariantSet, number, reading
 
 REDDIT = ("(u/Robyrt, 'House rules megathread', r/DarkSoulsTheBoardGame, 19 May 2017, "

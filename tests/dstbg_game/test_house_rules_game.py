@@ -10,13 +10,13 @@ import pytest
 
 from dsim.games.dstbg.game import game_data
 from dsim.games.dstbg.policy import get_policy
-from dsim.games.dstbg.whole import engine
-from dsim.games.dstbg.whole import kernel as K
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.compile import compile_game, standard_areas
-from dsim.games.dstbg.whole.strategy import REGISTRY
-from dsim.games.dstbg.whole.variants import GAME_VARIANTS
-from tests.dstbg.scripted_strategy import SCRIPTED, script
+from dsim.games.dstbg_game import engine
+from dsim.games.dstbg_game import kernel as K
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.compile import compile_game, standard_areas
+from dsim.games.dstbg_game.strategy import REGISTRY
+from dsim.games.dstbg_game.variants import GAME_VARIANTS
+from tests.dstbg_game.scripted_strategy import SCRIPTED, script
 
 AREAS = standard_areas(game_data(None), "gargoyle", "ornstein_and_smough")
 PARTIES = {1: ("knight",), 2: ("knight", "warrior"), 4: ("knight", "warrior", "assassin", "herald")}

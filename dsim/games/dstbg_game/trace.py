@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from dsim.games.dstbg.whole import layout as G
+from dsim.games.dstbg_game import layout as G
 from dsim.text import count
 
 if TYPE_CHECKING:
-    from dsim.games.dstbg.whole.compile import CompiledGame
-    from dsim.games.dstbg.whole.cell import Cell
+    from dsim.games.dstbg_game.compile import CompiledGame
+    from dsim.games.dstbg_game.cell import Cell
 
 RULES = {
     "setup": "R-1", "deal": "R-1.6", "battle": "R-8", "souls": "R-8.4", "defeat": "R-8.5", "rest": "R-5.9",
@@ -46,7 +46,7 @@ WHY = {  # G_WHY: the strategy's reason in words, and the events it explains
 def game_events(cell: Cell, seed: int, stream: int, index: int) -> list[dict[str, Any]]:
     """The logged events of game ``index`` as records (event, rule, battle number, fields a–d, and the event
     in words: the fields' meaning differs by event)."""
-    from dsim.games.dstbg.whole import engine
+    from dsim.games.dstbg_game import engine
 
     s, *_ = engine.play_one(cell.compiled, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
                             cell.strategy_params, seed, stream, index)

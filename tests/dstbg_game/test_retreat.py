@@ -10,11 +10,11 @@ from dsim.games.dstbg.game import game_data
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import get_policy
-from dsim.games.dstbg.whole import engine
-from dsim.games.dstbg.whole import kernel as K
-from dsim.games.dstbg.whole import layout as G
-from dsim.games.dstbg.whole.compile import compile_game, standard_areas
-from tests.dstbg.scripted_strategy import SCRIPTED, script
+from dsim.games.dstbg_game import engine
+from dsim.games.dstbg_game import kernel as K
+from dsim.games.dstbg_game import layout as G
+from dsim.games.dstbg_game.compile import compile_game, standard_areas
+from tests.dstbg_game.scripted_strategy import SCRIPTED, script
 from tests.kit import play, scene
 
 AREAS = standard_areas(game_data(None), "gargoyle", "ornstein_and_smough")  # mini boss, then main boss
@@ -68,11 +68,11 @@ def test_R_13_4_A_52_A_53_after_a_retreat_red_cubes_stay_no_souls_and_the_card_s
         for seat in range(2):
             t.s.pub[G.R_PARTY + seat, G.P_ESTUS] = 0  # flee_at 1 with no estus: retreat at the first chance
         t.step(K.STEP_EXPLORE, 0, seed)
-        if t.bt.glob[L.G_OUTCOME] != L.OUT_RETREAT:
+        if t.buffers.tile.glob[L.G_OUTCOME] != L.OUT_RETREAT:
             continue
         for seat in range(2):
             p = t.s.pub[G.R_PARTY + seat]
-            ch = t.bt.chars[seat]
+            ch = t.buffers.tile.chars[seat]
             assert p[G.P_DAMAGE] == ch[L.C_DAMAGE]
             assert p[G.P_STAMINA] == (ch[L.C_STAMINA] if black else 0)
             assert p[G.P_COND] == (ch[L.C_COND] if conds else 0)
@@ -81,7 +81,7 @@ def test_R_13_4_A_52_A_53_after_a_retreat_red_cubes_stay_no_souls_and_the_card_s
         assert t.s.pub[G.R_TILES, G.TL_CLEARED] == 0 and t.s.out[G.OUT_RETREATS] == 1
         damage = [t.s.pub[G.R_PARTY + seat, G.P_DAMAGE] for seat in range(2)]
         t.step(K.STEP_EXPLORE, 0, seed + 1000)  # the next battle starts with those red cubes
-        sc = t.tables[0].scen
+        sc = t.battles.encounters.scen
         assert [sc[X.SC_TOKENS + X.TOKEN_FIELDS * seat + 4] for seat in range(2)] == damage
         return
     raise AssertionError("no battle ended in a retreat")
@@ -93,11 +93,11 @@ def test_R_13_4_no_retreat_in_the_standard_game_or_from_a_boss():
     t = engine.Table(cg, battle.decide, SCRIPTED.decide, battle.vector({"flee_at": 1}), script())
     t.step(K.STEP_SETUP, 2)
     t.step(K.STEP_EXPLORE, 0, 1)
-    assert t.tables[0].scen[X.SC_RETREAT] == 0
+    assert t.battles.encounters.scen[X.SC_RETREAT] == 0
     t = _campaign()
     t.step(K.STEP_BOSS, 0, 1)
-    assert t.tables[1].scen[X.SC_RETREAT] == 0 and t.bt.glob[L.G_OUTCOME] != L.OUT_RETREAT
+    assert t.battles.bosses[0].scen[X.SC_RETREAT] == 0 and t.buffers.tile.glob[L.G_OUTCOME] != L.OUT_RETREAT
     t = _campaign()
     t.step(K.STEP_EXPLORE, 0, 1)
-    assert t.tables[0].scen[X.SC_RETREAT] == 1
+    assert t.battles.encounters.scen[X.SC_RETREAT] == 1
     assert np.all(t.s.pub[G.R_PARTY:G.R_PARTY + 2, G.P_DAMAGE] >= 0)

@@ -16,11 +16,12 @@ from dsim.text import unknown
 if TYPE_CHECKING:  # numpy too: game.py imports this module, and a game object must stay cheap (`dsim --help`)
     import numpy as np
 
-    from dsim.games.dstbg.whole.compile import CompiledGame
+    from dsim.games.dstbg_game.compile import CompiledGame
     from dsim.policy import Policy
 
 KNOWN_KEYS = {"party", "mini_boss", "main_boss", "scenario", "mode", "policy", "policy_params", "battle_policy",
               "battle_policy_params", "variants", "house_rules", "data"}
+DEFAULT_PARTY = ["knight", "warrior"]
 DEFAULT_MINI, DEFAULT_MAIN = "gargoyle", "ornstein_and_smough"
 DEFAULT_BATTLE_POLICY = "tactician"
 DEFAULT_STRATEGY = "balanced"  # the default policy between battles (policies/dstbg_game)
@@ -56,12 +57,12 @@ def _party(value: Any, known: Any) -> list[str]:
 def _cell(key: str) -> Cell:
     from dsim.games.dstbg.game import game_data
     from dsim.games.dstbg.policy import get_policy
-    from dsim.games.dstbg.whole.compile import compile_game
-    from dsim.games.dstbg.whole.strategy import REGISTRY
+    from dsim.games.dstbg_game.compile import compile_game
+    from dsim.games.dstbg_game.strategy import REGISTRY
 
     settings = cell_settings(key, KNOWN_KEYS)
     data = game_data(settings.get("data"))
-    party = _party(settings.get("party", ["knight", "warrior"]), data.characters)
+    party = _party(settings.get("party", DEFAULT_PARTY), data.characters)
     mode = settings.get("mode", "campaign" if "scenario" in settings else "standard")
     if mode not in MODES:
         raise ValueError(f"setting 'mode' must be standard or campaign, got {mode!r}")
@@ -96,7 +97,7 @@ def _check_round_cap(variants: Mapping[str, Any] | None) -> None:
 
 def _areas(data: Any, settings: Mapping[str, Any], mode: str) -> list[tuple[list[int], list[str]]]:
     """The game's areas: a campaign scenario's parts (R-13.10, R-13.11) or the mini boss's then the main boss's."""
-    from dsim.games.dstbg.whole.compile import standard_areas
+    from dsim.games.dstbg_game.compile import standard_areas
 
     if "scenario" not in settings:
         return standard_areas(data, settings.get("mini_boss", DEFAULT_MINI), settings.get("main_boss", DEFAULT_MAIN))
