@@ -36,3 +36,77 @@ def test_the_scripted_tables_play_exactly_as_before_the_searchers_hooks(table):
     """Outcomes identical (BB-4.1 .. BB-13 unchanged): every table gives its pinned digest."""
     settings, digest = PINNED[table]
     assert _digest(settings, 2000) == digest
+
+
+# ---------------------------------------------------------------- the searchers (dsim.search over engine.GameReplayer)
+SMALL = {"rollouts": 4, "decisions": 8}
+"""A budget small enough for tests: 4 rollouts an option, the first 8 decisions searched."""
+
+
+def _cell(policy: str = "expert", opponents: str = "greedy", hunters: int = 4, **params: float):
+    from dsim.games.bloodborne.game import prepare
+
+    return prepare({"hunters": hunters, "policy": policy, "opponents": opponents,
+                    "policy_params": {**(SMALL if policy == "expert" else {"decisions": 8}), **params}})
+
+
+def _search(cell, plays, hidden=None):
+    from dsim.games.bloodborne.searchers import search_games
+
+    return search_games(cell, cell.params[0, : len(cell.policies[0].params)], 5, 9, np.asarray(plays, np.int64),
+                        record=True, hidden=hidden)[0]
+
+
+def _by_decision(found) -> dict[tuple[int, int], tuple]:
+    return {(e.play, e.depth): (e.choice, tuple(e.means)) for e in found.estimates}
+
+
+@pytest.mark.parametrize("at", [0, 3])
+def test_expert_decides_the_same_when_only_what_it_cannot_see_changes(at):
+    """Fairness (BB-5.1 secret picks, BB-2.2/2.3 face-down decks, future dice): the true games are disturbed at the
+    searcher's decision ``at`` (unseen dungeon cards and upgrade order redrawn, the others' earlier secret picks of
+    the step changed); every estimate up to and at that decision is bit-identical, though the games then differ."""
+    cell, plays = _cell(), range(6)
+    plain, disturbed = _search(cell, plays), _search(cell, plays, hidden=(at, 0xC0FFEE))
+    before, after = _by_decision(plain), _by_decision(disturbed)
+    upto = [k for k in before if k[1] <= at]
+    assert upto and all(after[k] == before[k] for k in upto)
+    assert before != after or not np.array_equal(plain.values, disturbed.values)  # the disturbance is real
+
+
+def test_the_oracle_sees_what_the_expert_cannot():
+    """The all-seeing bound reads the true hidden state: the same disturbance changes its estimates at once."""
+    cell, plays = _cell("oracle"), range(6)
+    plain, disturbed = _search(cell, plays), _search(cell, plays, hidden=(0, 0xC0FFEE))
+    first = [k for k in _by_decision(plain) if k[1] == 0]
+    assert any(_by_decision(plain)[k] != _by_decision(disturbed)[k] for k in first)
+
+
+def test_a_searched_game_is_the_same_on_one_thread_and_on_two():
+    """Bit-identical whatever the threads: each replay is a pure function of (seed, stream, game, prefix, key)."""
+    import numba
+
+    from dsim.games.bloodborne.game import Bloodborne
+
+    settings = {"hunters": 3, "policy": "expert", "opponents": "spoiler,banker", "policy_params": SMALL}
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = Bloodborne().play(settings, 3, 4, 10, 6)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = Bloodborne().play(settings, 3, 4, 10, 6)
+    finally:
+        numba.set_num_threads(threads)
+    assert all(np.array_equal(one[k], two[k]) for k in one)
+
+
+def test_a_table_seats_one_searcher_and_names_a_known_model():
+    """One searching seat; ``model`` is one of searchers.MODELS (a clear one-line error otherwise)."""
+    from dsim.games.bloodborne.game import prepare
+
+    with pytest.raises(ValueError, match="at most one searcher"):
+        prepare({"hunters": 3, "policy": "expert,oracle,greedy"})
+    with pytest.raises(ValueError, match="model must be one of"):
+        prepare({"hunters": 3, "policy": "expert", "opponents": "greedy", "model": "psychic"})
+    cell = prepare({"hunters": 3, "policy": "expert", "opponents": "greedy", "model": "banker"})
+    assert cell.params[0, [p.name for p in cell.policies[0].params].index("model")] == 2  # MODELS: actual, greedy, banker
