@@ -110,3 +110,22 @@ def test_a_table_seats_one_searcher_and_names_a_known_model():
         prepare({"hunters": 3, "policy": "expert", "opponents": "greedy", "model": "psychic"})
     cell = prepare({"hunters": 3, "policy": "expert", "opponents": "greedy", "model": "banker"})
     assert cell.params[0, [p.name for p in cell.policies[0].params].index("model")] == 2  # MODELS: actual, greedy, banker
+
+
+def test_expert_among_three_greedy_hunters_wins_beyond_a_fair_share_and_the_oracle_at_least_as_often():
+    """Acceptance: `expert` (8 rollouts an option, base greedy, model: the others' actual policies) in one seat of a
+    table of three `greedy` hunters wins above 1/4 beyond its 95% Wilson interval; on the same games the all-seeing
+    `oracle` wins at least as often, and greedy in that seat gets no more than about its fair share."""
+    from dsim.games.bloodborne.game import Bloodborne
+    from dsim.stats import wilson_interval
+
+    game, games = Bloodborne(), 40
+
+    def wins(policy: str, **params: float) -> np.ndarray:
+        settings = {"hunters": 4, "policy": policy, "opponents": "greedy", "policy_params": params}
+        chosen, evaluate = game.evaluator(settings, 11)
+        return evaluate(chosen.vector(params), 0, games)
+
+    expert, oracle, greedy = wins("expert", rollouts=8), wins("oracle"), wins("greedy")
+    assert wilson_interval(int(expert.sum()), games)[0] > 0.25
+    assert oracle.sum() >= expert.sum() > greedy.sum()

@@ -6,7 +6,8 @@ seat: ``"greedy,banker,greedy,spoiler"``; a name may be ``path.py:name``), ``opp
 policy), ``seating`` (``rotate``, the default: game ``i`` seats the listed policies from seat
 ``i % hunters`` on, so each plays every seat equally often; ``permute``: every order of the seats in
 turn, so each also sits beside every neighbour equally often; ``fixed``: as listed), ``variants``
-(``dsim variants list --game bloodborne``) and ``data`` (an overlay folder).
+(``dsim variants list --game bloodborne``), ``data`` (an overlay folder) and ``model`` (a searcher's model of the
+other hunters). One seat may hold a searcher, ``expert`` or the all-seeing ``oracle`` (:mod:`.searchers`).
 """
 
 from __future__ import annotations
@@ -227,7 +228,7 @@ class Bloodborne(Game):
             names = seat_policies(settings, hunters)
         except ValueError:
             names = [str(settings.get("policy"))]
-        names = names[:1] if len(set(names)) == 1 else names
+        names = names[:1] if len(set(names)) == 1 and "opponents" not in settings else names
         return f"{hunters} hunters: {', '.join(names)}"
 
     def heading(self, settings: Mapping[str, Any]) -> str:
@@ -322,6 +323,13 @@ class Bloodborne(Game):
             return engine.outcome_columns(cell.rows(params, seed, stream, start, count), cell.hunters)["win_listed_0"]
 
         return cell.policies[0], evaluate
+
+    def listed_policies(self, settings: Mapping[str, Any]) -> list[str] | None:
+        """Each listed seat's policy (``win_listed_k`` in the outcomes), e.g. ``["expert", "greedy", …]``."""
+        try:
+            return seat_policies(settings, settings.get("hunters", 4))
+        except ValueError:
+            return None
 
     def searchers(self) -> tuple[str, ...]:
         """``expert`` (fair one-step rollouts) and ``oracle`` (the same on the true hidden state, a ceiling), for one
