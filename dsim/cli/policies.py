@@ -88,7 +88,7 @@ MeasureOpt = Annotated[str | None, typer.Option(
 
 def _common_heading(names: list[str], headings: list[str]) -> str:
     """One heading for plays of several policies: the one they share, or theirs with "each policy" for the name."""
-    template = headings[-1].replace(names[-1], "\0")
+    template = headings[-1].replace(names[-1], "\0", 1)  # the first: the policy the plays compare
     if len(set(headings)) == 1:
         return headings[0]
     if all(template.replace("\0", name) == h for name, h in zip(names, headings)):
