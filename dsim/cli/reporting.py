@@ -288,7 +288,7 @@ def print_policy_shares(cells: pd.DataFrame, listed: Any) -> None:
     keys = analysis.varying_keys(cells)
     flats = [results.flatten_settings(by_cell[s["cell"]]["settings"]) for s in shares]
     names = [(_header(key, keys), [analysis.format_value(flat.get(key)) for flat in flats]) for key in keys]
-    names.append(("policy", [f"{s['policy']} ({s['seats']} seat{'s' * (s['seats'] > 1)})" for s in shares]))
+    names.append(("style", [f"{s['policy']} ({s['seats']} seat{'s' * (s['seats'] > 1)})" for s in shares]))
     figures = [("wins per seat held (95% CI)",
                 [f"{_percent(s['share'])} ({_percent(s['ci95'][0])} – {_percent(s['ci95'][1])})" for s in shares])]
     title = ("which style wins: each policy's share of wins per seat it held (wins ÷ games × seats; "
