@@ -129,3 +129,24 @@ def test_expert_among_three_greedy_hunters_wins_beyond_a_fair_share_and_the_orac
     expert, oracle, greedy = wins("expert", rollouts=8), wins("oracle"), wins("greedy")
     assert wilson_interval(int(expert.sum()), games)[0] > 0.25
     assert oracle.sum() >= expert.sum() > greedy.sum()
+
+
+def test_policies_ladder_plays_bloodborne_searchers_under_either_model():
+    """`dsim policies ladder --game bloodborne`: the scripted policy asked for, then `expert` and the `oracle` ceiling
+    in the same seat on the same games; ``--model`` names the searchers' model of the others, and a bad one is one
+    line naming the choices."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from dsim.cli import app
+
+    runner = CliRunner()
+    args = ["policies", "ladder", "--game", "bloodborne", "--hunters", "3", "--opponents", "banker", "--policies",
+            "greedy", "--games", "3"]
+    out = runner.invoke(app, [*args, "--model", "greedy", "--json"])
+    assert out.exit_code == 0, out.output
+    rows = {r["policy"]: r for r in json.loads(out.stdout)}
+    assert list(rows) == ["greedy", "expert", "oracle"] and rows["oracle"]["ceiling"] and rows["expert"]["searcher"]
+    bad = runner.invoke(app, [*args, "--model", "psychic"])
+    assert bad.exit_code != 0 and "expected one of actual, greedy" in bad.output and "Traceback" not in bad.output
