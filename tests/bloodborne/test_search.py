@@ -148,5 +148,21 @@ def test_policies_ladder_plays_bloodborne_searchers_under_either_model():
     assert out.exit_code == 0, out.output
     rows = {r["policy"]: r for r in json.loads(out.stdout)}
     assert list(rows) == ["greedy", "expert", "oracle"] and rows["oracle"]["ceiling"] and rows["expert"]["searcher"]
+    actual = json.loads(runner.invoke(app, [*args, "--model", "actual", "--json"]).stdout)
+    assert rows["greedy"] == {r["policy"]: r for r in actual}["greedy"]  # the scripted seat ignores the model
+    from dsim.games.bloodborne.game import Bloodborne
+
+    settings = {"hunters": 3, "policy": "expert", "opponents": "banker", "model": "greedy"}
+    chosen, _ = Bloodborne().evaluator(settings, 1)
+    seen = []
+    import dsim.games.bloodborne.searchers as S
+
+    original = S.play_searched
+    S.play_searched = lambda cell, vector, *a, **k: seen.append(vector.copy()) or original(cell, vector, *a, **k)
+    try:
+        Bloodborne().evaluator(settings, 1)[1](chosen.vector(), 0, 1)
+    finally:
+        S.play_searched = original
+    assert seen[0][[p.name for p in chosen.params].index("model")] == 1  # greedy: the evaluator keeps the setting
     bad = runner.invoke(app, [*args, "--model", "psychic"])
     assert bad.exit_code != 0 and "expected one of actual, greedy" in bad.output and "Traceback" not in bad.output

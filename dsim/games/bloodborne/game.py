@@ -320,6 +320,9 @@ class Bloodborne(Game):
             params = cell.params.copy()
             params[0, :] = 0
             params[0, : len(vector)] = vector
+            if "model" in settings and cell.searching:  # a setting, not a tuned parameter: the cell's model stands
+                names = [p.name for p in cell.policies[0].params]
+                params[0, names.index("model")] = cell.params[0, names.index("model")]
             return engine.outcome_columns(cell.rows(params, seed, stream, start, count), cell.hunters)["win_listed_0"]
 
         return cell.policies[0], evaluate
