@@ -86,6 +86,16 @@ MeasureOpt = Annotated[str | None, typer.Option(
                       "(`dsim games --json` lists each game's outcomes).")]
 
 
+def _common_heading(names: list[str], headings: list[str]) -> str:
+    """One heading for plays of several policies: the one they share, or theirs with "each policy" for the name."""
+    template = headings[-1].replace(names[-1], "\0", 1)  # the first: the policy the plays compare
+    if len(set(headings)) == 1:
+        return headings[0]
+    if all(template.replace("\0", name) == h for name, h in zip(names, headings)):
+        return template.replace("\0", "each policy")
+    return " | ".join(headings)  # the policy changes more of the table than one name (e.g. with --opponents)
+
+
 def compare(
     policies: Annotated[str | None, typer.Option("--policies", help="Comma-separated policy names (default: all).")] = None,
     measure: MeasureOpt = None,
@@ -120,13 +130,7 @@ def compare(
     if as_json:
         typer.echo(json.dumps(rows))
         return
-    template = headings[-1].replace(names[-1], "\0")
-    if len(set(headings)) == 1:
-        heading = headings[0]
-    elif all(template.replace("\0", name) == h for name, h in zip(names, headings)):
-        heading = template.replace("\0", "each policy")
-    else:  # the policy changes more of the table than one name (e.g. with --opponents): every heading
-        heading = " | ".join(headings)
+    heading = _common_heading(names, headings)
     out = table(f"{heading} — {count(battles, 'common play')} per policy, seed {seed}",
                 ("policy", f"{measure.replace('_', ' ')} rate" if measure else "win rate", "95% CI"))
     for r in sorted(rows, key=lambda r: -r["win_rate"]):
@@ -202,10 +206,10 @@ def ladder(
     names += [name for name in the_game.searchers() if name not in names]
     searchers = set(the_game.searchers())
     ceilings: set[str] = set()  # all-seeing searchers (``fair`` False): bounds, not players
-    evaluators, heading = {}, ""
+    evaluators, headings = {}, []
     for name in names:
         game_, settings = cell.one(name)
-        heading = game_.heading(settings)
+        headings.append(game_.heading(settings))
         try:
             evaluators[name] = _evaluator(game_, settings, cell.seed, None)
         except ValueError as exc:
@@ -245,6 +249,7 @@ def ladder(
     if as_json:
         typer.echo(json.dumps(rows))
         return
+    heading = _common_heading(names, headings)
     out = table(f"skill ladder: {heading} — {count(battles, 'common play')} per policy, seed {cell.seed}",
                 ("policy", "win rate", "95% CI", f"paired gain over {best}"))
     for r in sorted(rows, key=lambda r: r["win_rate"]):

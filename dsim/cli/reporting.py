@@ -279,6 +279,42 @@ def _print_shares(cells: pd.DataFrame, keys: list[str], shares: list[str], unit:
     out_console.print(squeezed(title, names, figures, out_console.width))
 
 
+def policy_shares(cells: pd.DataFrame, listed: Any) -> list[dict[str, Any]]:
+    """Each cell's share of wins per seat held by each of its policies, from the stored ``win_listed_k`` means:
+    ``listed(settings)`` names the policy listed ``k``-th (:meth:`dsim.games.base.Game.listed_policies`). A figure
+    is a policy's wins over games × the seats it held (ties credit every tied hunter), with a Wilson interval."""
+    out = []
+    for _, row in cells.iterrows():
+        names = listed(row["settings"]) or []
+        games = int(row["battles"])
+        for policy in dict.fromkeys(names):
+            seats = [k for k, name in enumerate(names) if name == policy and f"win_listed_{k}_mean" in row]
+            if not seats:
+                continue
+            wins = int(round(sum(float(row[f"win_listed_{k}_mean"]) * games for k in seats)))
+            low, high = stats.wilson_interval(wins, games * len(seats))
+            out.append({"cell": row["cell"], "policy": policy, "seats": len(seats), "games": games, "wins": wins,
+                        "share": wins / (games * len(seats)), "ci95": [float(low), float(high)]})
+    return out
+
+
+def print_policy_shares(cells: pd.DataFrame, listed: Any) -> None:
+    """Under a competitive report: which style wins — each policy's share per seat it held, cell by cell."""
+    shares = policy_shares(cells, listed)
+    if not shares or all(len(set(listed(row["settings"]) or [])) < 2 for _, row in cells.iterrows()):
+        return
+    by_cell = {row["cell"]: row for _, row in cells.iterrows()}
+    keys = analysis.varying_keys(cells)
+    flats = [results.flatten_settings(by_cell[s["cell"]]["settings"]) for s in shares]
+    names = [(_header(key, keys), [analysis.format_value(flat.get(key)) for flat in flats]) for key in keys]
+    names.append(("style", [f"{s['policy']} ({s['seats']} seat{'s' * (s['seats'] > 1)})" for s in shares]))
+    figures = [("wins per seat held (95% CI)",
+                [f"{_percent(s['share'])} ({_percent(s['ci95'][0])} – {_percent(s['ci95'][1])})" for s in shares])]
+    title = ("which style wins: each policy's share of wins per seat it held (wins ÷ games × seats; "
+             "a fair share is 1 ÷ hunters)")
+    out_console.print(squeezed(title, names, figures, out_console.width))
+
+
 def print_comparisons(cells: pd.DataFrame, fmt: Format) -> None:
     """Print the pairwise comparisons of :func:`dsim.analysis.compare`."""
     comparisons = analysis.compare(cells)

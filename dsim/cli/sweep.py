@@ -183,6 +183,9 @@ def report(
         else:
             reporting.print_cells(cells, fmt, battles_needed, f"{manifest['name']}: {folder}",
                                   manifest.get("outcome"), everything)
+            game = _game_of(folder, game_module)
+            if fmt == "table" and game.listed_policies({}) is not None:  # a competitive game of several policies
+                reporting.print_policy_shares(cells, game.listed_policies)
     reporting.print_unfinished(cells, list(manifest["cells"]))
 
 

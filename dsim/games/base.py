@@ -299,6 +299,12 @@ class Game:
             raise SettingsError(f"--measure: {name!r} is not a yes/no outcome, so it has no rate to maximise")
         return values
 
+    def listed_policies(self, settings: Mapping[str, Any]) -> list[str] | None:
+        """A competitive game's policy names by listed position (its outcomes then hold ``win_listed_k``: did the
+        policy listed ``k``-th win, wherever the seating put it), so reports can give each policy's share per seat it
+        held; ``None`` for a game of one policy."""
+        return None
+
     def searchers(self) -> tuple[str, ...]:
         """Names of the searching players :meth:`evaluator` and :meth:`play` accept beside the registry's scripted
         policies (:mod:`dsim.search`), strongest last; an all-seeing bound among them is a ceiling, not a player."""

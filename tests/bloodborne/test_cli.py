@@ -87,8 +87,33 @@ def test_policies_compare_titles_the_table_of_every_policy_not_the_last():
 
     mixed = runner.invoke(app, ["policies", "compare", "--game", "bloodborne", "--policies", "greedy,banker",
                                 "--opponents", "banker", "--games", "50"], env={"COLUMNS": "200"})
-    assert mixed.exit_code == 0, mixed.output  # greedy against three bankers is not "each policy" in every seat
-    assert "greedy, banker, banker, banker" in " ".join(mixed.stdout.split()) and "each policy" not in mixed.stdout
+    assert mixed.exit_code == 0, mixed.output  # each policy holds one seat against three bankers, not every seat
+    assert "4 hunters: each policy, banker, banker, banker" in " ".join(mixed.stdout.split())
+
+
+def test_report_of_a_sweep_says_which_style_wins(tmp_path):
+    """Issue 47: a Bloodborne sweep stored per-seat shares only; the report now gives each policy's wins per seat it
+    held (from the stored ``win_listed_k``), with intervals, for each cell of several policies."""
+    experiment = tmp_path / "styles.toml"
+    experiment.write_text('game = "bloodborne"\nname = "styles"\nseed = 3\ngames = 400\n[fixed]\nhunters = 4\n'
+                          '[grid]\npolicy = ["greedy,banker,aggressor,spoiler", "random_legal"]\n', encoding="utf-8")
+    out = tmp_path / "out"
+    swept = runner.invoke(app, ["sweep", str(experiment), "--out", str(out)])
+    assert swept.exit_code == 0, swept.output
+    shown = runner.invoke(app, ["report", str(out)], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    text = " ".join(shown.stdout.split())
+    assert "which style wins" in text
+    assert all(f"{name} (1 seat)" in text for name in ("greedy", "banker", "aggressor", "spoiler"))
+    assert "random_legal (4 seats)" in text
+
+    from dsim import results
+    from dsim.cli.reporting import policy_shares
+    from dsim.games import get_game
+
+    shares = policy_shares(results.load(out), get_game("bloodborne").listed_policies)
+    mixed = {s["policy"]: s for s in shares if s["seats"] == 1}
+    assert mixed["greedy"]["share"] > mixed["banker"]["share"]  # docs/bloodborne-policies.md: 43.7% against 4.5%
 
 
 def test_policies_compare_says_what_a_competitive_figure_means():

@@ -27,7 +27,9 @@ LAST_GAME_PIECE = 8  # the smallest piece, at the end of a batch
 
 warnings.filterwarnings("ignore", "First-class function type feature is experimental",
                         numba.NumbaExperimentalFeatureWarning)  # the per-seat policy tuple is such a type
-POLICIES_TYPE = numba.types.UniTuple(PolicyFunctionType, L.MAX_HUNTERS)
+POLICIES_TYPE = numba.types.UniTuple(PolicyFunctionType, 2 * L.MAX_HUNTERS)
+"""A policy function per listed position, then (for a searcher's rollouts, ``rules.searched_answer``) the model
+each listed position plays past the branch."""
 
 
 @lru_cache(maxsize=None)
@@ -45,14 +47,19 @@ def _entry(name: str) -> Any:
     return entry(getattr(B, f"{name}_impl"))
 
 
-def _pols(policies: tuple) -> tuple:
-    """Five policy functions, one per seat (empty seats repeat the first)."""
-    return tuple(policies[k] if k < len(policies) else policies[0] for k in range(L.MAX_HUNTERS))
+def _pols(policies: tuple, models: tuple | None = None) -> tuple:
+    """Ten policy functions: one per listed position (empty ones repeat the first), then the models they play in a
+    searcher's rollouts (by default themselves)."""
+    own = tuple(policies[k] if k < len(policies) else policies[0] for k in range(L.MAX_HUNTERS))
+    return own + (own if models is None else _pols(models)[: L.MAX_HUNTERS])
 
 
-def _params(params: np.ndarray) -> np.ndarray:
-    rows = np.zeros((L.MAX_HUNTERS, max(1, params.shape[1])), np.float64)
-    rows[: params.shape[0]] = params
+def _params(params: np.ndarray, models: np.ndarray | None = None) -> np.ndarray:
+    """The parameter rows of :func:`_pols`' ten slots."""
+    models = params if models is None else models
+    rows = np.zeros((2 * L.MAX_HUNTERS, max(1, params.shape[1], models.shape[1])), np.float64)
+    rows[: params.shape[0], : params.shape[1]] = params
+    rows[L.MAX_HUNTERS: L.MAX_HUNTERS + models.shape[0], : models.shape[1]] = models
     return np.ascontiguousarray(rows)
 
 
@@ -90,6 +97,69 @@ def play_batch(tables: Tables, policies: tuple, params: np.ndarray, variants: np
                 lambda worker, lo, hi: batch(tables, pols, rows, vec, hunters, seats, seed, stream, start + lo,
                                              out[lo:hi]))
     return out
+
+
+@lru_cache(maxsize=None)
+def _search(tables_type: Any) -> Any:
+    """The searcher's replay entry (:func:`.kernel.batch.search_impl`), parallel over replays."""
+    t = numba.types
+    i64, i64a = t.int64, t.int64[::1]
+    sig = t.void(tables_type, POLICIES_TYPE, t.float64[:, ::1], t.int32[::1], i64, t.int32[:, ::1], i64, i64, i64,
+                 i64, i64a, i64a, t.int32[:, ::1], i64a, i64a, i64a, i64a, t.float64[::1], t.int64[:, ::1],
+                 t.int32[:, ::1])
+    with kernel_cache():
+        return numba.njit(sig, cache=True, parallel=True)(B.search_impl)
+
+
+class GameReplayer:
+    """Games of one cell as a :class:`dsim.search.Replayer` for the searcher listed ``searcher``-th: replays with its
+    decisions forced (the other seats playing their listed policies), then rollouts in which every seat plays its
+    model (``models``: a function per listed position; the searcher's own slot is its base policy). ``hidden``
+    (tests): ``(decision, key)`` at which the true games' unseen state and earlier secret picks are changed."""
+
+    def __init__(self, tables: Tables, policies: tuple, params: np.ndarray, models: tuple, model_params: np.ndarray,
+                 variants: np.ndarray, hunters: int, seating: str, seed: int, stream: int, searcher: int,
+                 hidden: tuple[int, int] | None = None) -> None:
+        self.tables, self.hunters, self.seed, self.stream, self.searcher = tables, hunters, seed, stream, searcher
+        self.pols, self.params = _pols(policies, models), _params(params, model_params)
+        self.variants = np.ascontiguousarray(variants, np.int32)
+        self.seats = seatings(hunters, seating)
+        at, key = hidden if hidden is not None else (-1, 0)
+        self.hidden = np.array([at, np.array([key], np.uint64).view(np.int64)[0]], np.int64)
+        self.entry = B.search_impl if numba.config.DISABLE_JIT else _search(numba.typeof(tables))
+
+    def _run(self, mode: int, plays, prefixes, lengths, job_play, job_option, job_key, outcomes: bool = False):
+        count = len(job_play)
+        values, info = np.zeros(count, np.float64), np.zeros((count, 3), np.int64)
+        out = np.zeros((count if outcomes else 0, L.N_OUT), np.int32)
+        self.entry(self.tables, self.pols, self.params, self.variants, self.hunters, self.seats, self.seed,
+                   self.stream, mode, self.searcher, self.hidden, np.ascontiguousarray(plays, np.int64),
+                   np.ascontiguousarray(prefixes, np.int32), np.ascontiguousarray(lengths, np.int64),
+                   np.ascontiguousarray(job_play, np.int64), np.ascontiguousarray(job_option, np.int64),
+                   np.ascontiguousarray(job_key, np.uint64).view(np.int64), values, info, out)
+        return values, info, out
+
+    def advance(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray):
+        """Each game on its true stream with the prefix forced: the searcher's next decision, the value played on."""
+        from dsim.search import Advance
+
+        n = len(plays)
+        values, info, _ = self._run(L.SEARCH_ADVANCE, plays, prefixes, lengths, np.arange(n), np.zeros(n, np.int64),
+                                    np.zeros(n, np.uint64))
+        ended = info[:, 0] == 0
+        return Advance(options=info[:, 0].copy(), hook=np.where(ended, -1, info[:, 1]),
+                       base=np.where(ended, -1, info[:, 2]), value=values)
+
+    def rollouts(self, plays, prefixes, lengths, job_play, job_option, job_key, fair: bool) -> np.ndarray:
+        """Rollout values: fair ones on the rollout stream with the unseen redrawn, all-seeing ones as it lies."""
+        mode = L.SEARCH_FAIR if fair else L.SEARCH_SEEING
+        return self._run(mode, plays, prefixes, lengths, job_play, job_option, job_key)[0]
+
+    def outcomes(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """The outcome rows of the true games with the prefixes forced (the base policy answering after them)."""
+        n = len(plays)
+        return self._run(L.SEARCH_ADVANCE, plays, prefixes, lengths, np.arange(n), np.zeros(n, np.int64),
+                         np.zeros(n, np.uint64), outcomes=True)[2]
 
 
 def prepared_state(tables: Tables, variants: np.ndarray, forced: np.ndarray | None = None,

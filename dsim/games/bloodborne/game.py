@@ -6,7 +6,8 @@ seat: ``"greedy,banker,greedy,spoiler"``; a name may be ``path.py:name``), ``opp
 policy), ``seating`` (``rotate``, the default: game ``i`` seats the listed policies from seat
 ``i % hunters`` on, so each plays every seat equally often; ``permute``: every order of the seats in
 turn, so each also sits beside every neighbour equally often; ``fixed``: as listed), ``variants``
-(``dsim variants list --game bloodborne``) and ``data`` (an overlay folder).
+(``dsim variants list --game bloodborne``), ``data`` (an overlay folder) and ``model`` (a searcher's model of the
+other hunters). One seat may hold a searcher, ``expert`` or the all-seeing ``oracle`` (:mod:`.searchers`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # numpy too: a game object is built to list options and must 
     from dsim.games.bloodborne.compile import Compiled
     from dsim.policy import Policy
 
-KNOWN_KEYS = {"hunters", "policy", "opponents", "policy_params", "seating", "variants", "data"}
+KNOWN_KEYS = {"hunters", "policy", "opponents", "policy_params", "seating", "variants", "data", "model"}
 MIN_HUNTERS, MAX_HUNTERS = 3, 5  # BB-1.3
 
 
@@ -52,6 +53,24 @@ class Cell:
         from dsim.policy import compiled
 
         return tuple(compiled(p.decide) for p in self.policies)
+
+    @property
+    def searching(self) -> bool:
+        """A searcher (``expert``, ``oracle``: :mod:`.searchers`) holds a seat."""
+        return any(p.decide is None for p in self.policies)
+
+    def rows(self, params: np.ndarray, seed: int, stream: int, start: int, count: int) -> np.ndarray:
+        """Outcome rows of games ``start .. start+count-1`` under parameter rows ``params``: a batch, or the search
+        of a searching seat (whose parameters are its row)."""
+        from dsim.games.bloodborne import engine
+        from dsim.games.bloodborne.searchers import play_searched
+
+        if self.searching:
+            cell = Cell(self.compiled, self.hunters, self.policies, params, self.variants, self.seating)
+            me = next(k for k, p in enumerate(self.policies) if p.decide is None)
+            return play_searched(cell, params[me, : len(self.policies[me].params)], seed, stream, start, count)
+        return engine.play_batch(self.compiled.tables, self.functions(), params, self.variants, self.hunters, seed,
+                                 stream, start, count, self.seating)
 
 
 @lru_cache(maxsize=16)
@@ -89,10 +108,24 @@ def seat_policies(settings: Mapping[str, Any], hunters: int) -> list[str]:
     return listed
 
 
+def _overrides(settings: Mapping[str, Any], listed: int, policy: Policy) -> dict[str, Any] | None:
+    """The parameters set for the policy listed ``listed``-th: ``policy_params`` (the first), and for a searcher the
+    ``model`` setting (its model of the other hunters, ``searchers.MODELS``)."""
+    from dsim.games.bloodborne.searchers import MODELS
+
+    given = dict(settings.get("policy_params") or {}) if listed == 0 else {}
+    if "model" in settings and policy.decide is None:
+        if settings["model"] not in MODELS:
+            raise ValueError(f"model must be one of {', '.join(MODELS)}, got {settings['model']!r}")
+        given["model"] = MODELS.index(settings["model"])
+    return given or None
+
+
 @lru_cache(maxsize=128)
 def _cell(key: str) -> Cell:
     import numpy as np
     from dsim.games.bloodborne.policy import REGISTRY
+    from dsim.games.bloodborne.searchers import searcher
     from dsim.games.bloodborne.variants import VARIANTS
 
     settings = cell_settings(key, KNOWN_KEYS)
@@ -102,8 +135,11 @@ def _cell(key: str) -> Cell:
     seating = settings.get("seating", "rotate")
     if seating not in SEATINGS:
         raise ValueError(f"seating must be one of {', '.join(SEATINGS)}, got {seating!r}")
-    policies = tuple(REGISTRY.get(name) for name in seat_policies(settings, hunters))
-    vectors = [p.vector(settings.get("policy_params") if k == 0 else None) for k, p in enumerate(policies)]
+    names = seat_policies(settings, hunters)
+    if sum(searcher(n) is not None for n in names) > 1:
+        raise ValueError("a Bloodborne table seats at most one searcher (expert or oracle)")
+    policies = tuple(searcher(name) or REGISTRY.get(name) for name in names)
+    vectors = [p.vector(_overrides(settings, k, p)) for k, p in enumerate(policies)]
     params = np.zeros((hunters, max(1, *(len(v) for v in vectors))), np.float64)
     for k, vector in enumerate(vectors):
         params[k, : len(vector)] = vector
@@ -114,6 +150,15 @@ def _cell(key: str) -> Cell:
 def prepare(settings: Mapping[str, Any]) -> Cell:
     """Validate and compile one cell (``ValueError`` with a one-line message)."""
     return _cell(json.dumps(settings, sort_keys=True, default=str))
+
+
+def _parse_model(value: str) -> str:
+    from dsim.games.base import SettingsError
+    from dsim.games.bloodborne.searchers import MODELS
+
+    if value not in MODELS:
+        raise SettingsError(f"--model: expected one of {', '.join(MODELS)}, got {value!r}")
+    return value
 
 
 def _parse_seating(value: str) -> str:
@@ -139,6 +184,9 @@ class Bloodborne(Game):
         Option("seating", "rotate (default: each listed policy plays every seat equally often), permute (every "
                           "seat order in turn: also every neighbour; for tables of several policies) or fixed.",
                parse=_parse_seating),
+        Option("model", "A searcher's (expert, oracle) model of the other hunters in its rollouts: actual (their own "
+                        "policies, assumed known; the default) or one scripted policy for all of them.",
+               parse=_parse_model),
     )
     outcome = Outcome(
         success=None, seats=MAX_HUNTERS, unit="game", rounds="rounds",
@@ -163,9 +211,7 @@ class Bloodborne(Game):
         from dsim.games.bloodborne import engine
 
         cell = prepare(settings)
-        rows = engine.play_batch(cell.compiled.tables, cell.functions(), cell.params, cell.variants, cell.hunters,
-                                 seed, stream, start, count, cell.seating)
-        return engine.outcome_columns(rows, cell.hunters)
+        return engine.outcome_columns(cell.rows(cell.params, seed, stream, start, count), cell.hunters)
 
     def seats(self, settings: Mapping[str, Any]) -> int:
         """The hunters at the table."""
@@ -182,7 +228,7 @@ class Bloodborne(Game):
             names = seat_policies(settings, hunters)
         except ValueError:
             names = [str(settings.get("policy"))]
-        names = names[:1] if len(set(names)) == 1 else names
+        names = names[:1] if len(set(names)) == 1 and "opponents" not in settings else names
         return f"{hunters} hunters: {', '.join(names)}"
 
     def heading(self, settings: Mapping[str, Any]) -> str:
@@ -267,19 +313,31 @@ class Bloodborne(Game):
             raise SettingsError("--measure: a Bloodborne policy is tuned on the wins of the seat it plays")
 
         cell = prepare(settings)
-        games_id = {k: v for k, v in settings.items() if k not in (*self.policy_keys, "opponents")}
+        games_id = {k: v for k, v in settings.items() if k not in (*self.policy_keys, "opponents", "model")}
         stream = stream_key(json.dumps(games_id, sort_keys=True, default=str))
-        functions, tables = cell.functions(), cell.compiled.tables
 
         def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
             params = cell.params.copy()
             params[0, :] = 0
             params[0, : len(vector)] = vector
-            rows = engine.play_batch(tables, functions, params, cell.variants, cell.hunters, seed, stream, start,
-                                     count, cell.seating)
-            return engine.outcome_columns(rows, cell.hunters)["win_listed_0"]
+            if "model" in settings and cell.searching:  # a setting, not a tuned parameter: the cell's model stands
+                names = [p.name for p in cell.policies[0].params]
+                params[0, names.index("model")] = cell.params[0, names.index("model")]
+            return engine.outcome_columns(cell.rows(params, seed, stream, start, count), cell.hunters)["win_listed_0"]
 
         return cell.policies[0], evaluate
+
+    def listed_policies(self, settings: Mapping[str, Any]) -> list[str] | None:
+        """Each listed seat's policy (``win_listed_k`` in the outcomes), e.g. ``["expert", "greedy", …]``."""
+        try:
+            return seat_policies(settings, settings.get("hunters", 4))
+        except ValueError:
+            return None
+
+    def searchers(self) -> tuple[str, ...]:
+        """``expert`` (fair one-step rollouts) and ``oracle`` (the same on the true hidden state, a ceiling), for one
+        seat: ``--policy expert --opponents greedy`` (:mod:`dsim.games.bloodborne.searchers`)."""
+        return ("expert", "oracle")
 
     def data(self) -> Any:
         """Dice, starters, monsters, bosses, Final Bosses, upgrades and trophy tracks (``data/bloodborne``)."""
@@ -305,6 +363,10 @@ class Bloodborne(Game):
         from dsim.games.bloodborne.trace import events
 
         cell = prepare(settings)
+        if cell.searching:
+            from dsim.games.base import SettingsError
+
+            raise SettingsError("explain replays tables of scripted policies; a searcher's game is not traced yet")
         s, _ = engine.play_one(cell.compiled.tables, cell.functions(), cell.params, cell.variants, cell.hunters,
                                seed, stream, index, cell.seating)
         return events(s.trace[: s.table[L.T_NEV]], cell.compiled)

@@ -27,16 +27,121 @@ def event(s, kind, seat, a, b, c):
 
 @jit
 def ask(s, pols, params, hook, seat, n):
-    """The policy sitting at ``seat`` picks one of ``n`` option rows (a single row needs no policy)."""
+    """The policy sitting at ``seat`` picks one of ``n`` option rows (a single row needs no policy); under a
+    searcher's replay (``s.search``), :func:`searched_answer` answers instead."""
     if n <= 1:
         return 0
     s.table[L.T_NONCE] = np.int32(next_u64(s.prng) >> np.uint64(33))
     p = s.table[L.T_LISTED + seat]  # the listed position of the policy in this seat
-    k = pols[p](hook, np.int64(seat), s.public, np.int64(n), params[p])
+    if s.search[L.SR_MODE] != L.SEARCH_OFF:
+        k = searched_answer(s, pols, params, hook, seat, n, p)
+    else:
+        k = pols[p](hook, np.int64(seat), s.public, np.int64(n), params[p])
     if k < 0 or k >= n:
         k = 0
     event(s, L.E_DECISION, seat, hook, s.opts[k, L.OPT_CARD], s.opts[k, L.OPT_SEAT])
     return k
+
+
+@jit
+def searched_answer(s, pols, params, hook, seat, n, p):
+    """A decision in a searcher's replay (dsim.search): past the branch every seat plays its model (policy slot
+    ``MAX_HUNTERS + p``); before it, the searcher's decisions take the forced prefix, then at decision
+    ``SR_LENGTH`` an advance records the base policy's answer (and plays it), a rollout takes its option, and a
+    fair one redraws what the searcher cannot know (:func:`forget_unseen`)."""
+    q = np.int64(seat)
+    if s.search[L.SR_ROLLING] == 1:
+        m = p + L.MAX_HUNTERS
+        return pols[m](hook, q, s.public, np.int64(n), params[m])
+    if p != s.search[L.SR_LISTED]:
+        return pols[p](hook, q, s.public, np.int64(n), params[p])
+    c = s.search[L.SR_COUNT]
+    s.search[L.SR_COUNT] = c + 1
+    if c == s.search[L.SR_HIDDEN_AT]:
+        disturb(s, hook, seat)
+    if c < s.search[L.SR_LENGTH]:
+        return s.prefix[c]
+    if s.search[L.SR_MODE] == L.SEARCH_ADVANCE:
+        k = pols[p](hook, q, s.public, np.int64(n), params[p])
+        if k < 0 or k >= n:
+            k = 0
+        if c == s.search[L.SR_LENGTH]:
+            s.search[L.SR_ASKED_N], s.search[L.SR_ASKED_HOOK], s.search[L.SR_ASKED_BASE] = n, hook, k
+        return k
+    s.search[L.SR_ROLLING] = 1
+    s.search[L.SR_SEAT] = seat
+    if s.search[L.SR_MODE] == L.SEARCH_FAIR:
+        forget_unseen(s, np.uint64(s.search[L.SR_KEY]))
+        s.search[L.SR_REPICK] = 1 if hook == L.HOOK_PLAY or hook == L.HOOK_TRANSFORM else 0
+    return s.search[L.SR_OPTION]
+
+
+@jit
+def disturb(s, hook, seat):
+    """Tests of fairness: make the true game another one the searcher cannot tell apart from it: the unseen state
+    redrawn from ``SR_HIDDEN_KEY`` and, at a step-1 pick, the secret picks made before the searcher's changed to
+    the next card kind in each hand."""
+    forget_unseen(s, np.uint64(s.search[L.SR_HIDDEN_KEY]))
+    if hook == L.HOOK_PLAY:
+        kinds = s.hand.shape[1]
+        for h in range(seat):
+            for step in range(1, kinds + 1):
+                card = (s.scratch[h] + step) % kinds
+                if s.hand[h, card] > 0:
+                    s.scratch[h] = card
+                    break
+
+
+@jit
+def draw_unseen(s, lo, hi, count, at):
+    """Put ``count`` of the dungeon cards ``lo .. hi-1`` not yet revealed, drawn at random, at ``s.deck[at:]``."""
+    seen_to = min(s.table[L.T_DECK_NEXT], L.DECK_SIZE)
+    pool = s.search[L.SR_FIELDS:]
+    u = 0
+    for card in range(lo, hi):
+        seen = False
+        for i in range(seen_to):
+            if s.deck[i] == card:
+                seen = True
+        if not seen:
+            pool[u] = card
+            u += 1
+    for i in range(count):
+        j = i + randint(s.rng, u - i)
+        pool[i], pool[j] = pool[j], pool[i]
+        s.deck[at + i] = pool[i]
+
+
+@jit
+def forget_unseen(s, key):
+    """A fair searcher's branch: what no hunter has seen is drawn again, from ``key``'s stream: the dungeon cards
+    not yet revealed (which of the unrevealed monsters and bosses lie in the deck, and their order, BB-2.2), the
+    upgrade deck's order (BB-2.3), every future die and the policies' own random numbers. Hands, used piles, the
+    display, trophies and the Final Boss are public (``policy.py``); this step's secret picks are drawn again by
+    the steps themselves (``SR_REPICK``)."""
+    s.rng[0], s.rng[1] = key, 0
+    s.prng[0], s.prng[1] = key ^ np.uint64(0x5DEECE66D), 0
+    at = s.table[L.T_DECK_NEXT]
+    if at < L.DECK_SIZE:
+        nm, nb = s.search[L.SR_MONSTERS], s.search[L.SR_BOSSES]
+        monsters = 0
+        for i in range(at, L.DECK_SIZE):
+            if s.deck[i] < nm:
+                monsters += 1
+        draw_unseen(s, 0, nm, monsters, at)
+        draw_unseen(s, nm, nm + nb, L.DECK_SIZE - at - monsters, at + monsters)
+        for i in range(L.DECK_SIZE - 1, at, -1):
+            j = at + randint(s.rng, i - at + 1)
+            s.deck[i], s.deck[j] = s.deck[j], s.deck[i]
+    top = s.table[L.T_UPDECK_NEXT]
+    for i in range(top + 1, s.updeck.shape[0]):  # sorted first, so the redraw ignores the order it replaces
+        j = i
+        while j > top and s.updeck[j - 1] > s.updeck[j]:
+            s.updeck[j - 1], s.updeck[j] = s.updeck[j], s.updeck[j - 1]
+            j -= 1
+    for i in range(s.updeck.shape[0] - 1, top, -1):
+        j = top + randint(s.rng, i - top + 1)
+        s.updeck[i], s.updeck[j] = s.updeck[j], s.updeck[i]
 
 
 @jit(inline=True)
@@ -224,6 +329,11 @@ def choose_cards(s, t, pols, params):
     for h in range(n):
         rows = hand_options(s, t, h, False)
         s.scratch[h] = -1 if rows == 0 else s.opts[ask(s, pols, params, L.HOOK_PLAY, h, rows), L.OPT_CARD]
+    if s.search[L.SR_REPICK] == 1:  # a fair searcher's branch: the picks made before its own are unseen, drawn again
+        s.search[L.SR_REPICK] = 0
+        for h in range(s.search[L.SR_SEAT]):
+            rows = hand_options(s, t, h, False)
+            s.scratch[h] = -1 if rows == 0 else s.opts[ask(s, pols, params, L.HOOK_PLAY, h, rows), L.OPT_CARD]
     for h in range(n):  # the reveal: only now do the picks enter the shared state
         card = s.scratch[h]
         s.hunters[h, L.H_PLAYED] = card
@@ -244,6 +354,14 @@ def transform(s, t, pols, params):
             rows = hand_options(s, t, h, True)
             if rows > 0:
                 s.scratch[h] = s.opts[ask(s, pols, params, L.HOOK_TRANSFORM, h, rows), L.OPT_CARD]
+    if s.search[L.SR_REPICK] == 1:  # as in choose_cards: the weapons picked before the searcher's, drawn again
+        s.search[L.SR_REPICK] = 0
+        for h in range(s.search[L.SR_SEAT]):
+            card = s.hunters[h, L.H_PLAYED]
+            if card >= 0 and t.cards[card, L.C_CHOOSE_WEAPON] > 0:
+                rows = hand_options(s, t, h, True)
+                if rows > 0:
+                    s.scratch[h] = s.opts[ask(s, pols, params, L.HOOK_TRANSFORM, h, rows), L.OPT_CARD]
     for h in range(n):
         weapon = s.scratch[h]
         if weapon >= 0:
