@@ -216,7 +216,8 @@ SR_OPTIONS = 5      # ... its number of options (0: the game ended first)
 SR_BASE = 6         # ... the policy's answer there
 SR_HIDE_AT = 7      # tests: the decision at which the true game's deck order is redrawn (-1: never)
 SR_HIDE_KEY = 8     # ... from this key
-SR_CHOICES = 9      # the forced answers, in the order asked
+SR_TURN_DICE = 9    # a fair rollout past its forced answers: each later turn's dice come from (SR_KEY, turn)
+SR_CHOICES = 10     # the forced answers, in the order asked
 SEARCH_ADVANCE, SEARCH_FAIR, SEARCH_SEEING = 0, 1, 2
 """The true game with its prefix forced; a fair rollout (undrawn cards and dice redrawn); an all-seeing one."""
 

@@ -11,7 +11,7 @@ import numpy as np
 from dsim.games.dark_maiden import variants as V
 from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.kernel.jit import jit
-from dsim.rng import next_u64, randint
+from dsim.rng import mix64, next_u64, randint
 
 
 # ---------------------------------------------------------------- plumbing
@@ -104,6 +104,7 @@ def search_ask(s, pol, params, hook, seat, n):
         choice = g[L.SR_CHOICES + k]
         if k == forced - 1 and mode == L.SEARCH_FAIR:
             hide(s, np.uint64(g[L.SR_KEY]))
+            g[L.SR_TURN_DICE] = 1
         return choice
     choice = pol(hook, np.int64(seat), s.public, np.int64(n), params)
     if k == forced and mode == L.SEARCH_ADVANCE:
@@ -1213,6 +1214,11 @@ def play_turn(s, t, pol, params):
     if s.table[L.T_TURN] > s.variants[V.V_MAX_TURNS]:
         s.table[L.T_OVER] = L.OVER_TIMEOUT
         return
+    if s.search.shape[0] > 0 and s.search[L.SR_TURN_DICE] == 1:
+        # a fair rollout (dsim.search): each turn's dice from (rollout key, turn), so every option of a decision
+        # meets the same dice from the next turn on, whatever dice it used before (common random numbers)
+        s.rng[0] = mix64(np.uint64(s.search[L.SR_KEY]) ^ (np.uint64(s.table[L.T_TURN]) * np.uint64(0x9E3779B97F4A7C15)))
+        s.rng[1] = 0
     s.table[L.T_NO_BONUS] = 0
     for h in range(s.table[L.T_HEROES]):
         s.heroes[h, L.H_SHIELD_USED] = 0
