@@ -63,13 +63,13 @@ def test_forcing_the_policys_own_answers_replays_the_game():
 
 
 def test_expert_beats_its_base_policy():
-    """One-step rollouts of ``bold`` win more games than ``bold``, paired on the same games, beyond the 95% interval
-    of the paired difference (the searcher's values: a win 1, a loss a share of the way through the sites)."""
-    rep = _replayer()
+    """One-step rollouts of ``random_legal`` (8 an option, z = 1) win more games than ``random_legal``, paired on the
+    same games, beyond the 95% interval of the paired difference (measured: 23% against 8% on these 60 games)."""
+    rep = _replayer("random_legal")
     plays = np.arange(60)
-    base = rep.advance(plays, np.zeros((60, 1), np.int32), np.zeros(60, np.int64)).value
-    expert = search(rep, plays, Budget(rollouts=8), seed=3).values
-    diff = expert - base
+    base = rep.advance(plays, np.zeros((60, 1), np.int32), np.zeros(60, np.int64)).value == 1.0
+    expert = search(rep, plays, Budget(rollouts=8, z=1.0), seed=3).values == 1.0
+    diff = expert.astype(float) - base
     assert diff.mean() - 1.96 * diff.std(ddof=1) / np.sqrt(len(diff)) > 0
 
 
