@@ -84,18 +84,28 @@ def play_batch(tables: Tables, policy: Any, params: np.ndarray, variants: np.nda
     return out
 
 
-def prepared_state(tables: Tables, variants: np.ndarray, forced: Any = None, trace_events: int = 0) -> State:
-    """A state for :func:`play_one` and the steps (forced die faces are used before random rolls)."""
+def prepared_state(tables: Tables, variants: np.ndarray, forced: Any = None, trace_events: int = 0,
+                   decisions: np.ndarray | None = None) -> State:
+    """A state for :func:`play_one` and the steps (forced die faces are used before random rolls; ``decisions``:
+    the first answers of the game's decisions, forced — a searcher's, :mod:`dsim.games.dark_maiden.searchers`)."""
     forced = np.zeros(0, np.int32) if forced is None else _vec(forced, np.int32)
-    s = new_state(tables.cards.shape[0], _vec(variants, np.int32), forced, trace_events)
+    log = 0 if decisions is None else L.SR_CHOICES + len(decisions)
+    s = new_state(tables.cards.shape[0], _vec(variants, np.int32), forced, trace_events, log)
     s.table[L.T_FORCED_N] = forced.shape[0]
+    if decisions is not None:
+        s.search[L.SR_MODE] = L.SEARCH_ADVANCE
+        s.search[L.SR_FORCED] = len(decisions)
+        s.search[L.SR_HIDE_AT] = -1
+        s.search[L.SR_CHOICES:] = decisions
     return s
 
 
 def play_one(tables: Tables, policy: Any, params: np.ndarray, variants: np.ndarray, party: np.ndarray, lives: int,
-             items: int, seed: int, stream: int, index: int, trace_events: int = 50_000) -> tuple[State, np.ndarray]:
-    """Replay game ``index`` with its trace: the final state and the outcome row."""
-    s = prepared_state(tables, variants, None, trace_events)
+             items: int, seed: int, stream: int, index: int, trace_events: int = 50_000,
+             decisions: np.ndarray | None = None) -> tuple[State, np.ndarray]:
+    """Replay game ``index`` with its trace: the final state and the outcome row (``decisions``: the first answers
+    forced, the policy's after)."""
+    s = prepared_state(tables, variants, None, trace_events, decisions)
     out = np.zeros(L.N_OUT, np.int32)
     _entry("play_one")(tables, s, policy, _vec(params, np.float64), _vec(party, np.int32), int(lives), int(items),
                        int(seed), int(stream), int(index), out)
@@ -115,3 +125,85 @@ def step(tables: Tables, s: State, policy: Any, params: np.ndarray, which: str, 
     out = np.zeros(L.N_OUT, np.int32)
     _entry("step")(tables, s, policy, _vec(params, np.float64), int(STEPS[which]), int(arg), out)
     return out
+
+
+@lru_cache(maxsize=None)
+def _search_entry(tables_type: Any) -> Any:
+    """Compile (or load from the cache) the search entry (:func:`B.search_block_impl`) for one Tables type: replays
+    with forced decisions, without the GIL, so a call's replays share out among threads (:mod:`dsim.pieces`)."""
+    t = numba.types
+    i64, i64a = t.int64, t.int64[::1]
+    sig = t.void(tables_type, PolicyFunctionType, _F64V, _I32V, _I32V, i64, i64, i64, i64, i64, i64a,
+                 t.int32[:, ::1], i64a, i64a, i64a, t.uint64[::1], i64a, i64, i64, _F64V, t.int64[:, ::1],
+                 t.int32[:, ::1])
+    with kernel_cache():
+        return numba.njit(sig, cache=True, nogil=True)(B.search_block_impl)
+
+
+SEARCH_PIECE = 16  # replays a thread takes at a time in a search call (a tactician's game is ~0.2 ms)
+
+
+class GameReplayer:
+    """Games of one cell as a :class:`dsim.search.Replayer`: replays with forced decisions on the compiled search
+    entry, each call's replays shared out among the threads. ``hidden`` (tests): ``(decision, key)`` at which the
+    true games' deck order is redrawn from ``key`` (their dice are not)."""
+
+    def __init__(self, tables: Tables, policy: Any, params: np.ndarray, variants: np.ndarray, party: np.ndarray,
+                 lives: int, items: int, seed: int, stream: int, hidden: tuple[int, int] | None = None) -> None:
+        self.tables, self.policy = tables, policy
+        self.args = (_vec(params, np.float64), _vec(variants, np.int32), _vec(party, np.int32), int(lives),
+                     int(items), int(seed), int(stream))
+        at, key = hidden if hidden is not None else (-1, 0)
+        self.hidden = np.array([at, np.uint64(key).astype(np.int64)], np.int64)
+        self.entry = B.search_block_impl if numba.config.DISABLE_JIT else _search_entry(numba.typeof(tables))
+
+    def _run(self, mode: int, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray, job_play: np.ndarray,
+             job_option: np.ndarray, job_key: np.ndarray, outcomes: bool = False
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        from dsim.pieces import pieces, play_pieces
+
+        plays = np.ascontiguousarray(plays, np.int64)
+        prefixes = np.ascontiguousarray(prefixes, np.int32)
+        if prefixes.shape[1] == 0:
+            prefixes = np.zeros((len(plays), 1), np.int32)
+        lengths = np.ascontiguousarray(lengths, np.int64)
+        job_play = np.ascontiguousarray(job_play, np.int64)
+        job_option = np.ascontiguousarray(job_option, np.int64)
+        job_key = np.ascontiguousarray(job_key, np.uint64)
+        count = len(job_play)
+        values = np.empty(count, np.float64)
+        info = np.zeros((count, 3), np.int64)
+        out = np.zeros((count if outcomes else 0, L.N_OUT), np.int32)
+        threads = numba.get_num_threads()
+
+        def play(worker: int, lo: int, hi: int) -> None:
+            self.entry(self.tables, self.policy, *self.args, mode, plays, prefixes, lengths, job_play, job_option,
+                       job_key, self.hidden, lo, hi, values, info, out)
+
+        play_pieces(pieces(count, threads, SEARCH_PIECE, SEARCH_PIECE // 4, 2), threads, play)
+        return values, info, out
+
+    def _true(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray, outcomes: bool = False):
+        n = len(plays)
+        return self._run(L.SEARCH_ADVANCE, plays, prefixes, lengths, np.arange(n), np.zeros(n, np.int64),
+                         np.zeros(n, np.uint64), outcomes)
+
+    def outcomes(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """Outcome rows (as :func:`play_batch`'s) of the true games with their prefixes forced, the policy after."""
+        return self._true(plays, prefixes, lengths, outcomes=True)[2]
+
+    def advance(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray) -> Any:
+        """Each game on its true stream with its prefix forced: its next decision and its value played on."""
+        from dsim.search import Advance
+
+        values, info, _ = self._true(plays, prefixes, lengths)
+        ended = info[:, 0] == 0
+        return Advance(options=info[:, 0].copy(), hook=np.where(ended, -1, info[:, 1]),
+                       base=np.where(ended, -1, info[:, 2]), value=values)
+
+    def rollouts(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray, job_play: np.ndarray,
+                 job_option: np.ndarray, job_key: np.ndarray, fair: bool) -> np.ndarray:
+        """Rollout values: fair ones re-keyed with the undrawn cards and dice redrawn, all-seeing ones on the true
+        game."""
+        mode = L.SEARCH_FAIR if fair else L.SEARCH_SEEING
+        return self._run(mode, plays, prefixes, lengths, job_play, job_option, job_key)[0]

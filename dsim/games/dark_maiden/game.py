@@ -98,6 +98,7 @@ def _cell(key: str) -> Cell:
     import numpy as np
     from dsim.games.dark_maiden import variants as V
     from dsim.games.dark_maiden.policy import REGISTRY
+    from dsim.games.dark_maiden.searchers import searcher
     from dsim.games.dark_maiden.variants import VARIANTS
 
     settings = cell_settings(key, KNOWN_KEYS)
@@ -107,7 +108,8 @@ def _cell(key: str) -> Cell:
     if difficulty not in comp.difficulties:
         raise ValueError(f"unknown difficulty {difficulty!r} (difficulties: {', '.join(sorted(comp.difficulties))})")
     variants = VARIANTS.vector(settings.get("variants"))
-    policy = REGISTRY.get(settings.get("policy", DarkMaiden.default_policy))
+    name = settings.get("policy", DarkMaiden.default_policy)
+    policy = searcher(name) or REGISTRY.get(name)
     difficulty_lives, item_rule = comp.difficulties[difficulty]
     lives = starting_lives(variants, difficulty_lives, len(names))
     items = ITEM_RULES[item_rule] if variants[V.V_ITEMS] == 1 else -1
@@ -119,6 +121,18 @@ def _cell(key: str) -> Cell:
 def prepare(settings: Mapping[str, Any]) -> Cell:
     """Validate and compile one cell (``ValueError`` with a one-line message)."""
     return _cell(json.dumps(settings, sort_keys=True, default=str))
+
+
+def play_rows(cell: Cell, params: np.ndarray, seed: int, stream: int, start: int, count: int) -> np.ndarray:
+    """Outcome rows of games ``start .. start+count-1`` under the cell's policy with parameters ``params``: a scripted
+    one in a batch, a searcher (``expert``, ``oracle``) by its search (:mod:`dsim.games.dark_maiden.searchers`)."""
+    from dsim.games.dark_maiden import engine
+    from dsim.games.dark_maiden.searchers import SearchPolicy, play_searched
+
+    if isinstance(cell.policy, SearchPolicy):
+        return play_searched(cell, cell.policy, params, seed, stream, start, count)
+    return engine.play_batch(cell.compiled.tables, cell.function(), params, cell.variants, cell.party, cell.lives,
+                             cell.items, seed, stream, start, count)
 
 
 def outcome_columns(rows: np.ndarray) -> dict[str, np.ndarray]:
@@ -194,12 +208,8 @@ class DarkMaiden(Game):
 
     def play(self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int) -> dict[str, np.ndarray]:
         """Games ``start .. start+count-1`` of the cell as outcome columns."""
-        from dsim.games.dark_maiden import engine
-
         cell = prepare(settings)
-        rows = engine.play_batch(cell.compiled.tables, cell.function(), cell.params, cell.variants, cell.party,
-                                 cell.lives, cell.items, seed, stream, start, count)
-        return outcome_columns(rows)
+        return outcome_columns(play_rows(cell, cell.params, seed, stream, start, count))
 
     def data_hash(self, settings: Mapping[str, Any]) -> str:
         """A digest of the data files and the overlay, so a resumed sweep refuses changed data."""
@@ -266,20 +276,21 @@ class DarkMaiden(Game):
         """The cell's policy and an evaluator of its wins (or the yes/no outcome ``measure``) under a parameter
         vector, on games whose stream ignores the policy settings (common random numbers)."""
         import numpy as np
-        from dsim.games.dark_maiden import engine
         from dsim.rng import stream_key
 
         cell = prepare(settings)
         games_id = {k: v for k, v in settings.items() if k not in self.policy_keys}
         stream = stream_key(json.dumps(games_id, sort_keys=True, default=str))
-        function, tables = cell.function(), cell.compiled.tables
 
         def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
-            rows = engine.play_batch(tables, function, np.asarray(vector, np.float64), cell.variants, cell.party,
-                                     cell.lives, cell.items, seed, stream, start, count)
+            rows = play_rows(cell, np.asarray(vector, np.float64), seed, stream, start, count)
             return self.measured(outcome_columns(rows), measure)
 
         return cell.policy, evaluate
+
+    def searchers(self) -> tuple[str, ...]:
+        """``expert`` (fair one-step rollouts) and ``oracle`` (the same seeing the true deck and dice, a ceiling)."""
+        return ("expert", "oracle")
 
     def data(self) -> Any:
         """Heroes, enemies, bosses, mounts, goblins, sites, piles, difficulties and items (``data/dark_maiden``)."""
@@ -305,17 +316,42 @@ class DarkMaiden(Game):
         from dsim.games.dark_maiden.kernel import layout as L
         from dsim.games.dark_maiden.trace import events
 
+        from dsim.games.dark_maiden.policy import REGISTRY
+        from dsim.games.dark_maiden.searchers import SearchPolicy, search_games
+        from dsim.policy import compiled
+
         cell = prepare(settings)
-        s, _ = engine.play_one(cell.compiled.tables, cell.function(), cell.params, cell.variants, cell.party,
-                               cell.lives, cell.items, seed, stream, index)
-        return events(s.trace[: s.table[L.T_NEV]], cell.compiled)
+        if not isinstance(cell.policy, SearchPolicy):
+            s, _ = engine.play_one(cell.compiled.tables, cell.function(), cell.params, cell.variants, cell.party,
+                                   cell.lives, cell.items, seed, stream, index)
+            return events(s.trace[: s.table[L.T_NEV]], cell.compiled)
+        import numpy as np
+
+        found, _ = search_games(cell, cell.policy, cell.params, seed, stream, np.array([index], np.int64), record=True)
+        base = REGISTRY.get(cell.policy.budget_of(cell.params)[1])
+        s, _ = engine.play_one(cell.compiled.tables, compiled(base.decide), base.vector(), cell.variants, cell.party,
+                               cell.lives, cell.items, seed, stream, index, decisions=found.prefixes[0])
+        out = events(s.trace[: s.table[L.T_NEV]], cell.compiled)
+        asked = iter(found.estimates)
+        for item in out:
+            estimate = next(asked, None) if item["event"] == "decision" else None
+            if estimate is not None:  # the searched decisions, in the order the game asked them
+                item["estimates"] = [{"option": k, "value": round(float(m), 4),
+                                      "ci95": [round(max(float(m - h), 0.0), 4), round(min(float(m + h), 1.0), 4)]}
+                                     for k, (m, h) in enumerate(zip(estimate.means, estimate.half_widths))]
+                item["base_choice"] = estimate.base
+        return out
 
     def describe_event(self, event: Mapping[str, Any], settings: Mapping[str, Any]) -> str:
         """One readable line of a game event."""
         from dsim.games.dark_maiden.trace import describe
 
         cell = prepare(settings)
-        return describe(dict(event), cell.compiled, list(cell.names))
+        line = describe(dict(event), cell.compiled, list(cell.names))
+        if "estimates" in event:  # a searcher's decision: every option's value with its 95% interval
+            line += "; values " + ", ".join(f"{e['option']}: {e['value']:.3f} [{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]"
+                                            for e in event["estimates"]) + f" (base policy: {event['base_choice']})"
+        return line
 
     def is_decision(self, event: Mapping[str, Any]) -> bool:
         """Policy decisions are shown by ``explain --decisions`` only."""

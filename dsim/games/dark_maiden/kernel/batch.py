@@ -21,7 +21,7 @@ def play_block(t, pol, params, variants, party, lives, items, seed, stream, star
     """Games ``start+lo .. start+hi-1`` on one state of their own (``setup`` resets it). State and tables go
     down by reference (:mod:`dsim.numba_ref`): copying their 23 array descriptors by value on every call
     would cost most of the run time."""
-    s = new_state(t.cards.shape[0], variants, np.zeros(0, np.int32), 0)
+    s = new_state(t.cards.shape[0], variants, np.zeros(0, np.int32), 0, 0)
     sr, tr = ref(s), ref(t)
     for i in range(lo, hi):
         R.play_game(sr, tr, pol, params, party, lives, items, battle_key(seed, stream, start + i), out[i])
@@ -65,3 +65,39 @@ def step_impl(t, s, pol, params, which, arg, out):
         R.check_site(sr, tr, pol, params)
     if sr.table[L.T_OVER] != L.OVER_RUNNING:
         R.finish(sr, out)
+
+
+def search_block_impl(t, pol, params, variants, party, lives, items, seed, stream, mode, plays, prefixes, lengths,
+                      job_play, job_option, job_key, hidden, lo, hi, values, info, out):
+    """Replays ``lo .. hi-1`` of a search (:mod:`dsim.search`; ``layout.SR_*``): job ``j`` plays game
+    ``plays[job_play[j]]`` on its true stream with its prefix forced, then (``SEARCH_FAIR``/``_SEEING``) answers the
+    next decision with ``job_option[j]`` and plays on from ``job_key[j]`` (fair) or the true stream. ``values[j]``
+    is the game's worth to the searcher (``rules.search_value``), ``info[j]`` (``SEARCH_ADVANCE``) its next
+    decision's options, hook and the policy's answer; ``out[j]`` its outcome row if ``out`` has rows.
+    ``hidden`` (tests): ``(decision, key)`` at which the true game's deck order is redrawn."""
+    s = new_state(t.cards.shape[0], variants, np.zeros(0, np.int32), 0, L.SR_CHOICES + prefixes.shape[1] + 1)
+    sr, tr = ref(s), ref(t)
+    row = np.zeros(L.N_OUT, np.int32)
+    for j in range(lo, hi):
+        p = job_play[j]
+        g = s.search
+        g[:] = 0
+        n = lengths[p]
+        g[L.SR_CHOICES:L.SR_CHOICES + n] = prefixes[p, :n]
+        g[L.SR_MODE] = mode
+        g[L.SR_FORCED] = n
+        if mode != L.SEARCH_ADVANCE:
+            g[L.SR_CHOICES + n] = job_option[j]
+            g[L.SR_FORCED] = n + 1
+            g[L.SR_KEY] = np.int64(job_key[j])
+        g[L.SR_HOOK] = -1
+        g[L.SR_HIDE_AT] = hidden[0]
+        g[L.SR_HIDE_KEY] = hidden[1]
+        R.play_game(sr, tr, pol, params, party, lives, items, battle_key(seed, stream, plays[p]), row)
+        values[j] = R.search_value(sr)
+        info[j, 0] = g[L.SR_OPTIONS]
+        info[j, 1] = g[L.SR_HOOK]
+        info[j, 2] = g[L.SR_BASE]
+        if out.shape[0] > 0:
+            out[j] = row
+    keep_alive(s)

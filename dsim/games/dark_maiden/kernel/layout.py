@@ -206,6 +206,21 @@ R_OPTS = R_FOES + MAX_FOES
 PUBLIC_ROWS = R_OPTS + MAX_OPTS
 PUBLIC_WIDTH = max(T_FIELDS, H_FIELDS, F_FIELDS, OPT_FIELDS)
 
+# --- a search's log: s.search[SR_*] (dsim.search; empty in batch play) ---------------------------------------
+SR_MODE = 0         # SEARCH_*
+SR_FORCED = 1       # decisions answered from SR_CHOICES (the prefix, then a rollout's option)
+SR_ASKED = 2        # decisions asked so far
+SR_KEY = 3          # a rollout's stream key (uint64 bits), taken after its last forced decision
+SR_HOOK = 4         # SEARCH_ADVANCE: the first unforced decision's hook (-1: the game ended first)
+SR_OPTIONS = 5      # ... its number of options (0: the game ended first)
+SR_BASE = 6         # ... the policy's answer there
+SR_HIDE_AT = 7      # tests: the decision at which the true game's deck order is redrawn (-1: never)
+SR_HIDE_KEY = 8     # ... from this key
+SR_TURN_DICE = 9    # a fair rollout past its forced answers: each later turn's dice come from (SR_KEY, turn)
+SR_CHOICES = 10     # the forced answers, in the order asked
+SEARCH_ADVANCE, SEARCH_FAIR, SEARCH_SEEING = 0, 1, 2
+"""The true game with its prefix forced; a fair rollout (undrawn cards and dice redrawn); an all-seeing one."""
+
 # --- trace events: s.trace[k, EV_*] -----------------------------------------------------------
 EV_KIND, EV_TURN, EV_SEAT, EV_A, EV_B, EV_C = 0, 1, 2, 3, 4, 5
 EV_FIELDS = 6

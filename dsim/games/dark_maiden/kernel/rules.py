@@ -11,7 +11,7 @@ import numpy as np
 from dsim.games.dark_maiden import variants as V
 from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.kernel.jit import jit
-from dsim.rng import next_u64, randint
+from dsim.rng import mix64, next_u64, randint
 
 
 # ---------------------------------------------------------------- plumbing
@@ -58,11 +58,60 @@ def ask(s, pol, params, hook, seat, n):
     if n <= 1:
         return 0
     s.table[L.T_NONCE] = np.int32(next_u64(s.prng) >> np.uint64(33))
-    k = pol(hook, np.int64(seat), s.public, np.int64(n), params)
+    if s.search.shape[0] > 0:  # a replay of a search (dsim.search)
+        k = search_ask(s, pol, params, hook, seat, n)
+    else:
+        k = pol(hook, np.int64(seat), s.public, np.int64(n), params)
     if k < 0 or k >= n:
         k = 0
     event(s, L.E_DECISION, seat, hook, s.opts[k, L.OPT_ACTION], s.opts[k, L.OPT_FOE])
     return k
+
+
+@jit
+def hide(s, key):
+    """Redraw what the players cannot know from the stream ``key``, which the game then goes on drawing from: the
+    order of the undrawn cards (sorted first, so nothing of the true order survives; which cards they are is known,
+    DM-2.5, DM-4.6), and every later die and shuffle. The policies' own numbers (``T_NONCE``) are re-keyed too."""
+    s.rng[0], s.rng[1] = key, 0
+    s.prng[0], s.prng[1] = key ^ np.uint64(0x5DEECE66D), 0
+    n = s.table[L.T_DECK]
+    for i in range(1, n):  # insertion sort: a deck holds a few dozen cards
+        card = s.deck[i]
+        j = i - 1
+        while j >= 0 and s.deck[j] > card:
+            s.deck[j + 1] = s.deck[j]
+            j -= 1
+        s.deck[j + 1] = card
+    shuffle(s, s.deck, n)
+
+
+@jit
+def search_ask(s, pol, params, hook, seat, n):
+    """A decision in a replay of a search (``layout.SR_*``): the forced answers first; after the last one a fair
+    rollout redraws the hidden state from its own key (:func:`hide`), an all-seeing one plays on the true game;
+    then the policy answers. The true game records its first unforced decision."""
+    g = s.search
+    k = g[L.SR_ASKED]
+    g[L.SR_ASKED] = k + 1
+    mode = g[L.SR_MODE]
+    forced = g[L.SR_FORCED]
+    if k == g[L.SR_HIDE_AT] and (mode == L.SEARCH_ADVANCE or k < forced):  # tests: only the hidden state differs
+        key, counter, pkey, pcounter = s.rng[0], s.rng[1], s.prng[0], s.prng[1]
+        hide(s, np.uint64(g[L.SR_HIDE_KEY]))
+        s.rng[0], s.rng[1], s.prng[0], s.prng[1] = key, counter, pkey, pcounter
+    if k < forced:
+        choice = g[L.SR_CHOICES + k]
+        if k == forced - 1 and mode == L.SEARCH_FAIR:
+            hide(s, np.uint64(g[L.SR_KEY]))
+            g[L.SR_TURN_DICE] = 1
+        return choice
+    choice = pol(hook, np.int64(seat), s.public, np.int64(n), params)
+    if k == forced and mode == L.SEARCH_ADVANCE:
+        g[L.SR_HOOK] = hook
+        g[L.SR_OPTIONS] = n
+        g[L.SR_BASE] = choice if 0 <= choice < n else 0
+    return choice
 
 
 @jit(inline=True)
@@ -1165,6 +1214,11 @@ def play_turn(s, t, pol, params):
     if s.table[L.T_TURN] > s.variants[V.V_MAX_TURNS]:
         s.table[L.T_OVER] = L.OVER_TIMEOUT
         return
+    if s.search.shape[0] > 0 and s.search[L.SR_TURN_DICE] == 1:
+        # a fair rollout (dsim.search): each turn's dice from (rollout key, turn), so every option of a decision
+        # meets the same dice from the next turn on, whatever dice it used before (common random numbers)
+        s.rng[0] = mix64(np.uint64(s.search[L.SR_KEY]) ^ (np.uint64(s.table[L.T_TURN]) * np.uint64(0x9E3779B97F4A7C15)))
+        s.rng[1] = 0
     s.table[L.T_NO_BONUS] = 0
     for h in range(s.table[L.T_HEROES]):
         s.heroes[h, L.H_SHIELD_USED] = 0
@@ -1221,6 +1275,21 @@ def finish(s, out):
         used += s.heroes[h, L.H_POTIONS_USED] if h < s.table[L.T_HEROES] else 0
     out[L.OUT_POTIONS_USED] = used
     event(s, L.E_END, -1, over, s.table[L.T_SITE], s.table[L.T_LIVES])
+
+
+SEARCH_SHAPING = 0.25
+"""A lost game's worth to a searcher per share of the way to the Castle's end (a win is worth 1)."""
+
+
+@jit
+def search_value(s):
+    """A game's value to a searcher (``dsim.search``): 1 for a win, else ``SEARCH_SHAPING`` times the share of the
+    way through the four sites (DM-1.1) it got, so that among lost rollouts the one that got further counts more."""
+    if s.table[L.T_OVER] == L.OVER_WON:
+        return 1.0
+    target = max(s.table[L.T_TARGET], 1)
+    site = min(s.table[L.T_SITES_DONE] + min(s.table[L.T_ADVANCE], target) / target, 4.0)
+    return SEARCH_SHAPING * site / 4.0
 
 
 @jit

@@ -30,14 +30,16 @@ class State(NamedTuple):
     prng: np.ndarray      # uint64[2]: the policies' own random numbers (T_NONCE)
     forced: np.ndarray    # int32[k]: die faces used before random ones (tests)
     trace: np.ndarray     # int32[events, EV_FIELDS]; 0 rows in batch play
+    search: np.ndarray    # int64[SR_CHOICES + decisions]: a search's log (layout.SR_*); empty in batch play
 
 
 @allocating
-def new_state(n_cards: int, variants: np.ndarray, forced: np.ndarray, trace_events: int) -> State:
-    """Zeroed arrays for one game (reused game after game within a block)."""
+def new_state(n_cards: int, variants: np.ndarray, forced: np.ndarray, trace_events: int, search_log: int) -> State:
+    """Zeroed arrays for one game (reused game after game within a block); ``search_log`` entries of search log
+    (0 but in a search's replays)."""
     public = np.zeros((L.PUBLIC_ROWS, L.PUBLIC_WIDTH), np.int32)
     table, heroes, foes, opts = public_views(public)
     return State(table, heroes, foes, opts, public, np.zeros(n_cards, np.int32), np.zeros(n_cards, np.int32),
                  np.zeros(n_cards, np.int32), np.zeros((L.MAX_MIDDLE, L.M_FIELDS), np.int32),
                  np.zeros(L.MAX_FOES, np.int32), variants.copy(), np.zeros(2, np.uint64), np.zeros(2, np.uint64),
-                 forced.copy(), np.zeros((trace_events, L.EV_FIELDS), np.int32))
+                 forced.copy(), np.zeros((trace_events, L.EV_FIELDS), np.int32), np.zeros(search_log, np.int64))
