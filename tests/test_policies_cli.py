@@ -50,7 +50,10 @@ def test_policies_show_unknown_is_a_one_line_error():
     assert "unknown policy" in out.output and "Traceback" not in out.output
 
 
-def test_policies_show_loads_a_module_from_outside_the_package(tmp_path):
+def test_policies_show_loads_a_module_from_outside_the_package(tmp_path, monkeypatch):
+    from dsim.games.dstbg.policy import REGISTRY
+
+    monkeypatch.setattr(REGISTRY, "_policies", dict(REGISTRY._policies))  # the policy it registers leaves with it
     module = tmp_path / "mine.py"
     module.write_text(textwrap.dedent('''
         from numba import njit

@@ -212,14 +212,14 @@ def test_report_fits_any_terminal_without_cutting_a_figure_or_a_setting(finished
     from dsim.cli import reporting
 
     cells = results.load(finished)
-    before = reporting.out_console.width  # the console read COLUMNS when the first test imported it
+    before = reporting.out_console._width  # None: read COLUMNS at each print (the setter would freeze it)
     for width in (80, 150, 280):
         try:
             reporting.out_console.width = width
             shown = {args: CliRunner().invoke(app, ["report", str(finished), *args])
                      for args in ((), ("--all",), ("--compare",))}
         finally:
-            reporting.out_console.width = before
+            reporting.out_console._width = before
         for result in shown.values():
             assert result.exit_code == 0 and max(len(line) for line in result.stdout.splitlines()) <= width
             assert "…" not in result.stdout
@@ -262,12 +262,12 @@ def _report_at_80(tmp_path, grid: str):
     from dsim.cli import reporting
 
     run_sweep(load_experiment(write_experiment(tmp_path, grid=grid)), tmp_path / "out", LocalExecutor())
-    before = reporting.out_console.width
+    before = reporting.out_console._width  # None: read COLUMNS at each print (the setter would freeze it)
     try:
         reporting.out_console.width = 80
         shown = CliRunner().invoke(app, ["report", str(tmp_path / "out")]).stdout
     finally:
-        reporting.out_console.width = before
+        reporting.out_console._width = before
     return results.load(tmp_path / "out"), shown
 
 
@@ -361,12 +361,12 @@ def test_a_narrow_report_of_games_never_won_leads_with_how_far_they_got(finished
     cells = cells.assign(reached_mean=[0.1, 0.2, 0.3, 0.4], reached_ci_low=[0.05, 0.15, 0.25, 0.35],
                          reached_ci_high=[0.15, 0.25, 0.35, 0.45])
     outcome = {"success": "won", "unit": "game", "shares": ["reached"]}
-    before = reporting.out_console.width
+    before = reporting.out_console._width  # None: read COLUMNS at each print (the setter would freeze it)
     try:
         reporting.out_console.width = 36  # too narrow for a row per cell
         reporting.print_cells(cells, "table", None, "games", outcome)
     finally:
-        reporting.out_console.width = before
+        reporting.out_console._width = before
     shown = capsys.readouterr().out
     assert not re.search(r"(?<![\d.])0\.0%", shown.split("in every cell:")[0])  # no line of 0.0% per cell ...
     assert re.search(r"in every cell: .*win rate .*0\.0% \(0\.0%–0\.9%\)", " ".join(shown.split()))  # ... said once

@@ -80,12 +80,12 @@ def test_cli_variants_list_at_80_columns_never_breaks_an_id():
     (issue 47) between their words (`ember_` / `threshold`): every id and value a user types stays on one line."""
     from dsim.cli import variants
 
-    before = variants.console.width
+    before = variants.console._width  # None: read COLUMNS at each print (the setter would freeze it)
     try:
         variants.console.width = 80
         table = CliRunner().invoke(app, ["variants", "list"]).stdout
     finally:
-        variants.console.width = before
+        variants.console._width = before
     assert max(len(line) for line in table.splitlines()) <= 80
     words = {w for line in table.splitlines() for w in line.replace(",", " ").replace(";", " ").split()}
     for rec in (r.record() for r in get_game("dstbg").rules()):

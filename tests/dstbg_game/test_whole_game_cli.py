@@ -83,14 +83,14 @@ def test_generic_run_compare_and_sweep_report_show_the_funnel(tmp_path):
         assert low <= cell["mean"]["beat_mini_boss"] <= high
     from dsim.cli import reporting
 
-    before = reporting.out_console.width
+    before = reporting.out_console._width  # None: read COLUMNS at each print (the setter would freeze it)
     try:
         reporting.out_console.width = 80  # narrow: the funnel in a table of its own
         narrow = invoke("report", str(out))
         reporting.out_console.width = 200  # wide: beside the win rate, with intervals
         wide = invoke("report", str(out))
     finally:
-        reporting.out_console.width = before
+        reporting.out_console._width = before
     assert "share of games" in narrow.output and "beat mini" in narrow.output
     assert "share of games" not in wide.output and "beat mini boss (95% CI)" in wide.output
     figure = invoke("plot", str(out), "--kind", "shares")

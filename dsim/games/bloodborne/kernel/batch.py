@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
 
 from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.kernel.jit import jit
