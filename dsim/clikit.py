@@ -285,9 +285,10 @@ def option_parameter(option: Option, help: str | None = None, repeatable: bool =
     """The Typer parameter of a game's declared option (:class:`~dsim.games.base.Option`): its flag, help (``help``
     instead when given), kind and minimum; a list of values when ``repeatable``; ``None`` when left out."""
     kind = str if option.kind == "list" or option.parse is not None else option.kind
+    text = kind is str and not repeatable  # an empty name is a mistake, not "the default" (:func:`named`)
     kind = list[kind] if repeatable else kind
     info = typer.Option(option.flag, help=option.help if help is None else help, min=option.minimum,
-                        show_default=False)
+                        show_default=False, callback=named if text else None)
     return inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=None,
                              annotation=Annotated[kind | None, info])
 

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 
+FIRST_AFTER_S = 1.0  # the first line once a compile has lasted this long
 HEARTBEAT_S = 30.0  # a line this often while compiling: a log or a non-terminal sees the command is alive
 FIRST_LINE = ("Compiling the kernels for this run: the first run of this kind takes a minute or two on 2 cores, "
               "later ones load them from the disk cache (`dsim warm` compiles ahead).")
@@ -29,8 +30,8 @@ def announce(say: Callable[[str], None] | None, first_line: bool = True) -> None
 
 
 class _Compiles:
-    """Counts nested compiles (a kernel compiles its callees inside its own compile): the first outermost one
-    says :data:`FIRST_LINE`, and while any runs a heartbeat says how long compiling has taken so far."""
+    """Counts nested compiles (a kernel compiles its callees inside its own compile): the first outermost one that
+    lasts :data:`FIRST_AFTER_S` says :data:`FIRST_LINE`, and while any runs a heartbeat says how long so far."""
 
     def __init__(self) -> None:
         self.depth = 0
@@ -46,9 +47,6 @@ class _Compiles:
         self.started = time.perf_counter()
         if _say is None:
             return
-        if not self.said_first:
-            self.said_first = True
-            _say(FIRST_LINE)
         self.stop = threading.Event()
         threading.Thread(target=self._beat, args=(self.stop,), daemon=True).start()
 
@@ -60,6 +58,12 @@ class _Compiles:
             self.stop.set()
 
     def _beat(self, stop: threading.Event) -> None:
+        if stop.wait(FIRST_AFTER_S):  # a compile this short goes unsaid (and a run that fails at once says only why)
+            return
+        say = _say
+        if say is not None and not self.said_first:
+            self.said_first = True
+            say(FIRST_LINE)
         while not stop.wait(HEARTBEAT_S):
             say = _say
             if say is not None and self.started:

@@ -287,7 +287,9 @@ def test_ctrl_c_in_a_sweep_says_its_chunks_are_kept_and_how_to_resume(tmp_path):
     path = write_experiment(tmp_path, battles=600, chunk=100, fixed="max_rounds = 8\nsleep = 0.2")
     out = tmp_path / "out"
     command = [sys.executable, "-m", "dsim", "sweep", str(path), "--out", str(out), "--game-module", "tests.toygame"]
-    sweep = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # a pytest-xdist worker ignores SIGINT, and a child would inherit that (Python then installs no Ctrl-C handler)
+    sweep = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + TIMEOUT
     while len(list(out.glob("*.parquet"))) < 2:
         assert sweep.poll() is None and time.monotonic() < deadline, "the sweep ended or never wrote a chunk"

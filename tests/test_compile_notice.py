@@ -20,10 +20,20 @@ def said(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     compile_notice.announce(None)
 
 
-def test_a_compile_is_announced_once_per_process(said: list[str]) -> None:
+def test_a_compile_is_announced_once_per_process(said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    announced = threading.Event()
+    monkeypatch.setattr(compile_notice, "FIRST_AFTER_S", 0.0)
+    compile_notice.announce(lambda line: (said.append(line), announced.set()))
     njit(lambda x: x + 1)(1)  # a new function: no cache to load, so Numba compiles
+    assert announced.wait(10)
     njit(lambda x: x + 2)(1)
     assert said == [compile_notice.FIRST_LINE]
+
+
+def test_a_short_compile_goes_unsaid(said: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compile_notice, "FIRST_AFTER_S", 3_600.0)
+    njit(lambda x: x + 4)(1)
+    assert said == []
 
 
 def test_a_loaded_function_says_nothing(said: list[str]) -> None:
@@ -42,6 +52,7 @@ def test_library_use_is_silent() -> None:
 def test_a_long_compile_keeps_saying_it_is_alive(monkeypatch: pytest.MonkeyPatch, said: list[str]) -> None:
     beat = threading.Event()
     monkeypatch.setattr(compile_notice, "HEARTBEAT_S", 0.01)
+    monkeypatch.setattr(compile_notice, "FIRST_AFTER_S", 0.0)
     compile_notice.announce(lambda line: (said.append(line), "still compiling" in line and beat.set()))
     compiles = compile_notice._COMPILES
     compiles.start()

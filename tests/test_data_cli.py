@@ -51,7 +51,7 @@ def test_R_2_5_list_json_writes_unlimited_range_as_inf() -> None:
 def test_list_table_marks_placeholders_and_decisions(monkeypatch) -> None:
     from dsim.cli import data as data_cli
 
-    monkeypatch.setattr(data_cli.console, "width", 200)  # one row per entry
+    monkeypatch.setattr(data_cli.console, "_width", 200)  # one row per entry
     out = run("list", "tiles").stdout
     assert "exploration" in out and "mini_boss" in out
     assert "P = placeholder" in out
@@ -67,7 +67,7 @@ def test_list_table_never_cuts_a_word_at_80_or_200_columns(kind: str, monkeypatc
 
     entries = run_json("list", kind)
     for width in (80, 200):
-        monkeypatch.setattr(data_cli.console, "width", width)
+        monkeypatch.setattr(data_cli.console, "_width", width)
         out = run("list", kind).stdout
         assert max(map(len, out.splitlines())) <= width
         words = set(out.split())
@@ -87,7 +87,7 @@ def test_other_games_lists_fold_a_long_value_at_80_columns_instead_of_cutting_it
     from dsim.cli import data as data_cli
 
     entries = json.loads(run("--game", game, "list", kind, "--json").stdout)
-    monkeypatch.setattr(data_cli.console, "width", 80)
+    monkeypatch.setattr(data_cli.console, "_width", 80)
     out = run("--game", game, "list", kind).stdout
     assert "…" not in out and max(map(len, out.splitlines())) <= 80
     joined = "".join(line.split("│")[3].strip() for line in out.splitlines() if line.count("│") == 4)

@@ -188,7 +188,9 @@ def test_bench_measures_a_toy_workload(name: str):
 
 
 def test_no_shared_module_names_a_game():
-    """Outside dsim/games/<game>, only the registry line names DS:TBG (and docstrings/help may mention it)."""
+    """Outside dsim/games/<game>, only the registry line names DS:TBG (and docstrings/help may mention it); the whole
+    game, a game of its own, plays its battles with DS:TBG's kernel (games → games is allowed, issue 46)."""
     hits = subprocess.run(["grep", "-rln", "import.*dstbg\\|from dsim.games.dstbg", "dsim", "--include=*.py"],
                           capture_output=True, text=True, cwd=REPO).stdout.split()
-    assert sorted(h for h in hits if not h.startswith("dsim/games/dstbg/")) == ["dsim/games/__init__.py"]
+    games = ("dsim/games/dstbg/", "dsim/games/dstbg_game/")
+    assert sorted(h for h in hits if not h.startswith(games)) == ["dsim/games/__init__.py"]

@@ -14,8 +14,9 @@ runner = CliRunner()
 def test_the_plan_has_every_scripted_policy_of_every_game_once() -> None:
     items = plan(game_names(), None, searchers=False)
     for name in game_names():
-        registry = get_game(name).policies()
-        expected = sorted(p.name for p in registry.all())
+        game = get_game(name)  # a test's toy game, registered by an earlier test, may have no registry
+        registry = game.policies()
+        expected = sorted(p.name for p in registry.all()) if registry is not None else [game.default_policy]
         assert sorted(i.policy for i in items if i.game == name) == expected
     assert all(i.settings["policy"] == i.policy for i in items)
 

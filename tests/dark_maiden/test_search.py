@@ -68,7 +68,7 @@ def test_expert_beats_its_base_policy():
     rep = _replayer("random_legal")
     plays = np.arange(60)
     base = rep.advance(plays, np.zeros((60, 1), np.int32), np.zeros(60, np.int64)).value == 1.0
-    expert = search(rep, plays, Budget(rollouts=8, z=1.0), seed=3).values == 1.0
+    expert = search(rep, plays, Budget(rollouts=8, z=1.0, screen=0), seed=3).values == 1.0
     diff = expert.astype(float) - base
     assert diff.mean() - 1.96 * diff.std(ddof=1) / np.sqrt(len(diff)) > 0
 

@@ -154,7 +154,7 @@ def _knight_turn(pos):
             break
         if row[3] == L.EV_DECISION:  # (hook, answer, options, the answer's node or id)
             decisions.append(tuple(int(x) for x in row[4:8]))
-        side = int(row[L.EV_FIELDS + L.C_BASE + L.C_ARC])
+        side = int(L.state_views(row[L.EV_FIELDS:]).chars[0, L.C_ARC])
     return decisions, side
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
-from dsim.games.dstbg.kernel.deck import known_next_card
+from dsim.games.dstbg.kernel.deck import next_card_in_battle
 from dsim.games.dstbg.kernel.combat import (
     ROLL_ATTACK,
     armour_flags,
@@ -146,7 +146,7 @@ def boss_arc_features(t, b, lo: int, n: int) -> None:
     for e in range(glob[L.G_N_ENEMIES]):
         if enemies[e, L.E_ALIVE] == 1 and t.etypes[enemies[e, L.E_TYPE], L.ET_IS_BOSS] == 1:
             bosses |= 1 << e
-    card = known_next_card(b)
+    card = next_card_in_battle(t, b, 0)
     for i in range(lo, n):
         node = b.opts[i, 0]
         best = L.UNREACHABLE
@@ -291,7 +291,7 @@ def move_phase(t, b, policy, c: int, kind: int, max_steps: int, free_steps: int)
         for i in range(rounds_from, n):
             b.opts[i, STEP_ARCS] = relative_arc(facing, round_side(facing, side, i - rounds_from))
             if (step_reads() >> STEP_ARCS) & 1:  # the known next card, as for the other rows (boss_arc_features)
-                b.opts[i, STEP_ARCS] |= next_card_bits(t, known_next_card(b), boss)
+                b.opts[i, STEP_ARCS] |= next_card_bits(t, next_card_in_battle(t, b, 0), boss)
         k = decide(b, policy, L.H_SHIFT if kind == STEP_SHIFT else L.H_STEP, n)
         if k == 0:
             break

@@ -81,6 +81,13 @@ def known_next_card(v) -> int:
     return -1
 
 
+@boss_step
+def next_card_in_battle(t, b, x) -> int:
+    """:func:`known_next_card` of battle ``b`` for rule code every battle runs (``x`` unused): an encounter's kernel
+    compiles it as ``return 0`` and never reaches it, so the behaviour-deck code stays out of it."""
+    return known_next_card(b)
+
+
 @kernel
 def add_heat_up_card(t, b, owner: int) -> None:
     """R-12.6: one random heat-up card joins the deck, then shuffle (A-46 scope)."""
