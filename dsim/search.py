@@ -14,7 +14,7 @@ implements :class:`Replayer`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -73,6 +73,15 @@ class Budget:
     screen: int | None = None
     extend: int = 0
 
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, float]) -> Budget:
+        """The budget a searching policy's parameters name (``rollouts``, ``decisions``, ``z``, ``screen``,
+        ``extend``); one it does not declare reads 1 rollout, z 0, no screen and no extension (an all-seeing
+        searcher plays one rollout an option on the true state)."""
+        return cls(rollouts=int(values.get("rollouts", 1)), decisions=int(values["decisions"]),
+                   z=float(values.get("z", 0.0)), screen=int(values.get("screen", 0)),
+                   extend=int(values.get("extend", 0)))
 
     def __post_init__(self) -> None:
         if not 0 <= self.z <= 10:

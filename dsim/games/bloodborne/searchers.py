@@ -42,9 +42,8 @@ class SearchPolicy(Policy):
         from dsim.search import Budget
 
         values = dict(zip((p.name for p in self.params), vector))
-        budget = Budget(rollouts=int(values.get("rollouts", 1)), decisions=int(values["decisions"]),
-                        z=float(values.get("z", 0.0)), screen=0)  # every option plays every rollout: the
-        # screen pays where most decisions gain nothing (DS:TBG); this game's figures were measured without it
+        budget = Budget.from_values(values)  # no `screen` parameter: every option plays every rollout (the screen
+        # pays where most decisions gain nothing, as in DS:TBG; this game's figures were measured without it)
         return budget, BASES[int(values["base"])], MODELS[int(values["model"])]
 
 

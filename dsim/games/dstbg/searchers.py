@@ -33,9 +33,7 @@ class SearchPolicy(Policy):
         from dsim.search import Budget
 
         values = dict(zip((p.name for p in self.params), vector))
-        rollouts = int(values.get("rollouts", 1))
-        budget = Budget(rollouts=rollouts, decisions=int(values["decisions"]), z=float(values.get("z", 0.0)),
-                        screen=int(values.get("screen", 0)), extend=int(values.get("extend", 0)))
+        budget = Budget.from_values(values)
         return budget, BASES[int(values["base"])]
 
 
