@@ -56,6 +56,19 @@ class Replayer(Protocol):
         ...
 
 
+
+def job_arrays(plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray, job_play: np.ndarray,
+               job_option: np.ndarray, job_key: np.ndarray) -> tuple[np.ndarray, ...]:
+    """A replayer's job arguments as the contiguous arrays of the types every game's search entry takes; a batch
+    with no decision forced yet still gets a prefix column (a kernel indexes a two-dimensional array)."""
+    prefixes = np.ascontiguousarray(prefixes, np.int32)
+    if prefixes.shape[1] == 0:
+        prefixes = np.zeros((len(prefixes), 1), np.int32)
+    return (np.ascontiguousarray(plays, np.int64), prefixes, np.ascontiguousarray(lengths, np.int64),
+            np.ascontiguousarray(job_play, np.int64), np.ascontiguousarray(job_option, np.int64),
+            np.ascontiguousarray(job_key, np.uint64))
+
+
 @dataclass(frozen=True)
 class Budget:
     """How hard the searcher looks: ``rollouts`` per option at each decision, up to ``decisions`` per play; it leaves

@@ -90,3 +90,12 @@ class HigherLower:
         up = (unseen > last).sum(axis=1)
         down = (unseen < last).sum(axis=1)
         return np.where(up > down, HIGHER, np.where(up < down, LOWER, -1))
+
+
+def prefix_matrix(prefixes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Forced decision prefixes of different lengths as a replayer takes them: a zero-padded matrix and the lengths."""
+    width = max(1, max(len(p) for p in prefixes))
+    out = np.zeros((len(prefixes), width), np.int32)
+    for i, p in enumerate(prefixes):
+        out[i, :len(p)] = p
+    return out, np.array([len(p) for p in prefixes], np.int64)

@@ -11,6 +11,7 @@ from dsim.games.dark_maiden import engine
 from dsim.games.dark_maiden.game import DarkMaiden, prepare
 from dsim.games.dark_maiden.searchers import replayer
 from dsim.search import Budget, rollout_keys, search
+from tests.searchtoy import prefix_matrix as _matrix
 
 SEED, STREAM = 7, 4321
 TRIO = {"party": ["amazona", "barbara", "guerrero"], "difficulty": "normal"}
@@ -19,14 +20,6 @@ BASE = "bold"  # a fast base policy (~60k games/s), so the tests search whole ga
 
 def _replayer(base: str = BASE, hidden=None) -> engine.GameReplayer:
     return replayer(prepare({**TRIO, "policy": base}), base, SEED, STREAM, hidden)
-
-
-def _matrix(prefixes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    width = max(1, max(len(p) for p in prefixes))
-    out = np.zeros((len(prefixes), width), np.int32)
-    for i, p in enumerate(prefixes):
-        out[i, :len(p)] = p
-    return out, np.array([len(p) for p in prefixes], np.int64)
 
 
 @pytest.mark.parametrize("base", ["bold", "tactician"])

@@ -9,6 +9,7 @@ import pytest
 from dsim.games.dstbg import engine
 from dsim.games.dstbg.game import prepare
 from dsim.search import Budget, search
+from tests.searchtoy import prefix_matrix as _matrix
 
 SEED, STREAM = 7, 12345
 GARGOYLE = {"party": ["knight", "warrior"], "boss": "gargoyle", "loadout": "mid_game", "policy": "baseline"}
@@ -18,14 +19,6 @@ FORGOTTEN = {"party": ["knight", "warrior"], "encounter": "the_forgotten", "poli
 def _replayer(settings, hidden=None) -> engine.BattleReplayer:
     cell = prepare(settings)
     return engine.BattleReplayer(cell.compiled.tables, cell.policy.decide, cell.params, SEED, STREAM, hidden)
-
-
-def _matrix(prefixes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    width = max(1, max(len(p) for p in prefixes))
-    out = np.zeros((len(prefixes), width), np.int32)
-    for i, p in enumerate(prefixes):
-        out[i, :len(p)] = p
-    return out, np.array([len(p) for p in prefixes], np.int64)
 
 
 def test_replays_without_forced_decisions_are_the_batch_battles():

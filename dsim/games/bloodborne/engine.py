@@ -132,11 +132,11 @@ class GameReplayer:
         count = len(job_play)
         values, info = np.zeros(count, np.float64), np.zeros((count, 3), np.int64)
         out = np.zeros((count if outcomes else 0, L.N_OUT), np.int32)
+        from dsim.search import job_arrays
+
+        *jobs, job_key = job_arrays(plays, prefixes, lengths, job_play, job_option, job_key)
         self.entry(self.tables, self.pols, self.params, self.variants, self.hunters, self.seats, self.seed,
-                   self.stream, mode, self.searcher, self.hidden, np.ascontiguousarray(plays, np.int64),
-                   np.ascontiguousarray(prefixes, np.int32), np.ascontiguousarray(lengths, np.int64),
-                   np.ascontiguousarray(job_play, np.int64), np.ascontiguousarray(job_option, np.int64),
-                   np.ascontiguousarray(job_key, np.uint64).view(np.int64), values, info, out)
+                   self.stream, mode, self.searcher, self.hidden, *jobs, job_key.view(np.int64), values, info, out)
         return values, info, out
 
     def advance(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray):

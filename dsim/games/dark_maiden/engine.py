@@ -161,15 +161,10 @@ class GameReplayer:
              job_option: np.ndarray, job_key: np.ndarray, outcomes: bool = False
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         from dsim.pieces import pieces, play_pieces
+        from dsim.search import job_arrays
 
-        plays = np.ascontiguousarray(plays, np.int64)
-        prefixes = np.ascontiguousarray(prefixes, np.int32)
-        if prefixes.shape[1] == 0:
-            prefixes = np.zeros((len(plays), 1), np.int32)
-        lengths = np.ascontiguousarray(lengths, np.int64)
-        job_play = np.ascontiguousarray(job_play, np.int64)
-        job_option = np.ascontiguousarray(job_option, np.int64)
-        job_key = np.ascontiguousarray(job_key, np.uint64)
+        plays, prefixes, lengths, job_play, job_option, job_key = job_arrays(plays, prefixes, lengths, job_play,
+                                                                            job_option, job_key)
         count = len(job_play)
         values = np.empty(count, np.float64)
         info = np.zeros((count, 3), np.int64)

@@ -208,12 +208,10 @@ class BattleReplayer:
 
     def _run(self, mode: int, plays, prefixes, lengths, job_play, job_option, job_key,
              outcomes: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        plays = np.ascontiguousarray(plays, np.int64)
-        prefixes = np.ascontiguousarray(prefixes, np.int32)
-        lengths = np.ascontiguousarray(lengths, np.int64)
-        job_play = np.ascontiguousarray(job_play, np.int64)
-        job_option = np.ascontiguousarray(job_option, np.int64)
-        job_key = np.ascontiguousarray(job_key, np.uint64)
+        from dsim.search import job_arrays
+
+        plays, prefixes, lengths, job_play, job_option, job_key = job_arrays(plays, prefixes, lengths, job_play,
+                                                                            job_option, job_key)
         count = len(job_play)
         values = np.empty(count, np.float64)
         info = np.empty((count, 4), np.int64)
