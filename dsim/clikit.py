@@ -23,6 +23,7 @@ from rich.table import Table
 
 from dsim import dice
 from dsim.games.base import Option, SettingsError, split_list
+from dsim.text import wrap_sentence
 
 if TYPE_CHECKING:
     from dsim.games.base import Game
@@ -113,7 +114,9 @@ def say_played_with(game: Game, cells: Sequence[Mapping[str, Any]]) -> None:
     said = {tuple(game.played_with(settings)) for settings in cells}
     if len(said) == 1:
         for line in next(iter(said)):
-            console.print(line, markup=False, highlight=False, style="dim" if line.startswith("hint:") else None)
+            style = "dim" if line.startswith("hint:") else None
+            for part in wrap_sentence(line, console.width - 1, indent=len(line.split(":")[0]) + 2):
+                console.print(part, markup=False, highlight=False, style=style, soft_wrap=True)
 
 
 def fail(message: str) -> NoReturn:

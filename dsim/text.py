@@ -37,6 +37,22 @@ def wrap_label(label: str, width: int) -> str:
     return "\n".join(lines)
 
 
+def wrap_sentence(text: str, width: int, indent: int = 0) -> list[str]:
+    """``text`` in lines of at most ``width`` characters (``indent`` spaces before each line but the first),
+    broken only between words: a command or id in backticks stays whole on one line, as does a flag and its
+    value (``--policy expert``), so a user can copy it. A single unbreakable piece wider than a line stands alone."""
+    words = re.findall(r"\S*`[^`]*`\S*|--\S+ (?!-)\S+|\S+", text)
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = " " * indent + word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + [line] if line else lines
+
+
 def unknown(what: str, given: object, known: Iterable[str], listing: str = "") -> str:
     """``unknown boss 'gargoyl' (did you mean gargoyle? known: …)``: the message for an id that is not there,
     with the closest ids first; ``listing`` names the command that lists them (for lists too long to print)."""

@@ -129,6 +129,36 @@ def test_run_says_which_policy_and_gear_produced_the_figure():
     assert replay.startswith("policy: veteran (default) · gear: starting equipment (default)")
 
 
+def test_run_hints_keep_commands_and_flags_whole_at_any_width():
+    """Issue 47 (fits in 80 columns): a hint wrapped by the terminal broke "(`dsim" / "policies ladder`)"; each
+    printed line now holds whole commands in backticks and whole ``--flag value`` pairs, continuation lines
+    indented under the hint's text."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from dsim.cli import app
+
+    base = ["run", "--party", "knight,warrior", "--encounter", "the_forgotten", "--battles", "50"]
+    for columns in ("80", "50"):
+        out = CliRunner().invoke(app, base, env={"COLUMNS": columns}).stdout.splitlines()
+        hint = next(i for i, line in enumerate(out) if line.startswith("hint: --policy expert"))
+        lines = out[hint:hint + 4]
+        assert all(len(line) < int(columns) and line.count("`") % 2 == 0 for line in lines), lines
+        assert any(re.fullmatch(r" {6}\S.*", line) for line in lines), lines
+        assert "(`dsim policies ladder`)" in "\n".join(lines) and "--loadout mid_game" in "\n".join(lines)
+
+
+def test_wrap_sentence_breaks_between_words_only():
+    from dsim.text import wrap_sentence
+
+    text = "hint: --policy expert searches every decision (`dsim policies ladder`)"
+    assert wrap_sentence(text, 200) == [text]
+    assert wrap_sentence(text, 30, indent=6) == ["hint: --policy expert searches", "      every decision",
+                                                 "      (`dsim policies ladder`)"]
+    assert wrap_sentence("`a-very-long-command and more`", 5) == ["`a-very-long-command and more`"]
+
+
 def test_explain_decisions_name_the_option_taken():
     """Issue 47: `explain --decisions` showed "option 1 of 4"; each decision now names what was chosen (a node, a
     character, a weapon slot, block or dodge …), read from the chosen option row (policies/dstbg/README.md)."""
