@@ -38,6 +38,9 @@ HOUSE_RULES = (("printed game", {}), ("Double Souls Half Sparks", {"double_souls
                ("Tiny Shop", {"tiny_shop": "on"}), ("tiered treasure deck", {"treasure_tiers": "on"}),
                ("sparks +2", {"sparks_delta": 2}))
 STAGES = (("reached the mini boss", 1), ("beat the mini boss", 2), ("reached the main boss", 3), ("won", 4))
+MINI_BOSSES = ("gargoyle", "boreal_outrider_knight", "winged_knight", "titanite_demon")
+MAIN_BOSSES = ("dancer_of_the_boreal_valley", "ornstein_and_smough")
+SEAT_ORDERS = (["herald", "assassin", "warrior", "knight"], ["warrior", "knight", "herald", "assassin"])
 
 
 def outcomes(game_name: str, settings: dict[str, Any], policy_keys: dict[str, Any], count: int, seed: int,
@@ -82,8 +85,9 @@ def battle_section(battles: int, seed: int) -> str:
 
 
 def game_stages(party: list[str], strategy: str, battle_policy: str, games: int, seed: int,
-                variants: dict[str, Any] | None = None, main: str = "ornstein_and_smough") -> np.ndarray:
-    cell: dict[str, Any] = {"party": party, "mini_boss": "gargoyle", "main_boss": main}
+                variants: dict[str, Any] | None = None, main: str = "ornstein_and_smough",
+                mini: str = "gargoyle") -> np.ndarray:
+    cell: dict[str, Any] = {"party": party, "mini_boss": mini, "main_boss": main}
     if variants:
         cell["variants"] = variants
     return outcomes("dstbg_game", cell, {"policy": strategy, "battle_policy": battle_policy}, games, seed, "stage")
@@ -127,6 +131,24 @@ def game_section(games: int, seed: int) -> str:
              + head.replace(" |\n|---|", " | beat the mini boss vs printed, points (paired) |\n|---|")
              + "---:|\n" + "\n".join(rules) + "\n")
     return text
+
+
+def four_section(games: int, seed: int) -> str:
+    """The funnel of the four core characters on every core boss pair (4 mini × 2 main bosses), then the best pair
+    in two other seat orders (R-3.11: the seat order fixes who activates first), under ``steward`` + ``veteran``."""
+    head = "| mini boss → main boss (party) | " + " | ".join(s for s, _ in STAGES) + " |\n|---|" + "---:|" * 4
+    party = PARTIES[4]
+    rows, best, top = [], ("", ""), -1.0
+    for mini in MINI_BOSSES:
+        for main in MAIN_BOSSES:
+            stages = game_stages(party, *NEW, games, seed, main=main, mini=mini)
+            rows.append(funnel_row(f"{mini} → {main}", stages))
+            if np.mean(stages >= 3) > top:
+                best, top = (mini, main), float(np.mean(stages >= 3))
+    for order in SEAT_ORDERS:
+        stages = game_stages(order, *NEW, games, seed, main=best[1], mini=best[0])
+        rows.append(funnel_row(f"{best[0]} → {best[1]} ({'+'.join(order)})", stages))
+    return head + "\n" + "\n".join(rows) + "\n"
 
 
 def build(battles: int, games: int, seed: int) -> str:
