@@ -1,4 +1,5 @@
-"""The veteran: the tactician's play, with the habits of a group that has played a few games — it keeps the estus,
+"""The veteran: the tactician's play, with the habits of a group that has played a few games — it prices stamina near
+damage (both fill the endurance bar, R-3.2: its own defaults of two tactician parameters), it keeps the estus,
 luck and heroic action for the boss when the whole game asks it to (``G_NEED``), chooses block or dodge by the
 chance of dying rather than by expected damage alone, reads the boss's behaviour deck as players do (the known next
 card, ``deck.known_next_card``: after its attack it steps where that card cannot hit), and (a switch, off by default:
