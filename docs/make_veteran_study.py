@@ -170,7 +170,7 @@ def build(battles: int, games: int, seed: int) -> str:
         "Old: `balanced` strategy + `tactician` battle policy (the defaults). New: `steward` + `veteran`: battles "
         "before the boss keep the estus, luck and heroic action (`G_NEED`), the party rests at the gate until "
         "ready while sparks stay above 2, restores luck and shops by improvement.\n\n" + games_text +
-        f"\n### Four characters on every core boss pair (knight+warrior+assassin+herald, `steward` + `veteran`)\n\n"
+        "\n### Four characters on every core boss pair (knight+warrior+assassin+herald, `steward` + `veteran`)\n\n"
         + four_section(games, seed) +
         "\n## Reading it\n\n"
         "- The veteran's defaults (`keep_estus_at`, `death_cost`, `let_boss_come` off, and its own values of two of "
@@ -179,10 +179,10 @@ def build(battles: int, games: int, seed: int) -> str:
         "differs from the tactician by the chance of dying in block-or-dodge and by those two values: on seed 1 the "
         "death rule alone gave +4.3 points against the Gargoyle (`mid_game`) and −0.3 with `late_game` gear, where "
         "the tactician's price of a stamina cube (0.3 damage; a black cube fills the endurance bar as a red one does, "
-        "R-3.2) had the party exhaust itself: at 0.6 the `late_game` Gargoyle gains 17 points. The veteran before "
-        "this change plays as `veteran` with `policy_params = {stamina_value = 0.3, dodge_edge = 0}`.\n"
-        "- Four characters (the table above): the game is won almost only on the Gargoyle → Dancer pair, two to four times in "
-        "10,000 games (before this change, on seed 1, 19 wins in 240,000 games over the 24 seat orders); where the four "
+        "R-3.2) paid for stamina-costly attacks and runs: at 0.6 the `late_game` Gargoyle gains 17 points. The "
+        "veteran of commit ccd5e3a plays as `veteran` with `policy_params = {stamina_value = 0.3, dodge_edge = 0}`.\n"
+        "- Four characters (the table above): the game is won almost only on the Gargoyle → Dancer pair, two to four "
+        "times in 10,000 games (before this change, on seed 1, 19 wins in 240,000 games over the 24 seat orders); where the four "
         "are lost: about two thirds before the mini boss, most of the rest at it, and nearly all who beat it on the "
         "main boss's map (its encounters sized for four), before the main boss.\n"
         "- Neither policy pair wins a game against Ornstein & Smough: the pair beats every policy of ours in battle "

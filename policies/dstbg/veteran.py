@@ -182,12 +182,12 @@ register(
         name="veteran",
         description=(
             "The tactician's play with a veteran's habits: it prices a stamina cube at 0.6 damage (the tactician, "
-            "0.3: stamina fills the endurance bar as damage does) and lets a dodge win a near tie; in a whole game's battles before the boss (G_NEED) it "
-            "drinks the estus only when nearly dead and keeps luck and the heroic action unless a hit would kill; "
-            "it blocks or dodges by the chance of dying when a hit can kill, not by expected damage alone; in boss battles, "
-            "once the next behaviour card is known (the deck repeats, R-12.7), it attacks, then steps where that card "
-            "cannot hit; with "
-            "let_boss_come, in boss battles it does not pay stamina to run to a node where it cannot attack."
+            "0.3: stamina fills the endurance bar as damage does) and lets a dodge win a near tie; in a whole game's "
+            "battles before the boss (G_NEED) it drinks the estus only when nearly dead and keeps luck and the heroic "
+            "action unless a hit would kill; it blocks or dodges by the chance of dying when a hit can kill, not by "
+            "expected damage alone; in boss battles, once the next behaviour card is known (the deck repeats, "
+            "R-12.7), it attacks, then steps where that card cannot hit; with let_boss_come, in boss battles it does "
+            "not pay stamina to run to a node where it cannot attack."
         ),
         decide=decide,
         params=tuple(replace(p, default=OWN_DEFAULTS.get(p.name, p.default)) for p in tactician.PARAMS) + (
