@@ -1,4 +1,5 @@
-"""The veteran: the tactician's play, with the habits of a group that has played a few games — it keeps the estus,
+"""The veteran: the tactician's play, with the habits of a group that has played a few games — it prices stamina near
+damage (both fill the endurance bar, R-3.2: its own defaults of two tactician parameters), it keeps the estus,
 luck and heroic action for the boss when the whole game asks it to (``G_NEED``), chooses block or dodge by the
 chance of dying rather than by expected damage alone, reads the boss's behaviour deck as players do (the known next
 card, ``deck.known_next_card``: after its attack it steps where that card cannot hit), and (a switch, off by default:
@@ -7,6 +8,7 @@ it lost battles) in boss battles lets the boss come instead of paying stamina to
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 from numba import njit
@@ -43,6 +45,13 @@ P_ESCAPE_REACH = N_TACTICIAN + 8
 P_RESERVE = tactician.P_RESERVE
 
 ROLL_BLOCK = 1  # H_LUCK column 3 (kernel combat.ROLL_*)
+
+# The veteran's own defaults for two of the tactician's parameters: a black cube fills the endurance bar as a red one
+# does (R-3.2, R-3.3: stamina and damage together kill), so it prices a stamina cube at 0.6 damage (the tactician,
+# 0.3) when choosing attacks, dodges and traps, and, the dodge dearer, lets a dodge win a near tie with a block
+# (``dodge_edge`` −0.5 damage: a block's dice leave damage on a hit that a dodge avoids whole, R-9.5). Chosen on seed
+# 1 (10,000 battles a cell): the tactician's defaults cost 17 points against the Gargoyle with `late_game` gear.
+OWN_DEFAULTS = {"stamina_value": 0.6, "dodge_edge": -50.0}
 
 
 @njit(inline="always")
@@ -172,15 +181,16 @@ register(
     Policy(
         name="veteran",
         description=(
-            "The tactician's play with a veteran's habits: in a whole game's battles before the boss (G_NEED) it "
-            "drinks the estus only when nearly dead and keeps luck and the heroic action unless a hit would kill; "
-            "it blocks or dodges by the chance of dying when a hit can kill, not by expected damage alone; in boss battles, "
-            "once the next behaviour card is known (the deck repeats, R-12.7), it attacks, then steps where that card "
-            "cannot hit; with "
-            "let_boss_come, in boss battles it does not pay stamina to run to a node where it cannot attack."
+            "The tactician's play with a veteran's habits: it prices a stamina cube at 0.6 damage (the tactician, "
+            "0.3: stamina fills the endurance bar as damage does) and lets a dodge win a near tie; in a whole game's "
+            "battles before the boss (G_NEED) it drinks the estus only when nearly dead and keeps luck and the heroic "
+            "action unless a hit would kill; it blocks or dodges by the chance of dying when a hit can kill, not by "
+            "expected damage alone; in boss battles, once the next behaviour card is known (the deck repeats, "
+            "R-12.7), it attacks, then steps where that card cannot hit; with let_boss_come, in boss battles it does "
+            "not pay stamina to run to a node where it cannot attack."
         ),
         decide=decide,
-        params=tactician.PARAMS + (
+        params=tuple(replace(p, default=OWN_DEFAULTS.get(p.name, p.default)) for p in tactician.PARAMS) + (
             Param("keep_for_boss", 1.0, 0.0, 1.0, "1: honour the game's request to keep estus, luck and the heroic "
                   "action for the boss", whole=True),
             Param("keep_estus_at", 8.0, 1.0, 10.0, "while keeping for the boss, drink only when black + red cubes "

@@ -83,10 +83,34 @@ def test_D_26_blocks_where_a_failed_dodge_kills_and_a_block_does_not():
 
 def test_D_26_nothing_at_stake_the_expectation_decides_as_for_the_tactician():
     st, opts, dist = _scene(L.H_DEFENCE, L.NEED_WIN)  # 10 free slots
+    same = {p.name: p.default for p in TAC.params}
     for block_e, p in ((260, 600), (100, 300), (300, 900)):
         _defence(opts, block_e, 4, p)
-        assert ask(VET.decide, L.H_DEFENCE, st, opts, 2, VET.vector(), dist) == \
+        assert ask(VET.decide, L.H_DEFENCE, st, opts, 2, VET.vector(same), dist) == \
             ask(TAC.decide, L.H_DEFENCE, st, opts, 2, TAC.vector(), dist)
+
+
+def test_R_3_2_a_stamina_cube_costs_the_veteran_more_an_attack_too_dear_is_left():
+    """R-3.2/R-3.3: black and red cubes fill one endurance bar, so the veteran prices a stamina cube at 0.6 damage
+    (the tactician 0.3): a 2-stamina attack for 0.8 more expected damage than a free one is the tactician's choice,
+    the free one the veteran's."""
+    assert VET.vector()[[p.name for p in VET.params].index("stamina_value")] == 0.6
+    st, opts, dist = _scene(L.H_ATTACK, L.NEED_WIN)  # empty bars: both are affordable
+    st.glob[L.G_ACTIVE] = 0
+    opts[1, :8] = [1, 0, 0, 0, 0, 200, 0, 0]  # free: 2.0 expected damage, no kill
+    opts[2, :8] = [2, 0, 0, 0, 2, 280, 0, 0]  # 2 stamina: 2.8 expected damage
+    assert ask(TAC.decide, L.H_ATTACK, st, opts, 3, TAC.vector(), dist) == 2  # 280 - 60 > 200
+    assert ask(VET.decide, L.H_ATTACK, st, opts, 3, VET.vector(), dist) == 1  # 280 - 120 < 200
+
+
+def test_R_9_5_a_near_tie_the_veteran_dodges_a_dodge_avoids_the_whole_hit():
+    """R-9.5: a dodge that succeeds takes nothing, a block keeps what its dice leave; with nothing at stake (no death
+    either way) the veteran's dodge_edge of −0.5 damage takes the dodge where the tactician, 0.3 behind, blocks."""
+    st, opts, dist = _scene(L.H_DEFENCE, L.NEED_WIN)  # 10 free slots: a 4-damage hit cannot kill
+    _defence(opts, 220, 4, 500)  # block 2.2 expected; dodge 50%: 2.0 expected, plus one stamina
+    assert ask(TAC.decide, L.H_DEFENCE, st, opts, 2, TAC.vector(), dist) == 0  # 200 + 30 >= 220: block
+    assert ask(VET.decide, L.H_DEFENCE, st, opts, 2, VET.vector(), dist) == 1  # 200 + 60 - 50 < 220: dodge
+    assert ask(VET.decide, L.H_DEFENCE, st, opts, 2, VET.vector({"dodge_edge": 0.0}), dist) == 0  # the edge decides
 
 
 def test_veteran_reads_only_the_public_view():
@@ -111,7 +135,8 @@ def test_veteran_with_its_habits_off_plays_the_tacticians_battles():
 
     game = get_game("dstbg")
     cell = {"party": ["knight", "warrior"], "boss": "gargoyle", "loadout": "mid_game"}
-    off = {"keep_for_boss": 0, "death_defence": 0, "let_boss_come": 0, "read_deck": 0}
+    off = {"keep_for_boss": 0, "death_defence": 0, "let_boss_come": 0, "read_deck": 0,
+           **{p.name: p.default for p in TAC.params}}  # and the tactician's own defaults, not the veteran's
     tac = game.play(cell | {"policy": "tactician"}, 3, 17, 0, 300)
     vet = game.play(cell | {"policy": "veteran", "policy_params": off}, 3, 17, 0, 300)
     assert np.array_equal(tac["win"], vet["win"]) and np.array_equal(tac["rounds"], vet["rounds"])

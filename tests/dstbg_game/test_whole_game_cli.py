@@ -216,8 +216,12 @@ def test_explain_says_why_the_strategy_rested_bought_and_went_to_the_boss():
 
     settings = {"party": ["knight", "warrior"], "policy": "steward", "battle_policy": "veteran"}
     cell = prepare(settings)
+    words = {code: text for code, (_, text) in WHY.items()}
     reasons = {}
-    for index in range(12):
+    for index in range(200):  # until a game has rested at the gate to get ready and one has gone to the boss
+        if words[G.WHY_REST_READY] in reasons.get("rest", set()) and \
+                reasons.get("battle", set()) & {words[G.WHY_BOSS_READY], words[G.WHY_BOSS_SPARKS]}:
+            break
         for event in game_events(cell, 1, cell_stream(settings), index):
             if event["why"]:
                 reasons.setdefault(event["event"], set()).add(event["why"])
@@ -226,7 +230,6 @@ def test_explain_says_why_the_strategy_rested_bought_and_went_to_the_boss():
                 assert event["why"], event  # a chosen rest, a purchase: always with its reason
             if event["event"] == "rest" and event["b"] == 0:
                 assert event["why"] is None  # forced by a defeat: nobody's choice
-    words = {code: text for code, (_, text) in WHY.items()}
     assert words[G.WHY_EXPLORE] in reasons["battle"] and words[G.WHY_REST_READY] in reasons["rest"]
     assert reasons["battle"] & {words[G.WHY_BOSS_READY], words[G.WHY_BOSS_SPARKS]}
     assert reasons["battle"] | reasons["rest"] <= {text for _, (events, text) in WHY.items() if events == ROUTE}
