@@ -84,7 +84,8 @@ def ladder(games: int, seed: int, write) -> str:
     rows = ["| table of three | model | best scripted (share) | expert | oracle (bound) | expert − best scripted (95% CI) |",
             "|---|---|---|---|---|---|"]
     commands = []
-    tables = [(others, model) for others in LADDER_ORDER for model in MODELS]
+    # at a table of one policy, the model named after it plays the same policies as `actual`: measured once
+    tables = [(others, model) for others in LADDER_ORDER for model in MODELS if model != others]
     text = ""
     for done, (others, model) in enumerate(tables, 1):
         cmd, res = dsim(["policies", "ladder", "--game", "bloodborne", "--hunters", "4", "--opponents", others,
@@ -93,7 +94,8 @@ def ladder(games: int, seed: int, write) -> str:
         by = {r["policy"]: r for r in res}
         expert, oracle = by["expert"], by["oracle"]
         best = by[expert["gain_over"]]
-        rows.append(f"| {others} | {model} | {best['policy']} {pct(best['win_rate'])} ({interval(best['ci95'])}) "
+        shown = f"{model} = {others}" if model == "actual" and others in MODELS else model
+        rows.append(f"| {others} | {shown} | {best['policy']} {pct(best['win_rate'])} ({interval(best['ci95'])}) "
                     f"| {pct(expert['win_rate'])} ({interval(expert['ci95'])}) "
                     f"| {pct(oracle['win_rate'])} ({interval(oracle['ci95'])}) "
                     f"| {100 * expert['gain']:+.1f} ({interval(expert['gain_ci95'], points=True)}) |")
