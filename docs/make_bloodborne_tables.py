@@ -112,10 +112,12 @@ LADDER_TEXT = ("`expert` plays the first listed seat (rotating round the table) 
                "(greedy) and takes the best unless no option beats the base by one standard error of the paired "
                "difference, redrawing first what no hunter has seen (the unrevealed dungeon cards, the upgrade "
                "deck's order, future dice, the secret picks made before its own). Its model of the others is a "
-               "parameter: `actual` assumes it knows their policies, `greedy` plays them all as greedy. `oracle` is "
-               "the same search on the true hidden state, one rollout an option: a bound, not a player. The best "
-               "scripted policy is the best of the five in the same seat on the same games; the gain is paired "
-               "(Tango's interval).\n")
+               "parameter (the `model` column): `actual` assumes it knows their policies, `greedy` plays them all as "
+               "greedy; at a table of greedy hunters the two are the same policies, measured once (`actual = "
+               "greedy`). `oracle` is the same search on the true hidden state, one rollout an option: a bound for "
+               "one-step searchers over the same base and model, not a player (under a wrong model it need not beat "
+               "the expert). The best scripted policy is the best of the five in the same seat on the same "
+               "games; the gain is paired (Tango's interval).\n")
 
 
 def main() -> None:
