@@ -49,9 +49,10 @@ def ask(s, pols, params, hook, seat, n):
 @jit
 def searched_answer(s, pols, params, hook, seat, n, p):
     """A decision in a searcher's replay (dsim.search): past the branch every seat plays its model (its own listed
-    policy, or for the others the one in ``MODEL_SLOT`` when ``SR_MODEL`` says so); before it, the searcher's decisions take the forced prefix, then at decision
-    ``SR_LENGTH`` an advance records the base policy's answer (and plays it), a rollout takes its option, and a
-    fair one redraws what the searcher cannot know (:func:`forget_unseen`)."""
+    policy, or for the others the one in ``MODEL_SLOT`` when ``SR_MODEL`` says so); before it, the searcher's
+    decisions take the forced prefix, then at decision ``SR_LENGTH`` an advance records the base policy's answer
+    (and plays it), a rollout takes its option, and a fair one redraws what the searcher cannot know
+    (:func:`forget_unseen`)."""
     q = np.int64(seat)
     if s.search[L.SR_ROLLING] == 1:
         m = L.MODEL_SLOT if s.search[L.SR_MODEL] == 1 and p != s.search[L.SR_LISTED] else p
