@@ -84,7 +84,8 @@ def ladder(games: int, seed: int, write) -> str:
     rows = ["| table of three | model | best scripted (share) | expert | oracle (bound) | expert − best scripted (95% CI) |",
             "|---|---|---|---|---|---|"]
     commands = []
-    tables = [(others, model) for others in LADDER_ORDER for model in MODELS]
+    # at a table of one policy, the model named after it plays the same policies as `actual`: measured once
+    tables = [(others, model) for others in LADDER_ORDER for model in MODELS if model != others]
     text = ""
     for done, (others, model) in enumerate(tables, 1):
         cmd, res = dsim(["policies", "ladder", "--game", "bloodborne", "--hunters", "4", "--opponents", others,
@@ -93,7 +94,8 @@ def ladder(games: int, seed: int, write) -> str:
         by = {r["policy"]: r for r in res}
         expert, oracle = by["expert"], by["oracle"]
         best = by[expert["gain_over"]]
-        rows.append(f"| {others} | {model} | {best['policy']} {pct(best['win_rate'])} ({interval(best['ci95'])}) "
+        shown = f"{model} = {others}" if model == "actual" and others in MODELS else model
+        rows.append(f"| {others} | {shown} | {best['policy']} {pct(best['win_rate'])} ({interval(best['ci95'])}) "
                     f"| {pct(expert['win_rate'])} ({interval(expert['ci95'])}) "
                     f"| {pct(oracle['win_rate'])} ({interval(oracle['ci95'])}) "
                     f"| {100 * expert['gain']:+.1f} ({interval(expert['gain_ci95'], points=True)}) |")
@@ -110,10 +112,12 @@ LADDER_TEXT = ("`expert` plays the first listed seat (rotating round the table) 
                "(greedy) and takes the best unless no option beats the base by one standard error of the paired "
                "difference, redrawing first what no hunter has seen (the unrevealed dungeon cards, the upgrade "
                "deck's order, future dice, the secret picks made before its own). Its model of the others is a "
-               "parameter: `actual` assumes it knows their policies, `greedy` plays them all as greedy. `oracle` is "
-               "the same search on the true hidden state, one rollout an option: a bound, not a player. The best "
-               "scripted policy is the best of the five in the same seat on the same games; the gain is paired "
-               "(Tango's interval).\n")
+               "parameter (the `model` column): `actual` assumes it knows their policies, `greedy` plays them all as "
+               "greedy; at a table of greedy hunters the two are the same policies, measured once (`actual = "
+               "greedy`). `oracle` is the same search on the true hidden state, one rollout an option: a bound for "
+               "one-step searchers over the same base and model, not a player (under a wrong model it need not beat "
+               "the expert). The best scripted policy is the best of the five in the same seat on the same "
+               "games; the gain is paired (Tango's interval).\n")
 
 
 def main() -> None:

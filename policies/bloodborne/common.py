@@ -267,8 +267,8 @@ def hit_value(d, instant, before, after, table, w_trophy, spread):
     return gain, killp * w_trophy
 
 
-@njit(cache=True)
-def card_value(opts, i, seat, hunters, hand, used, table, n, w, before, after):
+@njit(cache=True, inline="always")
+def card_value(opts, i, seat, hunters, hand, used, table, n, w, before, after, die_now):
     """Expected worth of playing row ``i`` this round, from the row's columns alone (a Transform: see
     :func:`play_value`).
 
@@ -276,12 +276,12 @@ def card_value(opts, i, seat, hunters, hand, used, table, n, w, before, after):
     w_cancel): the trophy's worth in echoes, the kill-chance spread, the roll-risk scale
     (:func:`p_die`), the weight of echoes lost at death, of banking, of each health point healed,
     of each used card recovered, of an upgrade, the damage guessed for unknown cards, and the
-    worth of cancelling a melee card; ``before``, ``after``: :func:`others_damage` (the same for every row,
-    so the caller computes it once)."""
+    worth of cancelling a melee card; ``before``, ``after``: :func:`others_damage`, and ``die_now``: :func:`p_die`
+    at the seat's health (the same for every row, so the caller computes them once: :func:`seat_risk`). Inlined
+    into :func:`play_value`: a call passes five arrays and the weights, about what the body costs."""
     w_trophy, spread, risk, w_loss, w_bank, w_heal, w_recover, w_upgrade, unknown, w_cancel = w
     health = hunters[seat, L.H_HEALTH]
     collected = hunters[seat, L.H_COLLECTED] * 1.0
-    die_now = p_die(health, table, risk, False)
     card_type, step = opts[i, L.OPT_TYPE], opts[i, L.OPT_STEP]
     if opts[i, L.OPT_RECOVER] > 0 or (card_type == L.UTILITY and step == L.STEP_DREAM):  # Dream / Insight
         if opts[i, L.OPT_HALVE] > 0:
@@ -308,7 +308,12 @@ def card_value(opts, i, seat, hunters, hand, used, table, n, w, before, after):
     health_after = health - opts[i, L.OPT_LOSE] if instant else health
     if opts[i, L.OPT_HEAL] > 0:
         health_after = L.START_HEALTH
-    die = 0.0 if opts[i, L.OPT_PREVENT] > 0 else p_die(health_after, table, risk, False)
+    if opts[i, L.OPT_PREVENT] > 0:
+        die = 0.0
+    elif health_after == health:
+        die = die_now
+    else:
+        die = p_die(health_after, table, risk, False)
     v = 0.0
     if card_type != L.UTILITY:
         gain, trophy = hit_value(opts[i, L.OPT_DAMAGE], instant, before, after, table, w_trophy, spread)
@@ -332,25 +337,33 @@ def card_value(opts, i, seat, hunters, hand, used, table, n, w, before, after):
 
 
 @njit(cache=True)
-def play_value(opts, i, seat, hunters, hand, used, table, n, w, w_transform, before, after):
+def play_value(opts, i, seat, hunters, hand, used, table, n, w, w_transform, before, after, die_now):
     """:func:`card_value`; a Transform is worth the best weapon still in hand (chosen once the step-1 picks
     are seen, BB-6.1) plus ``w_transform`` (that knowledge, less the second card it spends)."""
     if opts[i, L.OPT_STEP] != L.STEP_TRANSFORM:
-        return card_value(opts, i, seat, hunters, hand, used, table, n, w, before, after)
+        return card_value(opts, i, seat, hunters, hand, used, table, n, w, before, after, die_now)
     best = -1e9
     for j in range(n):
         if j != i and is_weapon(opts, j):
-            best = max(best, card_value(opts, j, seat, hunters, hand, used, table, n, w, before, after))
+            best = max(best, card_value(opts, j, seat, hunters, hand, used, table, n, w, before, after, die_now))
     return best + w_transform
+
+
+@njit(cache=True)
+def seat_risk(seat, hunters, hand, table, opts, n, w):
+    """``(before, after, die_now)`` of :func:`card_value` for every row of one HOOK_PLAY: the others' likely
+    damage (:func:`others_damage`) and :func:`p_die` at the seat's health."""
+    before, after = others_damage(seat, hunters, hand, table, opts, n, w[8])
+    return before, after, p_die(hunters[seat, L.H_HEALTH], table, w[2], False)
 
 
 @njit(cache=True)
 def best_play(opts, n, seat, hunters, hand, used, table, w, w_transform):
     """HOOK_PLAY: the row of highest :func:`play_value`."""
-    before, after = others_damage(seat, hunters, hand, table, opts, n, w[8])
+    before, after, die_now = seat_risk(seat, hunters, hand, table, opts, n, w)
     best, top = 0, -1e18
     for i in range(n):
-        v = play_value(opts, i, seat, hunters, hand, used, table, n, w, w_transform, before, after)
+        v = play_value(opts, i, seat, hunters, hand, used, table, n, w, w_transform, before, after, die_now)
         if v > top:
             best, top = i, v
     return best
@@ -358,16 +371,26 @@ def best_play(opts, n, seat, hunters, hand, used, table, w, w_transform):
 
 # ---------------------------------------------------------------- the other hooks
 @njit(cache=True)
-def trophy_chance_of(target, d, instant, seat, hunters, hand, table, opts, n, unknown, spread, others):
+def target_reach(target, seat, hunters, hand, table, opts, n, unknown):
+    """``(dt, pre)``: hunter ``target``'s likely damage this round and, if any, the likely damage of the hunters
+    (``seat`` excluded) resolving before it (0 otherwise): what :func:`trophy_chance_of` reads of the others,
+    the same for every row of a decision, so the caller computes it once."""
+    dt = expected_damage(target, seat, hunters, hand, table, opts, n, unknown)
+    if dt <= 0.0:
+        return dt, 0.0
+    return dt, hunter_damage_before(target, seat, hunters, hand, table, opts, n, unknown)
+
+
+@njit(cache=True)
+def trophy_chance_of(target, d, instant, seat, table, reach, spread, others):
     """P(hunter ``target`` damages the monster in the killing round, BB-9.4) if ``seat`` deals ``d``:
     echoes must be left when ``target`` resolves (an earlier kill leaves it nothing, BB-9.2) and the
-    round's damage must reach the echoes. 0 if ``target`` is not likely to deal damage. ``others``: the sum of
-    :func:`others_damage` (computed once by the caller)."""
-    dt = expected_damage(target, seat, hunters, hand, table, opts, n, unknown)
+    round's damage must reach the echoes. 0 if ``target`` is not likely to deal damage. ``reach``:
+    :func:`target_reach`, ``others``: the sum of :func:`others_damage` (both computed once by the caller)."""
+    dt, pre = reach
     if dt <= 0.0:
         return 0.0
     echoes = table[L.T_ECHOES]
-    pre = hunter_damage_before(target, seat, hunters, hand, table, opts, n, unknown)
     if instant or order_of(table, seat) < order_of(table, target):
         pre += d
     hits = 1.0 - kill_chance(pre - echoes, spread)
@@ -380,6 +403,7 @@ def pick_weapon(seat, hunters, hand, table, opts, n, unknown, w_trophy, spread, 
     (:func:`hit_value`); with ``deny`` ≥ 0, less ``w_deny`` times the chance it leaves hunter ``deny`` a
     trophy (:func:`trophy_chance_of`)."""
     before, after = others_damage(seat, hunters, hand, table, opts, n, unknown)
+    reach = target_reach(deny, seat, hunters, hand, table, opts, n, unknown) if deny >= 0 else (0.0, 0.0)
     best, top = 0, -1e18
     for i in range(n):
         instant = opts[i, L.OPT_STEP] == L.STEP_INSTANT
@@ -387,8 +411,7 @@ def pick_weapon(seat, hunters, hand, table, opts, n, unknown, w_trophy, spread, 
         gain, trophy = hit_value(d, instant, before, after, table, w_trophy, spread)
         v = gain + trophy - 0.5 * opts[i, L.OPT_LOSE]
         if deny >= 0:
-            v -= w_deny * trophy_chance_of(deny, d, instant, seat, hunters, hand, table, opts, n, unknown, spread,
-                                           before + after)
+            v -= w_deny * trophy_chance_of(deny, d, instant, seat, table, reach, spread, before + after)
         if v > top:
             best, top = i, v
     return best

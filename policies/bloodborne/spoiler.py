@@ -8,8 +8,8 @@ from __future__ import annotations
 from dsim.games.bloodborne.kernel import layout as L
 from dsim.games.bloodborne.policy import Param, Policy, policy_function, public_views, register
 from policies.bloodborne.common import (
-    HITTER_CARDS, RISK, SPREAD, TROPHY, UNKNOWN, UPGRADE, cancel_target, card_hook, expected_damage, lead, leader,
-    others_damage, pick_weapon, play_value, trophy_chance_of,
+    HITTER_CARDS, RISK, SPREAD, TROPHY, UNKNOWN, UPGRADE, cancel_target, card_hook, lead, leader, pick_weapon,
+    play_value, seat_risk, target_reach, trophy_chance_of,
 )
 
 P_MARGIN, P_DENY, P_TROPHY, P_SPREAD, P_RISK, P_UPGRADE, P_UNKNOWN, P_TRANSFORM = range(8)
@@ -26,23 +26,23 @@ def decide(hook, seat, public, n, params):
     unknown, spread, deny = params[P_UNKNOWN], params[P_SPREAD], params[P_DENY]
     if hook == L.HOOK_PLAY:
         w = (params[P_TROPHY], spread, params[P_RISK], LOSS, BANK, HEAL, RECOVER, params[P_UPGRADE], unknown, 1.0)
-        before, after = others_damage(seat, hunters, hand, table, opts, n, unknown)
-        base = 0.0
+        before, after, die_now = seat_risk(seat, hunters, hand, table, opts, n, w)
+        base, reach = 0.0, (0.0, 0.0)
         if target >= 0:
-            base = trophy_chance_of(target, 0, False, seat, hunters, hand, table, opts, n, unknown, spread,
-                                    before + after)
+            reach = target_reach(target, seat, hunters, hand, table, opts, n, unknown)
+            base = trophy_chance_of(target, 0, False, seat, table, reach, spread, before + after)
         best, top = 0, -1e18
         for i in range(n):
-            v = play_value(opts, i, seat, hunters, hand, used, table, n, w, params[P_TRANSFORM], before, after)
+            v = play_value(opts, i, seat, hunters, hand, used, table, n, w, params[P_TRANSFORM], before, after,
+                           die_now)
             if target >= 0:
                 # its hit's timing: how much it raises the leader's trophy chance over not hitting (an early
                 # kill lowers it); a Transform is timed later, at its own hook
                 if opts[i, L.OPT_TYPE] != L.UTILITY:
                     v -= deny * (trophy_chance_of(target, opts[i, L.OPT_DAMAGE], opts[i, L.OPT_STEP] == L.STEP_INSTANT,
-                                                  seat, hunters, hand, table, opts, n, unknown, spread, before + after)
-                                 - base)
+                                                  seat, table, reach, spread, before + after) - base)
                 if opts[i, L.OPT_CANCEL] > 0:  # the leader's melee card is cancelled (if it plays one)
-                    v += 0.5 * deny * min(1.0, expected_damage(target, seat, hunters, hand, table, opts, n, unknown))
+                    v += 0.5 * deny * min(1.0, reach[0])  # reach[0]: the leader's likely damage
                 if opts[i, L.OPT_CLASH] > 0 and hand[target, opts[i, L.OPT_CARD]] > 0:
                     kinds = 0  # the leader fires its own pistol with 1 / (its kinds in hand): both are void
                     for c in range(hand.shape[1]):

@@ -82,6 +82,20 @@ def test_the_oracle_sees_what_the_expert_cannot():
     assert any(_by_decision(plain)[k] != _by_decision(disturbed)[k] for k in first)
 
 
+def test_a_named_model_plays_every_other_hunter_past_the_branch():
+    """The model's one policy slot (``layout.MODEL_SLOT``): naming the others' own policy as the model searches
+    exactly as ``actual`` does (the same policies past the branch, the searcher its base); another policy changes
+    the rollouts' estimates."""
+    from dsim.games.bloodborne.searchers import MODELS
+
+    plays = range(4)
+    actual = _search(_cell(opponents="banker"), plays)
+    named = _search(_cell(opponents="banker", model=MODELS.index("banker")), plays)
+    other = _search(_cell(opponents="banker", model=MODELS.index("greedy")), plays)
+    assert _by_decision(named) == _by_decision(actual) and np.array_equal(named.values, actual.values)
+    assert _by_decision(other) != _by_decision(actual)
+
+
 def test_a_searched_game_is_the_same_on_one_thread_and_on_two():
     """Bit-identical whatever the threads: each replay is a pure function of (seed, stream, game, prefix, key)."""
     import numba

@@ -27,9 +27,10 @@ LAST_GAME_PIECE = 8  # the smallest piece, at the end of a batch
 
 warnings.filterwarnings("ignore", "First-class function type feature is experimental",
                         numba.NumbaExperimentalFeatureWarning)  # the per-seat policy tuple is such a type
-POLICIES_TYPE = numba.types.UniTuple(PolicyFunctionType, 2 * L.MAX_HUNTERS)
-"""A policy function per listed position, then (for a searcher's rollouts, ``rules.searched_answer``) the model
-each listed position plays past the branch."""
+POLICIES_TYPE = numba.types.UniTuple(PolicyFunctionType, L.POLICY_SLOTS)
+"""A policy function per listed position, then (``layout.MODEL_SLOT``) the one a searcher's model plays for all the
+other hunters past the branch (``rules.searched_answer``). One slot, not one per position: every slot is passed
+through each kernel call that is not inlined, in plain play too."""
 
 
 @lru_cache(maxsize=None)
@@ -47,19 +48,20 @@ def _entry(name: str) -> Any:
     return entry(getattr(B, f"{name}_impl"))
 
 
-def _pols(policies: tuple, models: tuple | None = None) -> tuple:
-    """Ten policy functions: one per listed position (empty ones repeat the first), then the models they play in a
-    searcher's rollouts (by default themselves)."""
+def _pols(policies: tuple, model: Any = None) -> tuple:
+    """The policy slots: a function per listed position (empty ones repeat the first), then a searcher's model
+    (by default the first listed policy, never played)."""
     own = tuple(policies[k] if k < len(policies) else policies[0] for k in range(L.MAX_HUNTERS))
-    return own + (own if models is None else _pols(models)[: L.MAX_HUNTERS])
+    return own + (policies[0] if model is None else model,)
 
 
-def _params(params: np.ndarray, models: np.ndarray | None = None) -> np.ndarray:
-    """The parameter rows of :func:`_pols`' ten slots."""
-    models = params if models is None else models
-    rows = np.zeros((2 * L.MAX_HUNTERS, max(1, params.shape[1], models.shape[1])), np.float64)
+def _params(params: np.ndarray, model: np.ndarray | None = None) -> np.ndarray:
+    """The parameter rows of :func:`_pols`' slots (the model's vector last, zeros without one)."""
+    width = max(1, params.shape[1], 0 if model is None else len(model))
+    rows = np.zeros((L.POLICY_SLOTS, width), np.float64)
     rows[: params.shape[0], : params.shape[1]] = params
-    rows[L.MAX_HUNTERS: L.MAX_HUNTERS + models.shape[0], : models.shape[1]] = models
+    if model is not None:
+        rows[L.MODEL_SLOT, : len(model)] = model
     return np.ascontiguousarray(rows)
 
 
@@ -105,7 +107,7 @@ def _search(tables_type: Any) -> Any:
     t = numba.types
     i64, i64a = t.int64, t.int64[::1]
     sig = t.void(tables_type, POLICIES_TYPE, t.float64[:, ::1], t.int32[::1], i64, t.int32[:, ::1], i64, i64, i64,
-                 i64, i64a, i64a, t.int32[:, ::1], i64a, i64a, i64a, i64a, t.float64[::1], t.int64[:, ::1],
+                 i64, i64, i64a, i64a, t.int32[:, ::1], i64a, i64a, i64a, i64a, t.float64[::1], t.int64[:, ::1],
                  t.int32[:, ::1])
     with kernel_cache():
         return numba.njit(sig, cache=True, parallel=True)(B.search_impl)
@@ -113,15 +115,17 @@ def _search(tables_type: Any) -> Any:
 
 class GameReplayer:
     """Games of one cell as a :class:`dsim.search.Replayer` for the searcher listed ``searcher``-th: replays with its
-    decisions forced (the other seats playing their listed policies), then rollouts in which every seat plays its
-    model (``models``: a function per listed position; the searcher's own slot is its base policy). ``hidden``
-    (tests): ``(decision, key)`` at which the true games' unseen state and earlier secret picks are changed."""
+    decisions forced (the other seats playing their listed policies; the searcher's own slot is its base policy),
+    then rollouts in which the others play ``model`` (one policy function for all, with its parameter vector
+    ``model_params``), or their own listed policies when it is ``None``. ``hidden`` (tests): ``(decision, key)`` at
+    which the true games' unseen state and earlier secret picks are changed."""
 
-    def __init__(self, tables: Tables, policies: tuple, params: np.ndarray, models: tuple, model_params: np.ndarray,
+    def __init__(self, tables: Tables, policies: tuple, params: np.ndarray, model: Any, model_params: np.ndarray | None,
                  variants: np.ndarray, hunters: int, seating: str, seed: int, stream: int, searcher: int,
                  hidden: tuple[int, int] | None = None) -> None:
         self.tables, self.hunters, self.seed, self.stream, self.searcher = tables, hunters, seed, stream, searcher
-        self.pols, self.params = _pols(policies, models), _params(params, model_params)
+        self.pols, self.params = _pols(policies, model), _params(params, model_params)
+        self.model = 0 if model is None else 1
         self.variants = np.ascontiguousarray(variants, np.int32)
         self.seats = seatings(hunters, seating)
         at, key = hidden if hidden is not None else (-1, 0)
@@ -136,7 +140,8 @@ class GameReplayer:
 
         *jobs, job_key = job_arrays(plays, prefixes, lengths, job_play, job_option, job_key)
         self.entry(self.tables, self.pols, self.params, self.variants, self.hunters, self.seats, self.seed,
-                   self.stream, mode, self.searcher, self.hidden, *jobs, job_key.view(np.int64), values, info, out)
+                   self.stream, mode, self.searcher, self.model, self.hidden, *jobs, job_key.view(np.int64), values,
+                   info, out)
         return values, info, out
 
     def advance(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray):

@@ -105,14 +105,11 @@ def replayer(cell: Cell, vector: np.ndarray, seed: int, stream: int,
     base = REGISTRY.get(base_name)
     own = [base if k == me else p for k, p in enumerate(cell.policies)]
     own_vectors = [base.vector() if k == me else cell.params[k] for k in range(cell.hunters)]
-    if model_name == "actual":
-        models, model_vectors = own, own_vectors
-    else:
-        models = [base if k == me else REGISTRY.get(model_name) for k in range(cell.hunters)]
-        model_vectors = [p.vector() for p in models]
+    model = None if model_name == "actual" else REGISTRY.get(model_name)
     game = engine.GameReplayer(cell.compiled.tables, tuple(compiled(p.decide) for p in own), _rows(own_vectors),
-                               tuple(compiled(p.decide) for p in models), _rows(model_vectors), cell.variants,
-                               cell.hunters, cell.seating, seed, stream, me, hidden)
+                               None if model is None else compiled(model.decide),
+                               None if model is None else model.vector(), cell.variants, cell.hunters, cell.seating,
+                               seed, stream, me, hidden)
     return game, budget
 
 

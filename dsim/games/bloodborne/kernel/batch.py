@@ -60,31 +60,33 @@ def search_value(s, row):
 
 
 @jit
-def arm(s, mode, searcher, prefix, length, option, key, monsters, bosses, hidden):
-    """Set the searcher's hold (``s.search``, ``s.prefix``) for one replay. A call of its own: Numba's parallel pass
+def arm(s, mode, searcher, model, prefix, length, option, key, monsters, bosses, hidden):
+    """Set the searcher's hold (``s.search``) for one replay. A call of its own: Numba's parallel pass
     hoists a loop-invariant slice assignment such as ``s.search[:SR_FIELDS] = 0`` out of the replay loop."""
     for f in range(L.SR_FIELDS):
         s.search[f] = 0
     s.search[L.SR_MODE], s.search[L.SR_LISTED], s.search[L.SR_LENGTH] = mode, searcher, length
+    s.search[L.SR_MODEL] = model
     s.search[L.SR_OPTION], s.search[L.SR_KEY] = option, key
     s.search[L.SR_MONSTERS], s.search[L.SR_BOSSES] = monsters, bosses
     s.search[L.SR_HIDDEN_AT], s.search[L.SR_HIDDEN_KEY] = hidden[0], hidden[1]
     for i in range(length):
-        s.prefix[i] = prefix[i]
+        s.search[L.SR_PREFIX + i] = prefix[i]
 
 
 SEARCH_BLOCK = 32
 """Replays per parallel block of a search call (each block reuses one state)."""
 
 
-def search_impl(t, pols, params, variants, hunters, seatings, seed, stream, mode, searcher, hidden, plays, prefixes,
-                lengths, job_play, job_option, job_key, values, info, out):
+def search_impl(t, pols, params, variants, hunters, seatings, seed, stream, mode, searcher, model, hidden, plays,
+                prefixes, lengths, job_play, job_option, job_key, values, info, out):
     """Replays of a searcher's games (dsim.search): job ``j`` plays game ``plays[job_play[j]]`` on its true stream
     with the searcher's first ``lengths[...]`` decisions forced from ``prefixes``; an advance (``mode``
     SEARCH_ADVANCE) plays on under the base policy and writes the next decision to ``info[j]`` (options, hook,
     base answer); a rollout answers it with ``job_option[j]`` and plays on under the models, from the stream
     ``job_key[j]`` with the unseen redrawn (SEARCH_FAIR) or as it truly lies (SEARCH_SEEING). ``values[j]`` is
-    :func:`search_value`; ``out`` (one row per job, or none) the outcome rows. ``hidden`` (tests): the searcher's
+    :func:`search_value`; ``out`` (one row per job, or none) the outcome rows. ``model``: 1 when the others play
+    the policy in ``MODEL_SLOT`` past the branch, 0 their own. ``hidden`` (tests): the searcher's
     decision at which the true game is disturbed (``rules.disturb``; -1: never) and the key of the disturbance."""
     count = job_play.shape[0]
     blocks = (count + SEARCH_BLOCK - 1) // SEARCH_BLOCK
@@ -98,7 +100,7 @@ def search_impl(t, pols, params, variants, hunters, seatings, seed, stream, mode
         for j in range(lo, hi):
             g = job_play[j]
             n = lengths[g]
-            arm(s, mode, searcher, prefixes[g], n, job_option[j], job_key[j], nm, nb, hidden)
+            arm(s, mode, searcher, model, prefixes[g], n, job_option[j], job_key[j], nm, nb, hidden)
             index = plays[g]
             play_game(s, t, pols, params, hunters, seatings[index % seatings.shape[0]],
                       battle_key(seed, stream, index), row)

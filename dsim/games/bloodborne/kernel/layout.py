@@ -191,27 +191,36 @@ N_OUT = OUT_SEAT + len(S_NAMES) * MAX_HUNTERS
 
 # --- s.search[SR_*]: a searcher's hold on one replayed game (dsim.search; engine.GameReplayer) -------------------
 # In plain play SR_MODE is SEARCH_OFF and ``ask`` never looks further. The searcher is the policy listed
-# SR_LISTED-th; its decisions (two options or more) are counted, the first SR_LENGTH answered from s.prefix.
+# SR_LISTED-th; its decisions (two options or more) are counted, the first SR_LENGTH answered from the forced
+# prefix (s.search[SR_PREFIX:]). One array for the whole hold: every state field is passed by value through each
+# kernel call that is not inlined, so plain play pays per field, not per element.
 SEARCH_OFF, SEARCH_ADVANCE, SEARCH_FAIR, SEARCH_SEEING = 0, 1, 2, 3
 SR_MODE = 0
 SR_LISTED = 1           # listed position of the searching policy
-SR_LENGTH = 2           # decisions forced from s.prefix
+SR_LENGTH = 2           # decisions forced from the prefix
 SR_COUNT = 3            # the searcher's decisions asked so far
 SR_OPTION = 4           # a rollout's answer at decision SR_LENGTH (the branch)
 SR_KEY = 5              # a rollout's stream key (the uint64's bits)
 SR_ASKED_N = 6          # advance: options at decision SR_LENGTH (0: the game ended first)
 SR_ASKED_HOOK = 7
 SR_ASKED_BASE = 8       # advance: the base policy's answer there
-SR_ROLLING = 9          # 1 past the branch: every seat plays its model (policy slots MAX_HUNTERS + listed)
+SR_ROLLING = 9          # 1 past the branch: every seat plays its model (SR_MODEL)
 SR_REPICK = 10          # 1 when the secret picks made before the branch in this step are to be drawn again
 SR_SEAT = 11            # the searcher's seat in this game (set at the branch)
 SR_MONSTERS = 12        # monster and boss counts of the data (the unseen dungeon cards are redrawn from them)
 SR_BOSSES = 13
 SR_HIDDEN_AT = 14       # tests: at the searcher's decision of this index (-1: never) the true game's unseen state
 SR_HIDDEN_KEY = 15      # ... is redrawn from this key and the earlier secret picks of the step changed (rules.disturb)
-SR_FIELDS = 16          # then a buffer of monster/boss indices (the redraw's pool)
+SR_MODEL = 16           # past the branch, the others play: 0 their own listed policies, 1 the policy in MODEL_SLOT
+SR_FIELDS = 17
 SEARCH_PREFIX = 4096
 """Forced decisions a replay holds (dsim.search.MAX_DECISIONS)."""
+SR_PREFIX = SR_FIELDS   # the forced answers, SEARCH_PREFIX of them
+SR_POOL = SR_FIELDS + SEARCH_PREFIX  # then a buffer of monster/boss indices (the redraw's pool)
+MODEL_SLOT = MAX_HUNTERS
+"""The policy tuple's slot past the listed ones: the one policy a searcher's model plays for all the others (SR_MODEL;
+plain play repeats the first listed policy there)."""
+POLICY_SLOTS = MAX_HUNTERS + 1
 SEARCH_SHAPING = 0.05
 """A rollout's value: 1 for a win, plus this times the score margin over the best other hunter / SEARCH_MARGIN
 (clipped to ±1), so a lost game still tells a near miss from a rout."""

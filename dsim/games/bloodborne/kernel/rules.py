@@ -1,6 +1,7 @@
 """The rules of Bloodborne: The Card Game as small step functions over a :class:`State` (rule IDs cited).
 
-``pols`` is a tuple of five policy functions (one per seat), ``params`` one parameter row per seat.
+``pols`` is a tuple of policy functions, one per listed position and one for a searcher's model
+(``layout.POLICY_SLOTS``); ``params`` holds a parameter row per slot.
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ def event(s, kind, seat, a, b, c):
         s.table[L.T_NEV] = k + 1
 
 
-@jit
+@jit(inline=True)
 def ask(s, pols, params, hook, seat, n):
     """The policy sitting at ``seat`` picks one of ``n`` option rows (a single row needs no policy); under a
-    searcher's replay (``s.search``), :func:`searched_answer` answers instead."""
+    searcher's replay (``s.search``), :func:`searched_answer` answers instead. Inlined: its call to
+    :func:`searched_answer` passes the whole state, so LLVM no longer inlined ``ask`` itself, and plain play paid a
+    call per decision (mixed table: 371k -> 401k instructions a game)."""
     if n <= 1:
         return 0
     s.table[L.T_NONCE] = np.int32(next_u64(s.prng) >> np.uint64(33))
@@ -45,13 +48,14 @@ def ask(s, pols, params, hook, seat, n):
 
 @jit
 def searched_answer(s, pols, params, hook, seat, n, p):
-    """A decision in a searcher's replay (dsim.search): past the branch every seat plays its model (policy slot
-    ``MAX_HUNTERS + p``); before it, the searcher's decisions take the forced prefix, then at decision
-    ``SR_LENGTH`` an advance records the base policy's answer (and plays it), a rollout takes its option, and a
-    fair one redraws what the searcher cannot know (:func:`forget_unseen`)."""
+    """A decision in a searcher's replay (dsim.search): past the branch every seat plays its model (its own listed
+    policy, or for the others the one in ``MODEL_SLOT`` when ``SR_MODEL`` says so); before it, the searcher's
+    decisions take the forced prefix, then at decision ``SR_LENGTH`` an advance records the base policy's answer
+    (and plays it), a rollout takes its option, and a fair one redraws what the searcher cannot know
+    (:func:`forget_unseen`)."""
     q = np.int64(seat)
     if s.search[L.SR_ROLLING] == 1:
-        m = p + L.MAX_HUNTERS
+        m = L.MODEL_SLOT if s.search[L.SR_MODEL] == 1 and p != s.search[L.SR_LISTED] else p
         return pols[m](hook, q, s.public, np.int64(n), params[m])
     if p != s.search[L.SR_LISTED]:
         return pols[p](hook, q, s.public, np.int64(n), params[p])
@@ -60,7 +64,7 @@ def searched_answer(s, pols, params, hook, seat, n, p):
     if c == s.search[L.SR_HIDDEN_AT]:
         disturb(s, hook, seat)
     if c < s.search[L.SR_LENGTH]:
-        return s.prefix[c]
+        return s.search[L.SR_PREFIX + c]
     if s.search[L.SR_MODE] == L.SEARCH_ADVANCE:
         k = pols[p](hook, q, s.public, np.int64(n), params[p])
         if k < 0 or k >= n:
@@ -96,7 +100,7 @@ def disturb(s, hook, seat):
 def draw_unseen(s, lo, hi, count, at):
     """Put ``count`` of the dungeon cards ``lo .. hi-1`` not yet revealed, drawn at random, at ``s.deck[at:]``."""
     seen_to = min(s.table[L.T_DECK_NEXT], L.DECK_SIZE)
-    pool = s.search[L.SR_FIELDS:]
+    pool = s.search[L.SR_POOL:]
     u = 0
     for card in range(lo, hi):
         seen = False

@@ -31,8 +31,8 @@ class State(NamedTuple):
     forced: np.ndarray    # int32[k]: die faces used before random ones (tests)
     trace: np.ndarray     # int32[events, EV_FIELDS]; 0 rows in batch play
     public: np.ndarray    # int32[R_OPTS + rows, width]: header and table, hunters, hand, used, opts (layout.P_*, R_*)
-    search: np.ndarray    # int64[SR_FIELDS + pool]: a searcher's hold on a replay (layout.SR_*); SEARCH_OFF in play
-    prefix: np.ndarray    # int32[SEARCH_PREFIX]: the searcher's forced answers
+    search: np.ndarray    # int64[SR_POOL + pool]: a searcher's hold on a replay (layout.SR_*), its forced answers and
+                          # the redraw's pool; SEARCH_OFF in plain play
 
 
 @allocating
@@ -48,7 +48,7 @@ def new_state(n_cards: int, n_tracks: int, n_upgrades: int, pool: int, variants:
         np.zeros(n_upgrades, np.int32), np.zeros(L.MAX_HUNTERS, np.int32), opts,
         np.zeros(max(pool, L.MAX_HUNTERS * 2), np.int32), variants.copy(), np.zeros(2, np.uint64),
         np.zeros(2, np.uint64), forced.copy(), np.zeros((trace_events, L.EV_FIELDS), np.int32), public,
-        np.zeros(L.SR_FIELDS + pool, np.int64), np.zeros(L.SEARCH_PREFIX, np.int32),
+        np.zeros(L.SR_POOL + pool, np.int64),
     )
 
 
