@@ -182,10 +182,7 @@ fixed_trailing_dims(Battle, {"opts": (L.OPT_FIELDS,), "dwalk": (L.NODE_COLS,), "
 # Compiled code makes the state's views from ``st``'s data pointer and these constants (dsim.numba_ref.fixed_views):
 # every rule step then addresses the state from one pointer, as it did the flat vector; loading each view from the
 # bundle cost a level-1 battle 2.9% more instructions.
-fixed_views(Battle, "st", {"glob": (0, (L.G_FIELDS,)), "chars": (L.C_BASE, (L.MAX_CHARS, L.C_FIELDS)),
-                           "enemies": (L.E_BASE, (L.MAX_ENEMIES, L.E_FIELDS)),
-                           "nodes": (L.N_BASE, (L.MAX_NODES, L.N_FIELDS)), "deck": (L.D_BASE, (L.MAX_DECK,)),
-                           "known": (L.K_BASE, (L.MAX_DECK,))})
+fixed_views(Battle, "st", L.STATE_VIEWS)
 fixed_trailing_dims(View, {"opts": (L.OPT_FIELDS,), "dwalk": (L.NODE_COLS,), "chars": (L.C_FIELDS,),
                            "enemies": (L.E_FIELDS,)})
 
