@@ -140,7 +140,8 @@ def build(battles: int) -> str:
             "A Knight and a Warrior set out from the bonfire with their starting kits for the Gargoyle. The spark "
             "dial gives them 4 retries (R-1.4). How likely are they to get through, and what would sparks more or "
             "less do?",
-            ["--party", "knight,warrior", "--boss", "gargoyle", "--games", str(max(battles * 2, 1)), "--seed", "1"],
+            ["--party", "knight,warrior", "--mini-boss", "gargoyle", "--games", str(max(battles * 2, 1)), "--seed",
+             "1"],
             "These are whole games (`dsim game`) read up to the mini boss: the party explores the boss's map, earns "
             "and spends souls on treasure and levels between battles (strategy `balanced`), carries estus, luck and "
             "heroic actions from battle to battle until a rest, and a defeat turns the same cards face down again "

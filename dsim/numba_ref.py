@@ -17,7 +17,10 @@ tuple itself.
 A named tuple class may declare, with :func:`fixed_trailing_dims`, the dimensions after the first of its
 C-contiguous arrays that are the same in every instance (a table's columns). ``r.field`` then gives those
 shapes and all strides as constants, so indexing multiplies by a constant instead of loading a shape from the
-tuple and multiplying by it; :func:`check_trailing_dims` guards the Python entry points.
+tuple and multiplying by it. It may declare, with :func:`fixed_views`, fields that are views of fixed shape at fixed
+offsets into another field (a state vector read by entity): ``r.field`` is then made from that field's data pointer
+and constants, never loaded from the tuple, so compiled code addresses every view from one base pointer, as it would
+the vector itself. :func:`check_trailing_dims` guards the Python entry points.
 """
 
 from __future__ import annotations
@@ -74,9 +77,34 @@ def _declared(cls: type) -> dict[str, tuple[int, ...]]:
     return next((_TRAILING_DIMS[k] for k in getattr(cls, "__mro__", ()) if k in _TRAILING_DIMS), {})
 
 
+_VIEWS: dict[type, tuple[str, dict[str, tuple[int, tuple[int, ...]]]]] = {}
+
+
+def fixed_views(cls: type, base: str, views: Mapping[str, tuple[int, tuple[int, ...]]]) -> None:
+    """Declare that field ``name`` of every ``cls`` (and subclass) instance is the C-contiguous view of shape
+    ``views[name][1]`` starting at element ``views[name][0]`` of the 1-D array field ``base`` (as
+    ``base[offset:offset + size].reshape(shape)``). Compiled code derives it from ``base``'s data pointer."""
+    unknown = ({base} | set(views)) - set(getattr(cls, "_fields", ()))
+    if unknown:
+        raise ValueError(f"{cls.__name__} has no fields {sorted(unknown)}")
+    _VIEWS[cls] = (base, {name: (int(offset), tuple(int(d) for d in shape)) for name, (offset, shape) in views.items()})
+
+
+def _declared_views(cls: type) -> tuple[str, dict[str, tuple[int, tuple[int, ...]]]]:
+    return next((_VIEWS[k] for k in getattr(cls, "__mro__", ()) if k in _VIEWS), ("", {}))
+
+
 def check_trailing_dims(tup: Any) -> None:
     """Raise ``ValueError`` unless each declared array field of ``tup`` is C-contiguous with its declared
-    trailing dimensions: compiled code reads through those constants, so a mismatch would read wrong memory."""
+    trailing dimensions, and each declared view is its base's memory at the declared offset and shape: compiled
+    code reads through those constants, so a mismatch would read wrong memory."""
+    base, views = _declared_views(type(tup))
+    for name, (offset, shape) in views.items():
+        a, whole = getattr(tup, name), getattr(tup, base)
+        start = whole.ctypes.data + offset * whole.itemsize if isinstance(whole, np.ndarray) else None
+        if not isinstance(a, np.ndarray) or a.shape != shape or not a.flags.c_contiguous or a.ctypes.data != start \
+                or a.dtype != whole.dtype or whole.ndim != 1 or offset + a.size > whole.shape[0]:
+            raise ValueError(f"{type(tup).__name__}.{name}: expected the view of {base}[{offset}:] of shape {shape}")
     for name, trailing in _declared(type(tup)).items():
         a = getattr(tup, name)
         if not isinstance(a, np.ndarray) or a.shape[1:] != trailing or not a.flags.c_contiguous:
@@ -117,12 +145,44 @@ def _with_constant_dims(context, builder, array_type: types.Array, data, trailin
     return data
 
 
+def _view_of(context, builder, view_type: types.Array, base_type: types.Array, base, offset: int,
+             shape: tuple[int, ...]):
+    """The data representation of the view of shape ``shape`` at element ``offset`` of the array ``base`` (its
+    data representation): its data pointer moved by a constant, every shape and stride a constant."""
+    model, base_model = context.data_model_manager[view_type], context.data_model_manager[base_type]
+    i64 = context.get_value_type(types.intp)
+    data = cgutils.get_null_value(model.get_data_type())
+    for name in ("meminfo", "parent"):
+        data = builder.insert_value(data, builder.extract_value(base, [base_model.get_field_position(name)]),
+                                    [model.get_field_position(name)])
+    pointer = builder.extract_value(base, [base_model.get_field_position("data")])
+    data = builder.insert_value(data, builder.gep(pointer, [i64(offset)], inbounds=True),
+                                [model.get_field_position("data")])
+    itemsize = context.get_abi_sizeof(context.get_data_type(view_type.dtype))
+    size = 1
+    for d in shape:
+        size *= d
+    data = builder.insert_value(data, i64(size), [model.get_field_position("nitems")])
+    data = builder.insert_value(data, i64(itemsize), [model.get_field_position("itemsize")])
+    data = builder.insert_value(data, i64(shape[0]), [model.get_field_position("shape"), 0])
+    return _with_constant_dims(context, builder, view_type, data, shape[1:])
+
+
 @lower_getattr_generic(Ref)
 def _ref_getattr(context, builder, typ: Ref, value, attr: str):
     i = typ.dtype.fields.index(attr)
     field_type = typ.dtype.types[i]
     if isinstance(field_type, types.BaseNamedTuple):  # a named tuple inside: a reference to it, nothing copied
         return cgutils.gep_inbounds(builder, value, 0, i)
+    base, views = _declared_views(getattr(typ.dtype, "instance_class", None))
+    if attr in views and isinstance(field_type, types.Array) and field_type.ndim == len(views[attr][1]):
+        j = typ.dtype.fields.index(base)
+        base_type = typ.dtype.types[j]
+        if isinstance(base_type, types.Array) and base_type.ndim == 1 and base_type.dtype == field_type.dtype:
+            data = _view_of(context, builder, field_type, base_type,
+                            builder.load(cgutils.gep_inbounds(builder, value, 0, j)), *views[attr])
+            return impl_ret_borrowed(context, builder, field_type,
+                                     context.data_model_manager[field_type].from_data(builder, data))
     data = builder.load(cgutils.gep_inbounds(builder, value, 0, i))
     trailing = _declared(getattr(typ.dtype, "instance_class", None)).get(attr)
     if trailing is not None and isinstance(field_type, types.Array) and field_type.layout == "C" \

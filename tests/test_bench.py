@@ -162,8 +162,8 @@ from dsim.games.dstbg import engine
 from dsim.games.dstbg.kernel import battle as K
 
 def fake_play_batch(tables, policy, params, seed, stream, start, count, piece=0):
-    table = np.zeros((K.N_OUT, count), np.int32)
-    table[K.OUT_RESULT], table[K.OUT_ROUNDS] = 1, 3
+    table = np.zeros((count, K.N_OUT), np.int32)
+    table[:, K.OUT_RESULT], table[:, K.OUT_ROUNDS] = 1, 3
     return table
 
 engine.play_batch = fake_play_batch

@@ -52,7 +52,7 @@ def test_bad_values_end_with_a_clear_error(extra: list[str], words: str) -> None
     (["bench", "--workloads", "", "--quick"], "--workloads: expected a comma-separated list, got ''"),
     (["game", "--party", ",knight", "--games", "5"], "--party: item 1 of ',knight' is empty"),
     (["game", "--mini-boss", "", "--games", "5"], "'--mini-boss': empty name"),
-    (["area", "--party", "knight", "--boss", "", "--games", "5"], "'--boss': empty name"),
+    (["area", "--party", "knight", "--mini-boss", "", "--games", "5"], "'--mini-boss': empty name"),
     (["policies", "compare", "--policies", "naive,,naive", "--party", "knight", "--encounter", "the_forgotten"],
      "--policies: item 2 of 'naive,,naive' is empty"),
     (["tune", "--party", "knight", "--encounter", "the_forgotten", "--rule", "enemy_health_delta", "--measure",

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numba import njit, typeof
 
-from dsim.numba_ref import check_trailing_dims, fixed_trailing_dims, keep_alive, ref, typeof_arrays
+from dsim.numba_ref import check_trailing_dims, fixed_trailing_dims, fixed_views, keep_alive, ref, typeof_arrays
 
 
 class Grid(NamedTuple):
@@ -111,3 +111,43 @@ def test_typeof_arrays_is_numba_typeof_for_each_kind_of_array_and_class():
     for tup in kinds:
         assert typeof_arrays(tup) == typeof(tup)
     assert len({typeof_arrays(tup) for tup in kinds}) == len(kinds)
+
+
+class Packed(NamedTuple):
+    whole: np.ndarray  # int32 (10,)
+    head: np.ndarray  # int32 (2,): whole[0:2]
+    grid: np.ndarray  # int32 (2, 3): whole[3:9]
+
+
+fixed_views(Packed, "whole", {"head": (0, (2,)), "grid": (3, (2, 3))})
+
+
+def _packed() -> Packed:
+    whole = np.arange(10, dtype=np.int32) * 10
+    return Packed(whole, whole[:2], whole[3:9].reshape(2, 3))
+
+
+@njit
+def _packed_through_ref(p, i: int, j: int):
+    r = ref(p)
+    got = r.head[1], r.grid[i, j], r.grid.shape[0], r.grid.shape[1], r.grid.strides[0], r.grid.size, r.head.shape[0]
+    r.grid[i, j] = -1
+    r.head[0] = -2
+    keep_alive(p)
+    return got
+
+
+def test_declared_views_read_and_write_their_base_at_the_declared_offsets():
+    p = _packed()
+    assert _packed_through_ref(p, 1, 2) == (10, 80, 2, 3, 12, 6, 2)
+    assert p.whole.tolist() == [-2, 10, 20, 30, 40, 50, 60, 70, -1, 90]
+
+
+def test_check_trailing_dims_refuses_a_view_that_is_not_of_its_base():
+    check_trailing_dims(_packed())
+    with pytest.raises(ValueError, match=r"Packed\.grid: expected the view of whole\[3:\] of shape \(2, 3\)"):
+        check_trailing_dims(_packed()._replace(grid=np.zeros((2, 3), np.int32)))
+    with pytest.raises(ValueError, match=r"Packed\.head: expected the view of whole\[0:\] of shape \(2,\)"):
+        check_trailing_dims(_packed()._replace(head=_packed().whole[1:3]))
+    with pytest.raises(ValueError, match="no fields"):
+        fixed_views(Packed, "whole", {"tail": (9, (1,))})

@@ -125,7 +125,7 @@ def test_counter_based_rng_independent_of_chunking(data, baseline):
     finally:
         numba.set_num_threads(before)
     assert np.array_equal(whole, pieces)
-    assert np.array_equal(whole[:, 1000:], tail)
+    assert np.array_equal(whole[1000:], tail)
 
 
 def test_replay_matches_batch(data, baseline):
@@ -133,8 +133,8 @@ def test_replay_matches_batch(data, baseline):
     table = engine.play_batch(comp.tables, baseline.decide, baseline.vector(), 5, 2, 0, 50)
     for index in (0, 17, 49):
         b = engine.play_one(comp.tables, baseline.decide, baseline.vector(), 5, 2, index)
-        assert b.glob[L.G_OUTCOME] == table[K.OUT_RESULT, index]
-        assert min(b.glob[L.G_ROUND], 60) == table[K.OUT_ROUNDS, index]
+        assert b.glob[L.G_OUTCOME] == table[index, K.OUT_RESULT]
+        assert min(b.glob[L.G_ROUND], 60) == table[index, K.OUT_ROUNDS]
 
 
 def test_walk_distances_are_copied_whole_or_the_board_corner_of_a_larger_buffer():

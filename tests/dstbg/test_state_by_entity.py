@@ -11,6 +11,7 @@ import numpy as np
 
 from dsim.games.dstbg.kernel import context as X
 from dsim.games.dstbg.kernel import layout as L
+from dsim.numba_ref import check_trailing_dims
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = [ROOT / "dsim" / "games" / "dstbg", ROOT / "policies" / "dstbg", ROOT / "policies" / "dstbg_game",
@@ -56,6 +57,8 @@ def test_views_share_the_state_vector() -> None:
             v.known[4]) == (7, 5, 2, 9, 11, 12)
     assert sum(a.size for a in v) == L.STATE_LEN and all(np.shares_memory(a, copy) for a in v)
     assert L.state_vector(v) is copy
+    check_trailing_dims(b)  # the views lie where compiled code makes them from the vector (layout.STATE_VIEWS)
+    assert [(name, a.shape) for name, a in zip(v._fields, v)] == [(n, shape) for n, (_, shape) in L.STATE_VIEWS.items()]
     rebound = X.with_state(b, copy)
     rebound.pub.chars[0, L.C_DAMAGE] = 3  # the policy's view is of the same vector
     assert copy[L.state_views(np.arange(L.STATE_LEN)).chars[0, L.C_DAMAGE]] == 3

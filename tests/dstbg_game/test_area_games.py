@@ -14,7 +14,7 @@ runner = CliRunner()
 
 
 def test_area_is_the_whole_games_share_that_beats_the_mini_boss_per_spark_value():
-    result = runner.invoke(app, ["area", "--party", "knight,warrior", "--boss", "gargoyle", "--sparks", "1",
+    result = runner.invoke(app, ["area", "--party", "knight,warrior", "--mini-boss", "gargoyle", "--sparks", "1",
                                  "--sparks", "4", "--games", "400", "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -38,12 +38,12 @@ def test_R_1_4_R_5_10_the_spark_dial_bounds_the_battles_lost():
 
 
 def test_a_main_boss_area_is_a_clear_error():
-    result = runner.invoke(app, ["area", "--party", "knight", "--boss", "ornstein_and_smough", "--games", "10"])
+    result = runner.invoke(app, ["area", "--party", "knight", "--mini-boss", "ornstein_and_smough", "--games", "10"])
     assert result.exit_code == 1 and "main boss" in result.output and "Traceback" not in result.output
 
 
 def test_area_options_it_cannot_honour_are_one_line_errors_and_a_repeated_dial_value_is_refused():
-    base = ["area", "--party", "knight,warrior", "--boss", "gargoyle", "--games", "20"]
+    base = ["area", "--party", "knight,warrior", "--mini-boss", "gargoyle", "--games", "20"]
     out = runner.invoke(app, [*base, "--set", "sparks_delta=2"])
     assert out.exit_code == 1 and "--set sparks_delta: `dsim area` sets the spark dial per row" in out.output
     out = runner.invoke(app, [*base, "--sparks", "99"])  # 4 sparks by R-1.4, the house rule adds at most 94
@@ -55,7 +55,7 @@ def test_area_options_it_cannot_honour_are_one_line_errors_and_a_repeated_dial_v
 def test_games_cut_off_by_the_battle_cap_are_counted_and_named():
     """`dsim area --sparks 98` reported 0.625 while more than half its games had hit the battle cap, without a
     word (audit, session 15): the JSON counts them per row and the table says how they were counted."""
-    args = ["area", "--party", "knight,warrior", "--boss", "gargoyle", "--games", "40", "--sparks", "4",
+    args = ["area", "--party", "knight,warrior", "--mini-boss", "gargoyle", "--games", "40", "--sparks", "4",
             "--set", "max_battles=3"]
     rows = json.loads(runner.invoke(app, [*args, "--json"]).stdout)["sparks"]
     assert rows[0]["capped"] > 0 and rows[0]["chance"] <= 1 - rows[0]["capped"] / 40

@@ -238,14 +238,21 @@ def test_explain_says_why_the_strategy_rested_bought_and_went_to_the_boss():
     assert out.exit_code == 0 and "\n    why: every face-down tile first" in out.output
 
 
-def test_dsim_game_takes_the_games_declared_options():
-    """`dsim game` is built from `dstbg_game`'s declared options (issue 46): each one a flag with the declared help,
-    none declared again by hand, so `dsim game` and `dsim run --game dstbg_game` cannot drift apart."""
+@pytest.mark.parametrize("name", ["game", "area"])
+def test_dsim_game_and_area_take_the_games_declared_options(name):
+    """`dsim game` and `dsim area` are built from `dstbg_game`'s declared options (issue 46): each one a flag with the
+    declared help, none declared again by hand, so they and `dsim run --game dstbg_game` cannot drift apart (`dsim
+    area` takes the options an area plays: the party, its mini boss, the battle policy)."""
     import typer.main
 
-    command = typer.main.get_command(app).commands["game"]
+    from dsim.games.dstbg_game.cli import AREA_OPTIONS
+
+    command = typer.main.get_command(app).commands[name]
     params = {p.name: p for p in command.params}
     declared = get_game("dstbg_game").options
-    assert declared
-    for option in declared:
+    taken = [o for o in declared if name == "game" or o.name in AREA_OPTIONS]
+    assert len(taken) == (len(declared) if name == "game" else len(AREA_OPTIONS))
+    for option in taken:
         assert params[option.name].opts == [option.flag] and params[option.name].help == option.help, option.name
+    flags = {flag for p in command.params for flag in p.opts}
+    assert not flags & ({o.flag for o in declared} - {o.flag for o in taken}) and "--boss" not in flags

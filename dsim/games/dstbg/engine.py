@@ -215,7 +215,7 @@ class BattleReplayer:
         count = len(job_play)
         values = np.empty(count, np.float64)
         info = np.empty((count, 4), np.int64)
-        out = np.empty((K.N_OUT, count if outcomes else 0), np.int32)
+        out = np.empty((count if outcomes else 0, K.N_OUT), np.int32)
         threads = numba.get_num_threads()
         parts = pieces(count, threads, SEARCH_PIECE, SEARCH_PIECE // 4, 4)
 
@@ -266,8 +266,8 @@ def play_batch(
     tables: X.Tables, policy, params: np.ndarray, seed: int, stream: int, start: int, count: int,
     piece: int = PIECE,
 ) -> np.ndarray:
-    """The outcome table of battles ``start .. start+count-1``: ``N_OUT`` × ``count`` int32, a row per
-    measure (``K.OUTCOME_NAMES``), so each measure is a contiguous column of results without a copy.
+    """The outcome table of battles ``start .. start+count-1``: ``count`` × ``N_OUT`` int32, a row per battle and a
+    column per measure (``K.OUTCOME_NAMES``), as every game's batch returns its outcomes.
 
     On several threads (``numba.get_num_threads()``, as a ``prange`` would use) each thread takes the next piece
     (:mod:`dsim.pieces`) whenever it is free; battle i's dice depend only on its index, so the cutting changes nothing."""
@@ -276,7 +276,7 @@ def play_batch(
         batch = partial(_policy_batch_entry(_tables_type(tables), policy), tables, params)
     else:
         batch = partial(_batch_entry(_tables_type(tables)), tables, compiled(policy), params)
-    out = np.empty((K.N_OUT, count), np.int32)  # every battle fills its whole column
+    out = np.empty((count, K.N_OUT), np.int32)  # every battle fills its whole row
     threads = numba.get_num_threads()
     parts = pieces(count, threads, piece, MIN_PIECE, LAST_PIECE)
     play_pieces(parts, threads, lambda worker, lo, hi: batch(seed, stream, start, lo, hi, out))
@@ -325,7 +325,7 @@ def play_from(
 
 
 def outcome_columns(table: np.ndarray) -> dict[str, np.ndarray]:
-    """An outcome table's rows as named columns (views, plus ``win``), the form sweeps and reports consume."""
-    cols = dict(zip(K.OUTCOME_NAMES, table))
-    cols["win"] = table[K.OUT_RESULT] == L.OUT_WIN
+    """An outcome table's columns by name (views, plus ``win``), the form sweeps and reports consume."""
+    cols = dict(zip(K.OUTCOME_NAMES, table.T))
+    cols["win"] = table[:, K.OUT_RESULT] == L.OUT_WIN
     return cols

@@ -381,7 +381,7 @@ class DSTBG(Game):
         def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
             table = _play_cell(cell, np.asarray(vector, np.float64), seed, stream, start, count)
             if measure is None:
-                return table[K.OUT_RESULT] == L.OUT_WIN
+                return table[:, K.OUT_RESULT] == L.OUT_WIN
             return self.measured(engine.outcome_columns(table), measure)
 
         return cell.policy, evaluate

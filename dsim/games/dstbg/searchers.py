@@ -103,7 +103,7 @@ def play_searched(tables, policy: SearchPolicy, vector: np.ndarray, seed: int, s
     ``searched`` (``count`` int64), if given, gets the decisions searched in each battle."""
     from dsim.games.dstbg.kernel.battle import N_OUT
 
-    tables_out = [np.zeros((N_OUT, 0), np.int32)]
+    tables_out = [np.zeros((0, N_OUT), np.int32)]
     for lo in range(start, start + count, GROUP):  # a group's rollouts at a time: memory bounded whatever the count
         plays = np.arange(lo, min(lo + GROUP, start + count), dtype=np.int64)
         found, replayer, _ = _search(tables, policy, vector, seed, stream, plays, progress=progress)
@@ -114,4 +114,4 @@ def play_searched(tables, policy: SearchPolicy, vector: np.ndarray, seed: int, s
         if searched is not None:
             searched[lo - start:lo - start + len(plays)] = lengths
         tables_out.append(replayer.outcomes(plays, prefixes, lengths))
-    return np.concatenate(tables_out, axis=1)
+    return np.concatenate(tables_out)

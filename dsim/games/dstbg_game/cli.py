@@ -12,8 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from dsim.clikit import (DataOpt, Seed, SetOpt, console, err, fail, listed, named, parse_sets, say_played_with,
-                         user_errors)
+from dsim.clikit import DataOpt, Seed, SetOpt, console, err, fail, parse_sets, say_played_with, user_errors
 from dsim.games.base import SettingsError
 from dsim.games.dstbg_game.cell import (DEFAULT_BATTLE_POLICY, DEFAULT_MAIN, DEFAULT_MINI, DEFAULT_PARTY,
                                         DEFAULT_STRATEGY)
@@ -190,34 +189,44 @@ def _battle_replay(cell: Any, seed: int, stream: int, index: int, battle: int, c
     return dataclasses.replace(cg.boss_compiled[boss], tables=tables), buffers.tile if fits else buffers.arena
 
 
+AREA_OPTIONS = ("party", "mini_boss", "battle_policy")  # the game's declared options `dsim area` takes (an area
+# ends at its mini boss: the main boss, a scenario and the campaign's purchases play no part in it)
+
+
 def area(
-    party: Annotated[str, typer.Option("--party", help="Comma-separated character ids, e.g. knight,warrior.")],
-    boss: Annotated[str, typer.Option(
-        "--boss", callback=named, help="Mini boss at the end of the area (`dsim data list bosses`).")],
     sparks: Annotated[list[int] | None, typer.Option(
         "--sparks", min=0, max=99, help="Spark dial values to report (repeatable; default 0 to 5). House rule: more "
                                         "or fewer sparks than R-1.4's 6 − party size.")] = None,
     games: Annotated[int, typer.Option("--games", min=1, max=10**9, help="Games per spark dial value.")] = 20_000,
-    strategy: Annotated[str, typer.Option("--strategy", help="Strategy between battles.")] = "balanced",
-    battle_policy: Annotated[str, typer.Option("--battle-policy", help="Battle policy.")] = "tactician",
+    strategy: Annotated[str, typer.Option("--strategy", help="Strategy between battles (`dsim policies list --game "
+                                                             "dstbg_game`).")] = DEFAULT_STRATEGY,
     seed: Seed = 1,
     set_: SetOpt = None,
     data: DataOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+    *,
+    options: dict[str, Any],
 ) -> None:
     """Chance to beat a mini boss's area within the sparks (R-1.4, R-5.9, R-5.10, R-6.5, R-12.27).
 
     Whole games (`dsim game`) read up to the mini boss: the party explores the boss's map, rests, buys, levels
     and retries after each defeat while sparks last; the chance is the share of games that beat the mini boss,
-    for each spark dial value (house rule `sparks_delta`), with 95% Wilson intervals."""
+    for each spark dial value (house rule `sparks_delta`), with 95% Wilson intervals. --party, --mini-boss and
+    --battle-policy are the options of `--game dstbg_game` (`dsim run`), with their defaults."""
     from dsim.clikit import progress
     from dsim.registry import get_game
     from dsim.play import cell_stream, play_sums
     from dsim.stats import wilson_interval
 
     chosen = get_game(NAME)  # the registered instance (a lookup: game.py imports this module for its commands)
-    base: dict[str, Any] = {"party": listed("--party", party), "mini_boss": boss,
-                            "policy": strategy, "battle_policy": battle_policy}
+    try:
+        given = chosen.settings_from_options(options)
+    except SettingsError as exc:
+        fail(str(exc))
+    base: dict[str, Any] = {"party": given.get("party", DEFAULT_PARTY), "policy": strategy,
+                            "mini_boss": given.get("mini_boss", DEFAULT_MINI),
+                            "battle_policy": given.get("battle_policy", DEFAULT_BATTLE_POLICY)}
+    boss = base["mini_boss"]
     base.update(parse_sets(chosen, set_))
     if "sparks_delta" in base.get("variants", {}):
         fail("--set sparks_delta: `dsim area` sets the spark dial per row; give the dial values with --sparks")
@@ -229,7 +238,7 @@ def area(
         from dsim.games.dstbg_game.variants import GAME_VARIANTS
 
         if game_data(data).bosses.get(boss) is not None and game_data(data).bosses[boss].kind != "mini":
-            fail(f"{boss!r} is a main boss: its area comes after a mini boss; play whole games with `dsim game "
+            fail(f"--mini-boss {boss}: a main boss, whose area comes after a mini boss; play whole games with `dsim game "
                  f"--main-boss {boss}`")
         default = 6 - len(base["party"])
         values = list(sparks or SPARKS)

@@ -200,9 +200,10 @@ class DSTBGGame(Game):
     def commands(self) -> list[tuple[str, Any]]:
         """``dsim game`` (whole games: the funnel, the gear at the bosses) and ``dsim area`` (the first area)."""
         from dsim.clikit import with_options
-        from dsim.games.dstbg_game.cli import area, game
+        from dsim.games.dstbg_game.cli import AREA_OPTIONS, area, game
 
-        return [("game", with_options(game, self.options)), ("area", area)]
+        return [("game", with_options(game, self.options)),
+                ("area", with_options(area, [o for o in self.options if o.name in AREA_OPTIONS]))]
 
 
 NOT_SIMULATED = {

@@ -224,9 +224,10 @@ def play(t, b, policy) -> None:
 
 @kernel
 def summarise(t, b, out: np.ndarray, i: int) -> None:
-    """Fill column ``i`` of the outcome table (``N_OUT`` rows, one column per battle) from the final state.
-    The sums run in locals and each row is stored once."""
+    """Fill row ``i`` of the outcome table (a row per battle, ``N_OUT`` columns) from the final state.
+    The sums run in locals and each column is stored once."""
     glob, chars, enemies = b.glob, b.chars, b.enemies
+    row = out[i]
     deaths = dealt = taken = stamina = estus = luck = heroic = dodges = dodges_ok = 0
     for c in range(glob[L.G_N_CHARS]):
         deaths += 1 - chars[c, L.C_ALIVE]
@@ -246,22 +247,22 @@ def summarise(t, b, out: np.ndarray, i: int) -> None:
         if t.etypes[et, L.ET_IS_BOSS] == 1:
             left = t.etypes[et, L.ET_HEALTH] - enemies[e, L.E_WOUNDS]
             boss_health = left if boss_health < 0 else boss_health + left
-    out[OUT_RESULT, i] = glob[L.G_OUTCOME]
-    out[OUT_ROUNDS, i] = min(glob[L.G_ROUND], t.variants[L.V_MAX_ROUNDS])
-    out[OUT_DEATHS, i] = deaths
-    out[OUT_DAMAGE_DEALT, i] = dealt
-    out[OUT_DAMAGE_TAKEN, i] = taken
-    out[OUT_STAMINA_SPENT, i] = stamina
-    out[OUT_ESTUS, i] = estus
-    out[OUT_LUCK, i] = luck
-    out[OUT_HEROIC, i] = heroic
-    out[OUT_KILLED, i] = killed
-    out[OUT_BOSS_HEALTH, i] = boss_health
-    out[OUT_HEATUP_ROUND, i] = glob[L.G_HEATUP_ROUND]
-    out[OUT_CARDS, i] = glob[L.G_CARDS_DRAWN] if boss_health >= 0 else -1  # no boss, no behaviour deck
-    out[OUT_DODGES, i] = dodges
-    out[OUT_DODGES_OK, i] = dodges_ok
-    out[OUT_NEXT_FIRST, i] = glob[L.G_NEXT_CHAR]
+    row[OUT_RESULT] = glob[L.G_OUTCOME]
+    row[OUT_ROUNDS] = min(glob[L.G_ROUND], t.variants[L.V_MAX_ROUNDS])
+    row[OUT_DEATHS] = deaths
+    row[OUT_DAMAGE_DEALT] = dealt
+    row[OUT_DAMAGE_TAKEN] = taken
+    row[OUT_STAMINA_SPENT] = stamina
+    row[OUT_ESTUS] = estus
+    row[OUT_LUCK] = luck
+    row[OUT_HEROIC] = heroic
+    row[OUT_KILLED] = killed
+    row[OUT_BOSS_HEALTH] = boss_health
+    row[OUT_HEATUP_ROUND] = glob[L.G_HEATUP_ROUND]
+    row[OUT_CARDS] = glob[L.G_CARDS_DRAWN] if boss_health >= 0 else -1  # no boss, no behaviour deck
+    row[OUT_DODGES] = dodges
+    row[OUT_DODGES_OK] = dodges_ok
+    row[OUT_NEXT_FIRST] = glob[L.G_NEXT_CHAR]
 
 
 @kernel
@@ -340,7 +341,7 @@ def play_block(t, policy, params, seed: int, stream: int, start: int, lo: int, h
 
 
 def play_batch_impl(t, policy, params, seed, stream, start, lo, hi, out):
-    """Battles ``start+lo .. start+hi-1`` into columns ``lo .. hi-1`` of ``out``, one after another on one
+    """Battles ``start+lo .. start+hi-1`` into rows ``lo .. hi-1`` of ``out``, one after another on one
     set of buffers. The engine runs several calls at once on threads of its own (the entry releases the GIL):
     a ``prange`` here made Numba optimise and generate the whole kernel three more times (parallel body, its
     wrapper, this function), a third of a cold compile. Results do not depend on threads or pieces."""
@@ -377,7 +378,7 @@ def search_block(t, policy, params, seed: int, stream: int, mode: int, plays, pr
     """Replays ``lo .. hi-1`` of a search (``context.SR_*``): job ``j`` replays battle ``plays[job_play[j]]`` with its
     prefix forced (and, unless ``mode`` is ``SEARCH_ADVANCE``, ``job_option[j]`` after it, then the switch to the
     rollout key ``job_key[j]``); its value goes to ``values[j]``, the decision after the prefix (options, hook, the
-    policy's answer, the cards drawn by then) to ``info[j]``, its outcomes to column ``j`` of ``out`` if it has one.
+    policy's answer, the cards drawn by then) to ``info[j]``, its outcomes to row ``j`` of ``out`` if it has one.
     ``hidden`` (tests): (decision, key) at which the true play's hidden state is
     redrawn, decision -1 for never."""
     b = search_buffers(t.steps.shape[0], params, X.SR_CHOICES + prefixes.shape[1] + 1)
@@ -406,7 +407,7 @@ def search_block(t, policy, params, seed: int, stream: int, mode: int, plays, pr
         info[j, 1] = s[X.SR_HOOK]
         info[j, 2] = s[X.SR_BASE]
         info[j, 3] = s[X.SR_DRAWN]
-        if j < out.shape[1]:
+        if j < out.shape[0]:
             summarise(tr, br, out, j)
     keep_alive(b)
 

@@ -15,7 +15,7 @@ import numpy as np
 from dsim.games.dstbg.kernel import layout as L
 from numba.extending import register_jitable
 
-from dsim.numba_ref import fixed_trailing_dims
+from dsim.numba_ref import fixed_trailing_dims, fixed_views
 
 # scenario vector layout (one encounter or boss battle, compiled per cell)
 SC_N_CHARS = 0
@@ -179,6 +179,10 @@ fixed_trailing_dims(Tables, {
 })
 fixed_trailing_dims(Battle, {"opts": (L.OPT_FIELDS,), "dwalk": (L.NODE_COLS,), "trace": (L.EV_FIELDS + L.STATE_LEN,),
                              "chars": (L.C_FIELDS,), "enemies": (L.E_FIELDS,), "nodes": (L.N_FIELDS,)})
+# Compiled code makes the state's views from ``st``'s data pointer and these constants (dsim.numba_ref.fixed_views):
+# every rule step then addresses the state from one pointer, as it did the flat vector; loading each view from the
+# bundle cost a level-1 battle 2.9% more instructions.
+fixed_views(Battle, "st", L.STATE_VIEWS)
 fixed_trailing_dims(View, {"opts": (L.OPT_FIELDS,), "dwalk": (L.NODE_COLS,), "chars": (L.C_FIELDS,),
                            "enemies": (L.E_FIELDS,)})
 

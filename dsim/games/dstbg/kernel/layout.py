@@ -109,6 +109,11 @@ MAX_DECK = 16
 # last shuffled (drawn this cycle; every position once it repeats), -1 where they have not --------------------------
 K_BASE = D_BASE + MAX_DECK
 STATE_LEN = K_BASE + MAX_DECK
+# where each view of the vector lies, (first element, shape): state_views cuts them so, and compiled code makes them
+# from the vector's data pointer so (context: dsim.numba_ref.fixed_views; check_trailing_dims checks they agree)
+STATE_VIEWS = {"glob": (0, (G_FIELDS,)), "chars": (C_BASE, (MAX_CHARS, C_FIELDS)),
+               "enemies": (E_BASE, (MAX_ENEMIES, E_FIELDS)), "nodes": (N_BASE, (MAX_NODES, N_FIELDS)),
+               "deck": (D_BASE, (MAX_DECK,)), "known": (K_BASE, (MAX_DECK,))}
 
 
 class StateViews(NamedTuple):
