@@ -306,27 +306,34 @@ def red_total(foes, nf, pre, red):
 
 
 @helper(inline=True)
-def accept_of(heroes, h, rows, worth, ns, white, red, dmg, top, spare, reds, costs, cap):
+def accept_of(rows, worth, ns, white, red, dmg, top, spare, reds, costs, cap, hero):
     """Worth of the exchange on dice (``white``, ``red``) as rolled (DM-7.1–7.4, 7.11), from an evaluation's
     tables: the hero's hit ``dmg`` on the best target less the cost of the enemies' strikes; a hit landing first
-    that kills a striker stops its strike; enemies striking first may kill the hero before the hit. ``top``: the
+    that kills a striker stops its strike; enemies striking first may kill the hero before the hit. ``hero``:
+    (vitality left, most damage that lands at once — 1 when mounted, DM-7.10 —, strikes first on a double). ``top``: the
     best worth of ``dmg`` on one enemy, ``spare``: the same among those it does not kill (-inf if none). The
     best is taken over the enemies as a group: x ↦ x − c rounds monotonically, so it is the same number."""
     total = reds[red]
     if dmg == 0:
         return -costs[min(total, cap)]
-    landed = min(total, L.MOUNT_HIT) if heroes[h, L.H_MOUNT] >= 0 else total
-    if red < white and landed >= vitality_left(heroes, h):
+    if red < white and min(total, hero[1]) >= hero[0]:
         return -costs[min(total, cap)]  # dead before the hit (DM-7.4)
     if ns == 0:
         return -1e18
-    if not (white < red or (white == red and strikes_first_on_double(heroes, h))):
+    if not (white < red or (white == red and hero[2])):
         return top - costs[min(total, cap)]
     best = spare - costs[min(total, cap)]
     for k in range(ns):  # a kill landing first stops that enemy's strike
         if dmg >= rows[k, FOE_NEED]:
             best = max(best, worth[k, FOE_KILL] - costs[min(total - row_hit(rows, k, red), cap)])
     return best
+
+
+@helper(inline=True)
+def hero_at_risk(heroes, h):
+    """The ``hero`` tuple of :func:`accept_of`."""
+    return (vitality_left(heroes, h), L.MOUNT_HIT if heroes[h, L.H_MOUNT] >= 0 else 1 << 30,
+            strikes_first_on_double(heroes, h))
 
 
 @helper(inline=True)
@@ -364,12 +371,13 @@ def roll_of(heroes, h, rows, worth, ns, reds, costs, cap, w):
     special = heroes[h, L.H_EXHAUSTED] == 0
     won = split_value(rows, worth, ns, L.GRAB_DAMAGE + item_bonus(heroes, h), w) if special else 0.0
     at = stack_array(1, 7, np.float64)[0]  # each double's best answer but the reroll
+    hero = hero_at_risk(heroes, h)
     plain, doubles = 0.0, 0.0
     for white in range(1, 7):
         dmg = hit_damage(heroes, h, white)
-        top, spare = hit_worths(rows, worth, ns, dmg, w)
+        top, spare = hit_worths(rows, worth, ns, dmg, w) if dmg > 0 else (0.0, 0.0)
         for red in range(1, 7):
-            v = accept_of(heroes, h, rows, worth, ns, white, red, dmg, top, spare, reds, costs, cap)
+            v = accept_of(rows, worth, ns, white, red, dmg, top, spare, reds, costs, cap, hero)
             if white == red and special:
                 at[white] = max(v, grab_of(heroes, h, red, won, reds, costs, cap))
                 doubles += at[white]
@@ -392,19 +400,20 @@ def quick_of(heroes, h, rows, worth, ns, costs, cap, w):
     dmg = L.QUICK_DAMAGE + item_bonus(heroes, h)
     for k in range(ns):
         worth[k, FOE_QUICK] = row_strike(rows, worth, k, dmg, w)
+    hits = stack_array(1, MAX_FOES, np.int64)[0]  # each enemy's strike on the dice at hand
     ev = 0.0
     for white in range(1, 7):
         for red in range(1, 7):
             total = 0
             for k in range(ns):
-                total += max(row_hit(rows, k, white), row_hit(rows, k, red))
+                hits[k] = max(row_hit(rows, k, white), row_hit(rows, k, red))
+                total += hits[k]
             if white + red < L.PASS_TOTAL:
                 ev -= costs[min(total, cap)]
                 continue
             best = -1e18
             for k in range(ns):
-                taken = total - max(row_hit(rows, k, white), row_hit(rows, k, red))
-                best = max(best, worth[k, FOE_QUICK] - costs[min(taken, cap)])
+                best = max(best, worth[k, FOE_QUICK] - costs[min(total - hits[k], cap)])
             ev += best
     return ev / 36.0
 
@@ -423,7 +432,7 @@ def double_worths(table, heroes, foes, h, w):
     white, red = table[L.T_WHITE], table[L.T_RED]
     dmg = hit_damage(heroes, h, white)
     top, spare = hit_worths(rows, worth, ns, dmg, w)
-    accept = accept_of(heroes, h, rows, worth, ns, white, red, dmg, top, spare, reds, costs, cap)
+    accept = accept_of(rows, worth, ns, white, red, dmg, top, spare, reds, costs, cap, hero_at_risk(heroes, h))
     won = split_value(rows, worth, ns, L.GRAB_DAMAGE + item_bonus(heroes, h), w)
     grab = grab_of(heroes, h, red, won, reds, costs, cap)
     return accept, grab, roll_of(heroes, h, rows, worth, ns, reds, costs, cap, w)
