@@ -99,7 +99,7 @@ def strike_value(foes, f, eff, left, w):
 
 
 # ---------------------------------------------------------------- heroes
-@helper
+@helper(inline=True)
 def attack_profile(heroes, h):
     """(faces, damage) of hero ``h``'s white die: its own faces and the die's value (``DIE``), or when mounted
     the mount's printed faces and damage (DM-7.11, the default reading)."""
@@ -231,7 +231,10 @@ def standing(foes, nf, pre, rows, worth, w):
         rows[k, FOE_LEFT] = left
         rows[k, FOE_ARMOUR] = foes[f, L.F_ARMOUR]
         rows[k, FOE_NEED] = left + foes[f, L.F_ARMOUR]
-        t = threat(foes, f)
+        total = 0
+        for face in range(1, 7):
+            total += face if has(mask, face) else 0
+        t = total / 6.0  # threat(foes, f), from the faces it strikes on
         worth[k, FOE_THREAT] = t
         worth[k, FOE_KILL] = t * (w[0] * left + w[1]) + w[2] * foes[f, L.F_POINTS]  # deal_value of a kill
         k += 1
@@ -306,13 +309,14 @@ def red_total(foes, nf, pre, red):
 
 
 @helper(inline=True)
-def accept_of(rows, worth, ns, white, red, dmg, top, spare, reds, costs, cap, hero):
+def accept_of(rows, worth, ns, white, red, dmg, hit, reds, costs, cap, hero):
     """Worth of the exchange on dice (``white``, ``red``) as rolled (DM-7.1–7.4, 7.11), from an evaluation's
     tables: the hero's hit ``dmg`` on the best target less the cost of the enemies' strikes; a hit landing first
     that kills a striker stops its strike; enemies striking first may kill the hero before the hit. ``hero``:
-    (vitality left, most damage that lands at once — 1 when mounted, DM-7.10 —, strikes first on a double). ``top``: the
-    best worth of ``dmg`` on one enemy, ``spare``: the same among those it does not kill (-inf if none). The
-    best is taken over the enemies as a group: x ↦ x − c rounds monotonically, so it is the same number."""
+    (vitality left, most damage that lands at once — 1 when mounted, DM-7.10 —, strikes first on a double).
+    ``hit`` (:func:`hit_worths`): the best worth of ``dmg`` on one enemy, the same among those it does not kill
+    (-inf if none) and how many it kills. The best is taken over the enemies as a group: x ↦ x − c rounds
+    monotonically, so it is the same number."""
     total = reds[red]
     if dmg == 0:
         return -costs[min(total, cap)]
@@ -320,7 +324,8 @@ def accept_of(rows, worth, ns, white, red, dmg, top, spare, reds, costs, cap, he
         return -costs[min(total, cap)]  # dead before the hit (DM-7.4)
     if ns == 0:
         return -1e18
-    if not (white < red or (white == red and hero[2])):
+    top, spare, kills = hit
+    if kills == 0 or not (white < red or (white == red and hero[2])):
         return top - costs[min(total, cap)]
     best = spare - costs[min(total, cap)]
     for k in range(ns):  # a kill landing first stops that enemy's strike
@@ -338,14 +343,16 @@ def hero_at_risk(heroes, h):
 
 @helper(inline=True)
 def hit_worths(rows, worth, ns, dmg, w):
-    """(top, spare) of :func:`accept_of` for a hit of ``dmg``."""
-    top, spare = -1e18, -np.inf
+    """(top, spare, kills) of :func:`accept_of` for a hit of ``dmg``."""
+    top, spare, kills = -1e18, -np.inf, 0
     for k in range(ns):
         v = row_strike(rows, worth, k, dmg, w)
         top = max(top, v)
         if dmg < rows[k, FOE_NEED]:
             spare = max(spare, v)
-    return top, spare
+        else:
+            kills += 1
+    return top, spare, kills
 
 
 @helper
@@ -375,9 +382,9 @@ def roll_of(heroes, h, rows, worth, ns, reds, costs, cap, w):
     plain, doubles = 0.0, 0.0
     for white in range(1, 7):
         dmg = hit_damage(heroes, h, white)
-        top, spare = hit_worths(rows, worth, ns, dmg, w) if dmg > 0 else (0.0, 0.0)
+        hit = hit_worths(rows, worth, ns, dmg, w) if dmg > 0 else (0.0, 0.0, 0)
         for red in range(1, 7):
-            v = accept_of(rows, worth, ns, white, red, dmg, top, spare, reds, costs, cap, hero)
+            v = accept_of(rows, worth, ns, white, red, dmg, hit, reds, costs, cap, hero)
             if white == red and special:
                 at[white] = max(v, grab_of(heroes, h, red, won, reds, costs, cap))
                 doubles += at[white]
@@ -402,12 +409,21 @@ def quick_of(heroes, h, rows, worth, ns, costs, cap, w):
     dmg = L.QUICK_DAMAGE + item_bonus(heroes, h)
     for k in range(ns):
         worth[k, FOE_QUICK] = row_strike(rows, worth, k, dmg, w)
+    strike = stack_array(7, 7, np.int64)  # [low, high]: enemies striking on high; [high, low]: on low, not high
+    strike[:, :] = 0
+    for k in range(ns):
+        mask = rows[k, FOE_MASK]
+        for high in range(1, 7):
+            if has(mask, high):
+                for low in range(1, high + 1):
+                    strike[low, high] += 1
+            else:
+                for low in range(1, high):
+                    strike[high, low] += has(mask, low)
     pair = stack_array(7, 7, np.float64)  # [low, high]: the pair's worth
     for low in range(1, 7):
         for high in range(low, 7):
-            total = 0
-            for k in range(ns):
-                total += row_hit(rows, k, high) if has(rows[k, FOE_MASK], high) else row_hit(rows, k, low)
+            total = high * strike[low, high] + (low * strike[high, low] if low < high else 0)
             if low + high < L.PASS_TOTAL:
                 pair[low, high] = costs[min(total, cap)]
                 continue
@@ -439,8 +455,8 @@ def double_worths(table, heroes, foes, h, w):
     cap = cost_table(heroes, h, w[3], w[4], costs)
     white, red = table[L.T_WHITE], table[L.T_RED]
     dmg = hit_damage(heroes, h, white)
-    top, spare = hit_worths(rows, worth, ns, dmg, w)
-    accept = accept_of(rows, worth, ns, white, red, dmg, top, spare, reds, costs, cap, hero_at_risk(heroes, h))
+    accept = accept_of(rows, worth, ns, white, red, dmg, hit_worths(rows, worth, ns, dmg, w), reds, costs, cap,
+                       hero_at_risk(heroes, h))
     won = split_value(rows, worth, ns, L.GRAB_DAMAGE + item_bonus(heroes, h), w)
     grab = grab_of(heroes, h, red, won, reds, costs, cap)
     return accept, grab, roll_of(heroes, h, rows, worth, ns, reds, costs, cap, w)
