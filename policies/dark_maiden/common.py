@@ -117,7 +117,7 @@ def item_bonus(heroes, h):
     return (heroes[h, L.H_ITEMS] >> L.ITEM_A) & 1
 
 
-@helper
+@helper(inline=True)
 def hit_damage(heroes, h, white):
     """Damage of hero ``h``'s white die ``white`` (0 if it misses): the die's value or the mount's damage, +1
     with item A (DM-2.9)."""
@@ -281,6 +281,13 @@ def cost_table(heroes, h, w_exhaust, w_mount, costs):
     return cap
 
 
+@helper(inline=True)
+def lost_table(reds, costs, cap, lost):
+    """``lost[r]``: the cost of everything the standing enemies deal on red die ``r`` (:func:`red_totals`)."""
+    for red in range(1, 7):
+        lost[red] = costs[min(reds[red], cap)]
+
+
 @helper
 def split_value(rows, worth, ns, points, w):
     """Worth of a grab's ``points`` split among the standing enemies (DM-7.7; an armoured enemy's first point is
@@ -312,25 +319,25 @@ def red_total(foes, nf, pre, red):
 
 
 @helper(inline=True)
-def accept_of(rows, worth, ns, white, red, dmg, hit, reds, costs, cap, hero):
+def accept_of(rows, worth, ns, white, red, dmg, hit, reds, lost, costs, cap, hero):
     """Worth of the exchange on dice (``white``, ``red``) as rolled (DM-7.1–7.4, 7.11), from an evaluation's
     tables: the hero's hit ``dmg`` on the best target less the cost of the enemies' strikes; a hit landing first
     that kills a striker stops its strike; enemies striking first may kill the hero before the hit. ``hero``:
     (vitality left, most damage that lands at once — 1 when mounted, DM-7.10 —, strikes first on a double).
-    ``hit`` (:func:`hit_worths`): the best worth of ``dmg`` on one enemy, the same among those it does not kill
+    ``lost`` (:func:`lost_table`): the cost of every strike on each red die. ``hit`` (:func:`hit_worths`): the best worth of ``dmg`` on one enemy, the same among those it does not kill
     (-inf if none) and how many it kills. The best is taken over the enemies as a group: x ↦ x − c rounds
     monotonically, so it is the same number."""
     total = reds[red]
     if dmg == 0:
-        return -costs[min(total, cap)]
+        return -lost[red]
     if red < white and min(total, hero[1]) >= hero[0]:
-        return -costs[min(total, cap)]  # dead before the hit (DM-7.4)
+        return -lost[red]  # dead before the hit (DM-7.4)
     if ns == 0:
         return -1e18
     top, spare, kills = hit
     if kills == 0 or not (white < red or (white == red and hero[2])):
-        return top - costs[min(total, cap)]
-    best = spare - costs[min(total, cap)]
+        return top - lost[red]
+    best = spare - lost[red]
     for k in range(ns):  # a kill landing first stops that enemy's strike
         if dmg >= rows[k, FOE_NEED]:
             best = max(best, worth[k, FOE_KILL] - costs[min(total - row_hit(rows, k, red), cap)])
@@ -358,7 +365,7 @@ def hit_worths(rows, worth, ns, dmg, w):
     return top, spare, kills
 
 
-@helper
+@helper(inline=True)
 def grab_chance(heroes, h, red):
     """P(the grab's new white die beats ``red``; Guerrero: equals it) (DM-7.5, DM-7.7)."""
     wins = GRAB_FACES - red + (1 if heroes[h, L.H_SPECIAL] == L.HS_GRAB_EQUAL else 0)
@@ -366,11 +373,11 @@ def grab_chance(heroes, h, red):
 
 
 @helper(inline=True)
-def grab_of(heroes, h, red, won, reds, costs, cap):
+def grab_of(heroes, h, red, won, lost):
     """Worth of a grab against ``red`` (DM-7.7): its chance times ``won`` (the worth of the split points, with no
     strike back), else the enemies' strikes with the red die."""
     p = grab_chance(heroes, h, red)
-    return p * won - (1.0 - p) * costs[min(reds[red], cap)]
+    return p * won - (1.0 - p) * lost[red]
 
 
 @helper
@@ -381,15 +388,17 @@ def roll_of(heroes, h, rows, worth, ns, reds, costs, cap, w):
     special = heroes[h, L.H_EXHAUSTED] == 0
     won = split_value(rows, worth, ns, L.GRAB_DAMAGE + item_bonus(heroes, h), w) if special else 0.0
     at = stack_array(1, 7, np.float64)[0]  # each double's best answer but the reroll
+    lost = stack_array(1, 7, np.float64)[0]
+    lost_table(reds, costs, cap, lost)
     hero = hero_at_risk(heroes, h)
     plain, doubles = 0.0, 0.0
     for white in range(1, 7):
         dmg = hit_damage(heroes, h, white)
         hit = hit_worths(rows, worth, ns, dmg, w) if dmg > 0 else (0.0, 0.0, 0)
         for red in range(1, 7):
-            v = accept_of(rows, worth, ns, white, red, dmg, hit, reds, costs, cap, hero)
+            v = accept_of(rows, worth, ns, white, red, dmg, hit, reds, lost, costs, cap, hero)
             if white == red and special:
-                at[white] = max(v, grab_of(heroes, h, red, won, reds, costs, cap))
+                at[white] = max(v, grab_of(heroes, h, red, won, lost))
                 doubles += at[white]
             else:
                 plain += v
@@ -456,12 +465,14 @@ def double_worths(table, heroes, foes, h, w):
     ns = standing(foes, table[L.T_FOES], 0, rows, worth, w)
     red_totals(rows, ns, reds)
     cap = cost_table(heroes, h, w[3], w[4], costs)
+    lost = stack_array(1, 7, np.float64)[0]
+    lost_table(reds, costs, cap, lost)
     white, red = table[L.T_WHITE], table[L.T_RED]
     dmg = hit_damage(heroes, h, white)
-    accept = accept_of(rows, worth, ns, white, red, dmg, hit_worths(rows, worth, ns, dmg, w), reds, costs, cap,
-                       hero_at_risk(heroes, h))
+    accept = accept_of(rows, worth, ns, white, red, dmg, hit_worths(rows, worth, ns, dmg, w), reds, lost, costs,
+                       cap, hero_at_risk(heroes, h))
     won = split_value(rows, worth, ns, L.GRAB_DAMAGE + item_bonus(heroes, h), w)
-    grab = grab_of(heroes, h, red, won, reds, costs, cap)
+    grab = grab_of(heroes, h, red, won, lost)
     return accept, grab, roll_of(heroes, h, rows, worth, ns, reds, costs, cap, w)
 
 
