@@ -324,9 +324,9 @@ def accept_of(rows, worth, ns, white, red, dmg, hit, reds, lost, costs, cap, her
     tables: the hero's hit ``dmg`` on the best target less the cost of the enemies' strikes; a hit landing first
     that kills a striker stops its strike; enemies striking first may kill the hero before the hit. ``hero``:
     (vitality left, most damage that lands at once — 1 when mounted, DM-7.10 —, strikes first on a double).
-    ``lost`` (:func:`lost_table`): the cost of every strike on each red die. ``hit`` (:func:`hit_worths`): the best worth of ``dmg`` on one enemy, the same among those it does not kill
-    (-inf if none) and how many it kills. The best is taken over the enemies as a group: x ↦ x − c rounds
-    monotonically, so it is the same number."""
+    ``lost`` (:func:`lost_table`): the cost of every strike on each red die. ``hit`` (:func:`hit_worths`): the
+    best worth of ``dmg`` on one enemy, the same among those it does not kill (-inf if none) and how many it kills.
+    The best is taken over the enemies as a group: x ↦ x − c rounds monotonically, so it is the same number."""
     total = reds[red]
     if dmg == 0:
         return -lost[red]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.policy import Param, Policy, policy_function, public_views, register
 from policies.dark_maiden.common import (
-    attack_value, best_mount_row, bonus_strike_value, double_worths, mount_attack_gain, party_damage, pick, plain_answer,
-    potion_value, top_role,
+    attack_value, best_mount_row, bonus_strike_value, double_worths, mount_attack_gain, party_damage, pick,
+    plain_answer, potion_value, top_role,
 )
 
 (P_RUN, P_DAMAGE, P_KILL, P_POINT, P_EXHAUST, P_MOUNT, P_QUICK, P_DRINK_GAIN, P_DRINK_KILLS,
