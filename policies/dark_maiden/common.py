@@ -5,7 +5,10 @@ Everything reads only what ``decide`` receives (``public_views``: the table, the
 the option rows). Values are in *standard damage points*: one point of damage on a hero of vitality
 :data:`STD_VITALITY` (so a death costs about 6); an enemy's worth scales with its *threat*, the damage its red
 die deals on average per exchange (DM-7.3). Option columns per hook: ``policies/dark_maiden/README.md``.
-No helper makes an array: they compile without reference counting, as the policies do (:func:`helper`).
+No helper makes an array: they compile without reference counting, as the policies do (:func:`helper`); an
+evaluation of an exchange works from tables of the standing enemies built once in its stack frame
+(:func:`standing`, :func:`stack_array`), and sums its worth over the 36 dice in the order of its definition, so a
+faster table changes no number (``tests/dark_maiden/test_evaluators.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from numba import njit
+import numpy as np
+from numba import config, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from dsim.games.dark_maiden.kernel import layout as L
 from dsim.numba_cache import cache_folder, cache_under
@@ -96,7 +102,7 @@ def strike_value(foes, f, eff, left, w):
 
 
 # ---------------------------------------------------------------- heroes
-@helper
+@helper(inline=True)
 def attack_profile(heroes, h):
     """(faces, damage) of hero ``h``'s white die: its own faces and the die's value (``DIE``), or when mounted
     the mount's printed faces and damage (DM-7.11, the default reading)."""
@@ -111,7 +117,7 @@ def item_bonus(heroes, h):
     return (heroes[h, L.H_ITEMS] >> L.ITEM_A) & 1
 
 
-@helper
+@helper(inline=True)
 def hit_damage(heroes, h, white):
     """Damage of hero ``h``'s white die ``white`` (0 if it misses): the die's value or the mount's damage, +1
     with item A (DM-2.9)."""
@@ -133,7 +139,7 @@ def vitality_left(heroes, h):
     return heroes[h, L.H_VITALITY] - heroes[h, L.H_DAMAGE]
 
 
-@helper
+@helper(inline=True)
 def damage_cost(heroes, h, d, w_exhaust, w_mount):
     """Cost of ``d`` enemy damage landing on hero ``h``: each point 1/vitality of a life (a death wipes the
     rest, DM-7.9), in standard points; a mounted hero takes 1, is dismounted and exhausted (DM-7.10)."""
@@ -168,50 +174,140 @@ def top_role(table, foes):
     return top
 
 
+# ---------------------------------------------------------------- the enemies an evaluation faces
+FOE_MASK, FOE_LEFT, FOE_ARMOUR, FOE_NEED = range(4)
+"""Integer columns of an evaluation's foe rows (:func:`standing`): the red faces the enemy strikes on (its own
+faces less the Dark Maiden's call, DM-9.4), its vitality left, its armour and the damage that kills it."""
+FOE_INTS = 4
+FOE_THREAT, FOE_KILL, FOE_QUICK = range(3)
+"""Float columns: its :func:`threat`, the worth of killing it (:func:`deal_value` of a kill) and of a quick
+strike's hit on it."""
+FOE_FLOATS = 3
+MAX_FOES = L.MAX_FOES  # a global of this module, so that a table's size is a literal (:func:`stack_array`)
+COSTS = 100
+"""Entries of a :func:`cost_table`: a hero's vitality is at most 99 (the schema's bound)."""
+
+
+@intrinsic
+def _stack_array(typingctx, rows, cols, dtype):
+    """A C-ordered ``rows`` × ``cols`` array of ``dtype`` (both literal) in the caller's stack frame: an evaluation's
+    tables without an allocation (the helpers compile without reference counting). Uninitialised."""
+    if not (isinstance(rows, types.IntegerLiteral) and isinstance(cols, types.IntegerLiteral)):
+        return None
+    r, c = rows.literal_value, cols.literal_value
+    array = types.Array(dtype.dtype, 2, "C")
+
+    def codegen(context, builder, signature, args):
+        element = context.get_value_type(dtype.dtype)
+        size = context.get_abi_sizeof(element)
+        intp = context.get_value_type(types.intp)
+        out = context.make_array(array)(context, builder)
+        context.populate_array(out, data=cgutils.alloca_once(builder, element, size=r * c),
+                               shape=[intp(r), intp(c)], strides=[intp(c * size), intp(size)],
+                               itemsize=intp(size), meminfo=None)
+        return out._getvalue()
+
+    return array(rows, cols, dtype), codegen
+
+
+def _heap_array(rows: int, cols: int, dtype: Any) -> np.ndarray:
+    return np.empty((rows, cols), dtype)
+
+
+stack_array = _heap_array if config.DISABLE_JIT else _stack_array  # NUMBA_DISABLE_JIT=1 runs the same code
+
+
 @helper
-def foes_alive(table, foes, pre):
-    """Enemies in play that ``pre`` potions would leave standing."""
-    n = 0
-    for f in range(table[L.T_FOES]):
-        n += foe_left(foes, f, pre) > 0
-    return n
-
-
-# ---------------------------------------------------------------- one exchange (DM-7)
-@helper
-def best_single(foes, nf, pre, dmg, w):
-    """The best worth of ``dmg`` on one standing enemy (armour −1, DM-9.7)."""
-    best = 0.0
-    for f in range(nf):
-        left = foe_left(foes, f, pre)
-        if left > 0:
-            best = max(best, strike_value(foes, f, max(0, dmg - foes[f, L.F_ARMOUR]), left, w))
-    return best
-
-
-@helper
-def split_value(foes, nf, pre, points, w):
-    """Worth of a grab's ``points`` split among the enemies (DM-7.7; an armoured enemy's first point is lost):
-    all on one, or enough to kill one and the rest on another."""
-    best = 0.0
+def standing(foes, nf, pre, rows, worth, w):
+    """Fill ``rows`` (``FOE_*`` integer columns) and ``worth`` (``FOE_THREAT``, ``FOE_KILL``) with the enemies that
+    ``pre`` potions leave standing, in play order, and return how many: what every evaluation of one exchange
+    reads, worked out once (a threat costs a pass over the faces)."""
+    k = 0
     for f in range(nf):
         left = foe_left(foes, f, pre)
         if left <= 0:
             continue
-        need = left + foes[f, L.F_ARMOUR]
-        v = strike_value(foes, f, max(0, points - foes[f, L.F_ARMOUR]), left, w)
+        mask = foes[f, L.F_FACES]
+        if foes[f, L.F_SPECIAL] == L.SP_REINFORCEMENTS:
+            mask &= ~(1 << L.DARK_MAIDEN_CALL)  # the call deals nothing (DM-9.4, :func:`foe_hit`)
+        rows[k, FOE_MASK] = mask
+        rows[k, FOE_LEFT] = left
+        rows[k, FOE_ARMOUR] = foes[f, L.F_ARMOUR]
+        rows[k, FOE_NEED] = left + foes[f, L.F_ARMOUR]
+        total = 0
+        for face in range(1, 7):
+            total += face if has(mask, face) else 0
+        t = total / 6.0  # threat(foes, f), from the faces it strikes on
+        worth[k, FOE_THREAT] = t
+        worth[k, FOE_KILL] = t * (w[0] * left + w[1]) + w[2] * foes[f, L.F_POINTS]  # deal_value of a kill
+        k += 1
+    return k
+
+
+@helper(inline=True)
+def row_strike(rows, worth, k, dmg, w):
+    """:func:`strike_value` of ``dmg`` damage (armour not yet off, DM-9.7) on standing row ``k``."""
+    eff = max(0, dmg - rows[k, FOE_ARMOUR])
+    if eff <= 0:
+        return 0.0
+    if eff >= rows[k, FOE_LEFT]:
+        return worth[k, FOE_KILL]
+    return worth[k, FOE_THREAT] * w[0] * eff
+
+
+@helper(inline=True)
+def row_hit(rows, k, red):
+    """What standing row ``k`` deals on red die ``red`` (:func:`foe_hit`)."""
+    return red if has(rows[k, FOE_MASK], red) else 0
+
+
+@helper
+def red_totals(rows, ns, reds):
+    """``reds[r]``: everything the standing enemies deal on red die ``r`` (they strike together, DM-7.4)."""
+    for red in range(1, 7):
+        total = 0
+        for k in range(ns):
+            total += row_hit(rows, k, red)
+        reds[red] = total
+
+
+@helper
+def cost_table(heroes, h, w_exhaust, w_mount, costs):
+    """``costs[j]`` = :func:`damage_cost` of ``j`` points for ``j`` up to the cap it returns, beyond which the cost
+    no longer grows (the vitality left; 1 when mounted): look a cost up as ``costs[min(d, cap)]``."""
+    cap = 1 if heroes[h, L.H_MOUNT] >= 0 else min(max(1, vitality_left(heroes, h)), COSTS - 1)
+    for j in range(cap + 1):
+        costs[j] = damage_cost(heroes, h, j, w_exhaust, w_mount)
+    return cap
+
+
+@helper(inline=True)
+def lost_table(reds, costs, cap, lost):
+    """``lost[r]``: the cost of everything the standing enemies deal on red die ``r`` (:func:`red_totals`)."""
+    for red in range(1, 7):
+        lost[red] = costs[min(reds[red], cap)]
+
+
+@helper
+def split_value(rows, worth, ns, points, w):
+    """Worth of a grab's ``points`` split among the standing enemies (DM-7.7; an armoured enemy's first point is
+    lost): all on one, or enough to kill one and the rest on another."""
+    best = 0.0
+    for k in range(ns):
+        need = rows[k, FOE_NEED]
+        v = row_strike(rows, worth, k, points, w)
         if need < points:
             rest = points - need
             more = 0.0
-            for g in range(nf):
-                lg = foe_left(foes, g, pre)
-                if g != f and lg > 0:
-                    more = max(more, strike_value(foes, g, max(0, rest - foes[g, L.F_ARMOUR]), lg, w))
+            for j in range(ns):
+                if j != k:
+                    more = max(more, row_strike(rows, worth, j, rest, w))
             v += more
         best = max(best, v)
     return best
 
 
+# ---------------------------------------------------------------- one exchange (DM-7)
 @helper
 def red_total(foes, nf, pre, red):
     """Everything the standing enemies deal on red die ``red`` (they strike together, DM-7.4)."""
@@ -222,123 +318,183 @@ def red_total(foes, nf, pre, red):
     return total
 
 
-@helper
-def accept_value(table, heroes, foes, h, white, red, pre, w):
-    """Worth of the exchange on dice (``white``, ``red``) as rolled (DM-7.1–7.4, 7.11): the hero's hit on the
-    best target less the cost of the enemies' strikes; a hit landing first that kills a striker stops its
-    strike; enemies striking first may kill the hero before the hit. ``w`` = (w_damage, w_kill, w_point,
-    w_exhaust, w_mount)."""
-    nf = table[L.T_FOES]
-    total = red_total(foes, nf, pre, red)
-    dmg = hit_damage(heroes, h, white)
+@helper(inline=True)
+def accept_of(rows, worth, ns, white, red, dmg, hit, reds, lost, costs, cap, hero):
+    """Worth of the exchange on dice (``white``, ``red``) as rolled (DM-7.1–7.4, 7.11), from an evaluation's
+    tables: the hero's hit ``dmg`` on the best target less the cost of the enemies' strikes; a hit landing first
+    that kills a striker stops its strike; enemies striking first may kill the hero before the hit. ``hero``:
+    (vitality left, most damage that lands at once — 1 when mounted, DM-7.10 —, strikes first on a double).
+    ``lost`` (:func:`lost_table`): the cost of every strike on each red die. ``hit`` (:func:`hit_worths`): the
+    best worth of ``dmg`` on one enemy, the same among those it does not kill (-inf if none) and how many it kills.
+    The best is taken over the enemies as a group: x ↦ x − c rounds monotonically, so it is the same number."""
+    total = reds[red]
     if dmg == 0:
-        return -damage_cost(heroes, h, total, w[3], w[4])
-    landed = min(total, L.MOUNT_HIT) if heroes[h, L.H_MOUNT] >= 0 else total
-    if red < white and landed >= vitality_left(heroes, h):
-        return -damage_cost(heroes, h, total, w[3], w[4])  # dead before the hit (DM-7.4)
-    first = white < red or (white == red and strikes_first_on_double(heroes, h))
-    best = -1e18
-    for f in range(nf):
-        left = foe_left(foes, f, pre)
-        if left <= 0:
-            continue
-        eff = max(0, dmg - foes[f, L.F_ARMOUR])
-        taken = total
-        if first and eff >= left:
-            taken -= foe_hit(foes, f, red)
-        v = strike_value(foes, f, eff, left, w) - damage_cost(heroes, h, taken, w[3], w[4])
-        best = max(best, v)
+        return -lost[red]
+    if red < white and min(total, hero[1]) >= hero[0]:
+        return -lost[red]  # dead before the hit (DM-7.4)
+    if ns == 0:
+        return -1e18
+    top, spare, kills = hit
+    if kills == 0 or not (white < red or (white == red and hero[2])):
+        return top - lost[red]
+    best = spare - lost[red]
+    for k in range(ns):  # a kill landing first stops that enemy's strike
+        if dmg >= rows[k, FOE_NEED]:
+            best = max(best, worth[k, FOE_KILL] - costs[min(total - row_hit(rows, k, red), cap)])
     return best
 
 
-@helper
+@helper(inline=True)
+def hero_at_risk(heroes, h):
+    """The ``hero`` tuple of :func:`accept_of`."""
+    return (vitality_left(heroes, h), L.MOUNT_HIT if heroes[h, L.H_MOUNT] >= 0 else 1 << 30,
+            strikes_first_on_double(heroes, h))
+
+
+@helper(inline=True)
+def hit_worths(rows, worth, ns, dmg, w):
+    """(top, spare, kills) of :func:`accept_of` for a hit of ``dmg``."""
+    top, spare, kills = -1e18, -np.inf, 0
+    for k in range(ns):
+        v = row_strike(rows, worth, k, dmg, w)
+        top = max(top, v)
+        if dmg < rows[k, FOE_NEED]:
+            spare = max(spare, v)
+        else:
+            kills += 1
+    return top, spare, kills
+
+
+@helper(inline=True)
 def grab_chance(heroes, h, red):
     """P(the grab's new white die beats ``red``; Guerrero: equals it) (DM-7.5, DM-7.7)."""
     wins = GRAB_FACES - red + (1 if heroes[h, L.H_SPECIAL] == L.HS_GRAB_EQUAL else 0)
     return max(0, min(GRAB_FACES, wins)) / GRAB_FACES
 
 
-@helper
-def grab_value(table, heroes, foes, h, red, pre, w):
-    """Worth of a grab against ``red`` (DM-7.7): its chance times 3 split points with no strike back, else the
-    enemies' strikes with the red die."""
-    nf = table[L.T_FOES]
+@helper(inline=True)
+def grab_of(heroes, h, red, won, lost):
+    """Worth of a grab against ``red`` (DM-7.7): its chance times ``won`` (the worth of the split points, with no
+    strike back), else the enemies' strikes with the red die."""
     p = grab_chance(heroes, h, red)
-    won = split_value(foes, nf, pre, L.GRAB_DAMAGE + item_bonus(heroes, h), w)
-    lost = damage_cost(heroes, h, red_total(foes, nf, pre, red), w[3], w[4])
-    return p * won - (1.0 - p) * lost
+    return p * won - (1.0 - p) * lost[red]
 
 
 @helper
-def double_value(table, heroes, foes, h, face, pre, w, reroll):
-    """Worth of a double ``face`` for a hero who is not exhausted: the best of accepting, grabbing and (Bárbara,
-    ``reroll`` = the value of a fresh roll, else -inf) rerolling (DM-7.5)."""
-    v = max(accept_value(table, heroes, foes, h, face, face, pre, w),
-            grab_value(table, heroes, foes, h, face, pre, w))
-    return max(v, reroll)
-
-
-@helper
-def roll_value(table, heroes, foes, h, pre, w):
-    """Expected worth of a normal attack roll (DM-7.1) over the 36 dice, each double answered at its best
-    (accept, grab; Bárbara's reroll worth a fresh roll) when the hero is not exhausted."""
-    plain, doubles = 0.0, 0.0
+def roll_of(heroes, h, rows, worth, ns, reds, costs, cap, w):
+    """Expected worth of a normal attack roll (DM-7.1) over the 36 dice from an evaluation's tables, each double
+    answered at its best (accept, grab; Bárbara's reroll worth a fresh roll) when the hero is not exhausted. The
+    dice are summed in the order white, red, so the worth is the same number whatever the tables."""
     special = heroes[h, L.H_EXHAUSTED] == 0
+    won = split_value(rows, worth, ns, L.GRAB_DAMAGE + item_bonus(heroes, h), w) if special else 0.0
+    at = stack_array(1, 7, np.float64)[0]  # each double's best answer but the reroll
+    lost = stack_array(1, 7, np.float64)[0]
+    lost_table(reds, costs, cap, lost)
+    hero = hero_at_risk(heroes, h)
+    plain, doubles = 0.0, 0.0
     for white in range(1, 7):
+        dmg = hit_damage(heroes, h, white)
+        hit = hit_worths(rows, worth, ns, dmg, w) if dmg > 0 else (0.0, 0.0, 0)
         for red in range(1, 7):
+            v = accept_of(rows, worth, ns, white, red, dmg, hit, reds, lost, costs, cap, hero)
             if white == red and special:
-                doubles += double_value(table, heroes, foes, h, white, pre, w, -1e18)
+                at[white] = max(v, grab_of(heroes, h, red, won, lost))
+                doubles += at[white]
             else:
-                plain += accept_value(table, heroes, foes, h, white, red, pre, w)
+                plain += v
     ev = (plain + doubles) / 36.0
     if special and heroes[h, L.H_SPECIAL] == L.HS_REROLL:
         doubles = 0.0
         for face in range(1, 7):
-            doubles += double_value(table, heroes, foes, h, face, pre, w, ev)
+            doubles += max(at[face], ev)
         ev = (plain + doubles) / 36.0
     return ev
 
 
 @helper
-def quick_value(table, heroes, foes, h, pre, w):
-    """Expected worth of a quick strike (DM-7.6) over the 36 dice, before the cost of exhaustion: on 2d6 ≥ 7,
-    2 damage (armour −1) to the best target, which cannot strike; every other enemy strikes with the higher
-    die on its faces."""
-    nf = table[L.T_FOES]
+def quick_of(heroes, h, rows, worth, ns, costs, cap, w):
+    """Expected worth of a quick strike (DM-7.6) over the 36 dice from an evaluation's tables (``costs`` without
+    the cost of exhaustion), before the cost of exhaustion: on 2d6 ≥ 7, 2 damage (armour −1) to the best target,
+    which cannot strike; every other enemy strikes with the higher die on its faces. Both depend on the dice only
+    through the pair's higher and lower face, so each is worked out once per pair of faces, then summed over the
+    36 dice in the order white, red."""
     dmg = L.QUICK_DAMAGE + item_bonus(heroes, h)
+    for k in range(ns):
+        worth[k, FOE_QUICK] = row_strike(rows, worth, k, dmg, w)
+    strike = stack_array(7, 7, np.int64)  # [low, high]: enemies striking on high; [high, low]: on low, not high
+    strike[:, :] = 0
+    for k in range(ns):
+        mask = rows[k, FOE_MASK]
+        for high in range(1, 7):
+            if has(mask, high):
+                for low in range(1, high + 1):
+                    strike[low, high] += 1
+            else:
+                for low in range(1, high):
+                    strike[high, low] += has(mask, low)
+    pair = stack_array(7, 7, np.float64)  # [low, high]: the pair's worth
+    for low in range(1, 7):
+        for high in range(low, 7):
+            total = high * strike[low, high] + (low * strike[high, low] if low < high else 0)
+            if low + high < L.PASS_TOTAL:
+                pair[low, high] = costs[min(total, cap)]
+                continue
+            best = -1e18
+            for k in range(ns):
+                hit = row_hit(rows, k, high) if has(rows[k, FOE_MASK], high) else row_hit(rows, k, low)
+                best = max(best, worth[k, FOE_QUICK] - costs[min(total - hit, cap)])
+            pair[low, high] = best
     ev = 0.0
     for white in range(1, 7):
         for red in range(1, 7):
-            total = 0
-            for f in range(nf):
-                if foe_left(foes, f, pre) > 0:
-                    total += foe_quick_hit(foes, f, white, red)
             if white + red < L.PASS_TOTAL:
-                ev -= damage_cost(heroes, h, total, 0.0, w[4])
-                continue
-            best = -1e18
-            for f in range(nf):
-                left = foe_left(foes, f, pre)
-                if left <= 0:
-                    continue
-                taken = total - foe_quick_hit(foes, f, white, red)
-                v = strike_value(foes, f, max(0, dmg - foes[f, L.F_ARMOUR]), left, w)
-                best = max(best, v - damage_cost(heroes, h, taken, 0.0, w[4]))
-            ev += best
+                ev -= pair[min(white, red), max(white, red)]
+            else:
+                ev += pair[min(white, red), max(white, red)]
     return ev / 36.0
+
+
+@helper
+def double_worths(table, heroes, foes, h, w):
+    """(accept, grab, reroll): the worths of the answers to the double on the table (DM-7.5, DM-7.7) for a hero
+    who is not exhausted; the reroll is worth a fresh roll."""
+    rows = stack_array(MAX_FOES, FOE_INTS, np.int64)
+    worth = stack_array(MAX_FOES, FOE_FLOATS, np.float64)
+    reds = stack_array(1, 7, np.int64)[0]
+    costs = stack_array(1, COSTS, np.float64)[0]
+    ns = standing(foes, table[L.T_FOES], 0, rows, worth, w)
+    red_totals(rows, ns, reds)
+    cap = cost_table(heroes, h, w[3], w[4], costs)
+    lost = stack_array(1, 7, np.float64)[0]
+    lost_table(reds, costs, cap, lost)
+    white, red = table[L.T_WHITE], table[L.T_RED]
+    dmg = hit_damage(heroes, h, white)
+    accept = accept_of(rows, worth, ns, white, red, dmg, hit_worths(rows, worth, ns, dmg, w), reds, lost, costs,
+                       cap, hero_at_risk(heroes, h))
+    won = split_value(rows, worth, ns, L.GRAB_DAMAGE + item_bonus(heroes, h), w)
+    grab = grab_of(heroes, h, red, won, lost)
+    return accept, grab, roll_of(heroes, h, rows, worth, ns, reds, costs, cap, w)
 
 
 @helper
 def attack_value(table, heroes, foes, h, pre, w, quick_margin):
     """(worth, quick): the hero's attack after ``pre`` potions — nothing if no enemy would be left (the attack
     is skipped, DM-5.5.1), else the better of a normal roll and, not exhausted, a quick strike less the cost of
-    exhaustion ``w[3]`` and less ``quick_margin``."""
-    if foes_alive(table, foes, pre) == 0:
+    exhaustion ``w[3]`` and less ``quick_margin``. ``w`` = (w_damage, w_kill, w_point, w_exhaust, w_mount)."""
+    rows = stack_array(MAX_FOES, FOE_INTS, np.int64)
+    worth = stack_array(MAX_FOES, FOE_FLOATS, np.float64)
+    reds = stack_array(1, 7, np.int64)[0]
+    costs = stack_array(1, COSTS, np.float64)[0]
+    ns = standing(foes, table[L.T_FOES], pre, rows, worth, w)
+    if ns == 0:
         return 0.0, False
-    normal = roll_value(table, heroes, foes, h, pre, w)
+    red_totals(rows, ns, reds)
+    cap = cost_table(heroes, h, w[3], w[4], costs)
+    normal = roll_of(heroes, h, rows, worth, ns, reds, costs, cap, w)
     if heroes[h, L.H_EXHAUSTED] == 1:
         return normal, False
-    quick = quick_value(table, heroes, foes, h, pre, w) - w[3] - quick_margin
+    cap = cost_table(heroes, h, 0.0, w[4], costs)  # a quick strike's hits cost no exhaustion: it exhausts anyway
+    quick = quick_of(heroes, h, rows, worth, ns, costs, cap, w) - w[3] - quick_margin
     if quick > normal:
         return quick, True
     return normal, False
@@ -501,11 +657,17 @@ def mount_attack_gain(heroes, h, opts, i):
 def bonus_strike_value(table, heroes, foes, h, w):
     """Expected worth of a bonus-phase strike (DM-8.1): the white die alone on the best target; enemies never
     strike back (DM-8.2)."""
+    rows = stack_array(MAX_FOES, FOE_INTS, np.int64)
+    worth = stack_array(MAX_FOES, FOE_FLOATS, np.float64)
+    ns = standing(foes, table[L.T_FOES], 0, rows, worth, w)
     v = 0.0
     for white in range(1, 7):
         dmg = hit_damage(heroes, h, white)
         if dmg > 0:
-            v += best_single(foes, table[L.T_FOES], 0, dmg, w)
+            best = 0.0
+            for k in range(ns):
+                best = max(best, row_strike(rows, worth, k, dmg, w))
+            v += best
     return v / 6.0
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dsim.games.dark_maiden.kernel import layout as L
 from dsim.games.dark_maiden.policy import Param, Policy, policy_function, public_views, register
 from policies.dark_maiden.common import (
-    accept_value, attack_value, best_mount_row, bonus_strike_value, grab_value, mount_attack_gain, party_damage, pick,
-    plain_answer, potion_value, roll_value, top_role,
+    attack_value, best_mount_row, bonus_strike_value, double_worths, mount_attack_gain, party_damage, pick,
+    plain_answer, potion_value, top_role,
 )
 
 (P_RUN, P_DAMAGE, P_KILL, P_POINT, P_EXHAUST, P_MOUNT, P_QUICK, P_DRINK_GAIN, P_DRINK_KILLS,
@@ -40,16 +40,11 @@ def decide(hook, seat, public, n, params):
         quick = attack_value(table, heroes, foes, seat, 0, w, params[P_QUICK])[1]
         return pick(opts, n, L.A_QUICK if quick else L.A_ROLL)
     if hook == L.HOOK_DOUBLE:  # DM-7.5, DM-7.7: the dice are on the table
-        white, red = table[L.T_WHITE], table[L.T_RED]
+        accept, grab, reroll = double_worths(table, heroes, foes, seat, w)
         best, top = 0, -1e18
         for i in range(n):
             action = opts[i, L.OPT_ACTION]
-            if action == L.A_ACCEPT:
-                v = accept_value(table, heroes, foes, seat, white, red, 0, w)
-            elif action == L.A_GRAB:
-                v = grab_value(table, heroes, foes, seat, red, 0, w)
-            else:
-                v = roll_value(table, heroes, foes, seat, 0, w)
+            v = accept if action == L.A_ACCEPT else grab if action == L.A_GRAB else reroll
             if v > top:
                 best, top = i, v
         return best
