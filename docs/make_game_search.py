@@ -5,7 +5,7 @@ battles) under each battle player on the same games (common random numbers: the 
 player), and writes docs/game-search.md: each funnel share with its 95% Wilson interval, the expert's paired
 difference from the veteran with its 95% interval (Tango), and the CPU seconds per game.
 
-    python docs/make_game_search.py [--games 150] [--seed 1] [--players veteran,tactician,expert]
+    python docs/make_game_search.py [--games 150] [--seed 1] [--players veteran,tactician,expert,expert-keep0.25]
 """
 
 from __future__ import annotations
@@ -26,19 +26,31 @@ STAGES = (("reached_mini_boss", "reached the mini boss"), ("beat_mini_boss", "be
 CHUNK = 16  # games a call, so the progress line moves
 
 
+KEEP = "expert-keep"  # a row "expert-keepW": the expert whose rollouts add W times the share of tokens a won battle keeps
+
+
 def play(player: str, games: int, seed: int) -> dict:
     """The funnel columns of games 0..games-1 under battle player ``player`` and the process CPU seconds spent."""
+    from dsim.games.dstbg_game import engine
+    from dsim.games.dstbg_game.cell import prepare
     from dsim.games.dstbg_game.game import DSTBGGame
+    from dsim.games.dstbg_game.searched import play_searched
     from dsim.play import cell_stream
 
     game = DSTBGGame()
-    settings = {**CELL, "battle_policy": player}
+    keep = float(player[len(KEEP):]) if player.startswith(KEEP) else None
+    settings = {**CELL, "battle_policy": "expert" if keep is not None else player}
     stream = cell_stream(CELL)  # the same games for every battle player
     cols: dict[str, list] = {name: [] for name, _ in STAGES}
     searched: list = []
     cpu = time.process_time()
     for lo in range(0, games, CHUNK):
-        out = game.play(settings, seed, stream, lo, min(CHUNK, games - lo))
+        if keep is None:
+            out = game.play(settings, seed, stream, lo, min(CHUNK, games - lo))
+        else:
+            cell = prepare(settings)
+            rows, decisions = play_searched(cell, seed, stream, lo, min(CHUNK, games - lo), keep=keep)
+            out = engine.outcome_columns(rows) | {"searched_decisions": decisions}
         for name, _ in STAGES:
             cols[name] += np.asarray(out[name], bool).tolist()
         searched += np.asarray(out.get("searched_decisions", np.zeros(len(out["win"]))), int).tolist()
@@ -60,7 +72,10 @@ def page(store: dict, players: list[str]) -> str:
              "battle policy (in a whole game the veteran) at every battle decision, each rollout the rest of the "
              "current battle from the battle's start snapshot, fair (the unseen behaviour cards' order, face-down "
              "traps and future dice redrawn); its value is the battle's (a win). Intervals: 95% Wilson; the paired "
-             "difference from the veteran: 95% Tango interval on the same games.", "",
+             "difference from the veteran: 95% Tango interval on the same games. `expert-keepW` (a study, not a CLI "
+             "player): the same expert whose rollout of a won battle the game asked to win keeping the tokens "
+             "(`G_NEED`, every battle but the bosses') adds W times the share of the party's estus, luck and heroic "
+             "action still held.", "",
              "| battle player | " + " | ".join(label for _, label in STAGES) + " | CPU s / game | searched "
              "decisions / game |", "|---" * (len(STAGES) + 3) + "|"]
     for player in players:
@@ -84,7 +99,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players", default="veteran,tactician,expert")
+    parser.add_argument("--players", default="veteran,tactician,expert,expert-keep0.25")
     args = parser.parse_args()
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     store = json.loads(STORE.read_text(encoding="utf-8")) if STORE.exists() else {}

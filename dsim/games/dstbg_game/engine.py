@@ -234,7 +234,7 @@ def _search_entries(game_type: numba.types.Type, battles_type: numba.types.Type)
     replay = t.void(game_type, battles_type, state_type, buffers_type, PolicyFunctionType, StrategyFunctionType,
                     t.float64[::1], i64, i64, i64a, i32m, i64a, i64, i64a, i64, i64, i64m, i32m, i32m)
     rollouts = t.void(game_type, battles_type, buffers_type, PolicyFunctionType, i64, i64m, i32m, i32m, i64a, i64,
-                      i64a, i64a, t.uint64[::1], i64a, t.float64, i64, i64, t.float64[::1])
+                      i64a, i64a, t.uint64[::1], i64a, t.float64, i64, i64, t.float64[::1], i64m)
     with cache_under(K.GAME_CACHE_DIR):
         return (numba.njit(replay, cache=True, nogil=True, pipeline_class=_SearchEntryPipeline)(K.replay_impl),
                 numba.njit(rollouts, cache=True, nogil=True, pipeline_class=_SearchEntryPipeline)(K.rollouts_impl))

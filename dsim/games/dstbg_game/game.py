@@ -72,6 +72,9 @@ class DSTBGGame(Game):
                  {"party": ["knight", "warrior"], "policy": "balanced"}),
         Workload("game-4p", "whole game, four characters, Gargoyle then Ornstein & Smough, balanced strategy",
                  {"party": ["knight", "warrior", "assassin", "herald"], "policy": "balanced"}),
+        Workload("expert-game-2p", "whole game, Knight + Warrior, balanced strategy, every battle decision by the "
+                 "expert searcher", {"party": ["knight", "warrior"], "policy": "balanced", "battle_policy": "expert"},
+                 plays=32),
     )
 
     # ------------------------------------------------------------------ cells

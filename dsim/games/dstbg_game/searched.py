@@ -29,6 +29,7 @@ class _Found:
     """A replay's first unforced decision in each game (rows as the plays asked), with its battle's snapshot."""
 
     plays: np.ndarray
+    prefixes: np.ndarray
     lengths: np.ndarray
     info: np.ndarray  # int64 (plays, REPLAY_INFO): kernel.replay_impl
     snap: np.ndarray  # int32 (plays, SC_LEN + nodes²)
@@ -92,45 +93,98 @@ class GameReplayer:
         self._run(n, REPLAY_PIECE, lambda battles, buffers, state, lo, hi: self.replay(
             self.cg.game, battles, state, buffers, self.policy, self.strategy, self.sparams, self.seed, self.stream,
             plays, wide, lengths, int(stop), self.hidden, lo, hi, info, snap, out))
-        return _Found(plays, lengths, info, snap, out)
+        return _Found(plays, prefixes, lengths, info, snap, out)
 
     def advance(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray):
         """Each game replayed with its prefix forced, up to the battle asking the next decision; a game that ends
-        first has value 1 if won, else 0."""
+        first has value 1 if won, else 0. A game whose prefix is the last advance's plus one answer in the battle
+        found then replays that battle alone from its snapshot, and the whole game only if the battle ends first."""
         from dsim.games.dstbg_game import layout as G
         from dsim.search import Advance
 
-        found = self._replay(plays, prefixes, lengths, True)
+        plays, lengths = np.asarray(plays, np.int64), np.asarray(lengths, np.int64)
+        found = self._follow(plays, prefixes, lengths)
         self._found = found
         asks = found.info[:, 0] == 1
         won = found.out[:, G.OUT_RESULT] == G.RESULT_WON
         return Advance(options=np.where(asks, found.info[:, 2], 0), hook=np.where(asks, found.info[:, 1], -1),
                        base=np.where(asks, found.info[:, 3], -1), value=np.where(asks, 0.0, won.astype(np.float64)))
 
+    def _follow(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray) -> _Found:
+        """:meth:`_replay` (a search replay) of these games, the battle found last time alone where a game's prefix
+        is the last one plus an answer to its decision."""
+        from dsim.games.dstbg.kernel import context as X
+        from dsim.games.dstbg_game import layout as G
+
+        last, n = self._found, len(plays)
+        rows = self._rows(last, plays) if last is not None else np.full(n, -1)
+        follows = rows >= 0
+        follows[follows] = (last.info[rows[follows], 0] == 1) & (last.lengths[rows[follows]] + 1 == lengths[follows])
+        for i in np.flatnonzero(follows):  # the same prefix before the answer
+            k = lengths[i] - 1
+            follows[i] = np.array_equal(last.prefixes[rows[i], :k], prefixes[i, :k])
+        if not follows.any():
+            return self._replay(plays, prefixes, lengths, True)
+        i = np.flatnonzero(follows)
+        info, snap = last.info[rows[i]].copy(), last.snap[rows[i]]
+        battle, blen = self._battle_prefixes(info, prefixes[i], lengths[i] - 1)
+        asked = np.zeros((len(i), 3), np.int64)
+        self._battles(info, snap, battle, blen, X.SEARCH_ADVANCE, np.arange(len(i)), prefixes[i, lengths[i] - 1],
+                      np.zeros(len(i), np.uint64), asked)
+        info[:, 1], info[:, 2], info[:, 3] = asked[:, 1], asked[:, 0], asked[:, 2]  # hook, options, base answer
+        ended = asked[:, 0] == 0  # the battle ended before asking again: the game goes on from there
+        whole = ~follows
+        whole[i[ended]] = True
+        found = _Found(plays, prefixes, lengths, np.zeros((n, info.shape[1]), np.int64),
+                       np.zeros((n, snap.shape[1]), np.int32), np.zeros((n, G.N_OUT), np.int32))
+        found.info[i], found.snap[i] = info, snap
+        if whole.any():
+            w = np.flatnonzero(whole)
+            replayed = self._replay(plays[w], prefixes[w], lengths[w], True)
+            found.info[w], found.snap[w], found.out[w] = replayed.info, replayed.snap, replayed.out
+        return found
+
+    @staticmethod
+    def _rows(found: _Found, plays: np.ndarray) -> np.ndarray:
+        """Each play's row in ``found`` (-1 where absent)."""
+        at = {int(p): i for i, p in enumerate(found.plays)}
+        return np.array([at.get(int(p), -1) for p in plays], np.int64)
+
+    @staticmethod
+    def _battle_prefixes(info: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The found battles' own decisions so far: the tails of the games' prefixes from each battle's first."""
+        start = info[:, 4]
+        blen = lengths - start
+        battle = np.zeros((len(blen), max(int(blen.max(initial=0)), 1)), np.int32)
+        for i in range(len(blen)):
+            battle[i, :blen[i]] = prefixes[i, start[i]:lengths[i]]
+        return battle, blen
+
+    def _battles(self, info, snap, battle, blen, mode: int, job_play, job_option, job_key, asked) -> np.ndarray:
+        """The found battles replayed from their snapshots (``kernel.rollouts_impl``): each job's value."""
+        from dsim.search import job_arrays
+
+        _, battle, blen, job_play, job_option, job_key = job_arrays(blen, battle, blen, job_play, job_option, job_key)
+        values = np.empty(len(job_play), np.float64)
+        info, snap = np.ascontiguousarray(info), np.ascontiguousarray(snap)
+        self._run(len(job_play), ROLLOUT_PIECE, lambda battles, buffers, state, lo, hi: self.rollout(
+            self.cg.game, battles, buffers, self.policy, self.seed, info, snap, battle, blen, mode, job_play,
+            job_option, job_key, self.hidden, self.keep, lo, hi, values, asked))
+        return values
+
     def rollouts(self, plays, prefixes, lengths, job_play, job_option, job_key, fair: bool) -> np.ndarray:
         """Rollout values of the battles that :meth:`advance` found for these plays (the same prefixes)."""
         from dsim.games.dstbg.kernel import context as X
-        from dsim.search import job_arrays
 
-        plays, prefixes, lengths, job_play, job_option, job_key = job_arrays(plays, prefixes, lengths, job_play,
-                                                                            job_option, job_key)
+        plays, lengths = np.asarray(plays, np.int64), np.asarray(lengths, np.int64)
         found = self._found
-        at = {} if found is None else {int(p): i for i, p in enumerate(found.plays)}
-        rows = np.array([at.get(int(p), -1) for p in plays], np.int64)
+        rows = self._rows(found, plays) if found is not None else np.full(len(plays), -1)
         if found is None or (rows < 0).any() or not np.array_equal(found.lengths[rows], lengths):
             raise ValueError("rollouts follow the advance of the same plays and prefixes")
-        info, snap = found.info[rows], found.snap[rows]
-        start = info[:, 4]
-        blen = lengths - start  # the found battle's own decisions so far: the tail of the game's prefix
-        battle = np.zeros((len(plays), max(int(blen.max(initial=0)), 1)), np.int32)
-        for i in range(len(plays)):
-            battle[i, :blen[i]] = prefixes[i, start[i]:lengths[i]]
-        mode = X.SEARCH_FAIR if fair else X.SEARCH_SEEING
-        values = np.empty(len(job_play), np.float64)
-        self._run(len(job_play), ROLLOUT_PIECE, lambda battles, buffers, state, lo, hi: self.rollout(
-            self.cg.game, battles, buffers, self.policy, self.seed, info, snap, battle, blen, mode, job_play,
-            job_option, job_key, self.hidden, self.keep, lo, hi, values))
-        return values
+        info = found.info[rows]
+        battle, blen = self._battle_prefixes(info, prefixes, lengths)
+        return self._battles(info, found.snap[rows], battle, blen, X.SEARCH_FAIR if fair else X.SEARCH_SEEING,
+                             job_play, job_option, job_key, np.zeros((0, 3), np.int64))
 
     def outcomes(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         """Outcome rows of the games with their prefixes forced, the base policy answering after them."""
@@ -138,9 +192,10 @@ class GameReplayer:
 
 
 def _search(cell, seed: int, stream: int, plays: np.ndarray, record: bool = False,
-            progress: Callable[[int], None] | None = None):
-    """The search of games ``plays`` (:func:`dsim.search.search`) and its replayer. The rollout keys hash (seed,
-    stream), so a game's search is a pure function of (seed, stream, index)."""
+            progress: Callable[[int], None] | None = None, keep: float = 0.0):
+    """The search of games ``plays`` (:func:`dsim.search.search`) and its replayer (``keep``: its weight of the tokens
+    a won battle keeps for the boss). The rollout keys hash (seed, stream), so a game's search is a pure function of
+    (seed, stream, index)."""
     from dsim.games.dstbg.policy import get_policy
     from dsim.rng import stream_key
     from dsim.search import search
@@ -148,7 +203,7 @@ def _search(cell, seed: int, stream: int, plays: np.ndarray, record: bool = Fals
     budget, base_name = cell.battle_policy.budget_of(cell.battle_params)
     base = get_policy(base_name)
     replayer = GameReplayer(cell.compiled, base.decide, cell.strategy.decide, base.vector(),
-                                   cell.strategy_params, seed, stream, budget.decisions)
+                                   cell.strategy_params, seed, stream, budget.decisions, keep=keep)
     found = search(replayer, plays, budget, stream_key(f"game-search:{seed}:{stream}"), fair=cell.battle_policy.fair,
                    record=record, progress=progress)
     return found, replayer
@@ -164,37 +219,38 @@ def _matrix(prefixes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 
 KEPT = 20_000  # searched games whose outcome rows are kept: `dsim game` reads the games it played again (the gear)
-_KEPT: dict[tuple, tuple[np.ndarray, int]] = {}
+_KEPT: dict[tuple, tuple[np.ndarray, int, object]] = {}
 
 
 def _kept_key(cell, seed: int, stream: int) -> tuple:
-    """What a searched game's outcome depends on besides its index (the compiled tables by identity, held alive by the
-    key, so that their id names them)."""
-    return (id(cell.compiled), cell.compiled, cell.strategy.name, cell.strategy_params.tobytes(),
-            cell.battle_policy.name, cell.battle_params.tobytes(), seed, stream)
+    """What a searched game's outcome depends on besides its index: the compiled tables by identity (each kept row
+    holds them alive, so that their id names them while it is kept), the policies and their parameters, the stream."""
+    return (id(cell.compiled), cell.strategy.name, cell.strategy_params.tobytes(), cell.battle_policy.name,
+            cell.battle_params.tobytes(), seed, stream)
 
 
 def play_searched(cell, seed: int, stream: int, start: int, count: int,
-                  progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  progress: Callable[[int], None] | None = None, keep: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Games ``start .. start+count-1`` with their battles searched: outcome rows (as ``engine.play_batch``'s) and
-    the decisions searched in each game. The last :data:`KEPT` games' rows are kept and not searched again."""
+    the decisions searched in each game; ``keep`` (a study, docs/make_game_search.py): the rollouts' weight of the
+    tokens a won battle keeps for the boss. The last :data:`KEPT` games' rows are kept and not searched again."""
     from dsim.games.dstbg_game import layout as G
 
-    key = _kept_key(cell, seed, stream)
+    key = (*_kept_key(cell, seed, stream), keep)
     rows = np.zeros((count, G.N_OUT), np.int32)
     searched = np.zeros(count, np.int64)
     todo = [i for i in range(start, start + count) if (key, i) not in _KEPT]
     for i in range(start, start + count):
         if (key, i) in _KEPT:
-            rows[i - start], searched[i - start] = _KEPT[key, i]
+            rows[i - start], searched[i - start], _ = _KEPT[key, i]
     for lo in range(0, len(todo), GROUP):  # a group's rollouts at a time: memory bounded whatever the count
         plays = np.array(todo[lo:lo + GROUP], np.int64)
-        found, replayer = _search(cell, seed, stream, plays, progress=progress)
+        found, replayer = _search(cell, seed, stream, plays, progress=progress, keep=keep)
         prefixes, lengths = _matrix(found.prefixes)
         rows[plays - start] = replayer.outcomes(plays, prefixes, lengths)
         searched[plays - start] = lengths
         for i in plays:
-            _KEPT[key, int(i)] = (rows[i - start].copy(), int(searched[i - start]))
+            _KEPT[key, int(i)] = (rows[i - start].copy(), int(searched[i - start]), cell.compiled)
         while len(_KEPT) > KEPT:
             _KEPT.pop(next(iter(_KEPT)))
     return rows, searched

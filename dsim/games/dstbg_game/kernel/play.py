@@ -209,11 +209,12 @@ def replay_impl(g, battles, s, buffers, policy, strategy, sparams, seed, stream,
 
 
 def rollouts_impl(g, battles, buffers, policy, seed, info, snap, prefixes, lengths, mode, job_play, job_option,
-                  job_key, hidden, keep, lo, hi, values):
+                  job_key, hidden, keep, lo, hi, values, asked):
     """Rollouts ``lo .. hi-1``: job ``j`` replays the found battle of game row ``job_play[j]`` from its snapshot
     (``info``, ``snap`` as :func:`replay_impl` left them; the battle's own decisions so far are ``prefixes[p,
     :lengths[p]]``), answers ``job_option[j]`` and plays on from rollout key ``job_key[j]`` (``kernel.replay.rollout``,
-    ``keep`` its weight of the tokens kept)."""
+    ``keep`` its weight of the tokens kept). In ``SEARCH_ADVANCE`` mode a job replays the true battle with the option
+    forced and ``asked[j]`` gets its next decision: options (0: the battle ended first), hook, the policy's answer."""
     te, bosses, bt, ba = ref(battles.encounters), refs(battles.bosses), ref(buffers.tile), ref(buffers.arena)
     last = -1
     for j in range(lo, hi):
@@ -233,9 +234,13 @@ def rollouts_impl(g, battles, buffers, policy, seed, info, snap, prefixes, lengt
         key_lo = np.int64(job_key[j] & np.uint64(0xFFFFFFFF))
         args = (policy, seed, info[p, 7], info[p, 6], prefixes[p], lengths[p], job_option[j], mode, key_hi, key_lo,
                 hidden, info[p, 4], keep)
+        log = bt.search
         if k < 0:
             values[j] = rollout(te, bt, *args)
         elif bosses[k].steps.shape[0] == bt.dwalk.shape[0]:  # the board a boss battle is played on (fight_boss)
             values[j] = rollout(bosses[k], bt, *args)
         else:
             values[j] = rollout(bosses[k], ba, *args)
+            log = ba.search
+        if mode == X.SEARCH_ADVANCE:
+            asked[j, 0], asked[j, 1], asked[j, 2] = log[X.SR_OPTIONS], log[X.SR_HOOK], log[X.SR_BASE]
