@@ -100,14 +100,25 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", default="veteran,tactician,expert,expert-keep0.25")
+    parser.add_argument("--play-only", action="store_true", help="play the rows missing from the store into a store "
+                        "of their own (docs/game-search-ROW.json, for runs in parallel), without writing the page")
     args = parser.parse_args()
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     store = json.loads(STORE.read_text(encoding="utf-8")) if STORE.exists() else {}
     for player in players:
+        own = HERE / f"game-search-{player}.json"
+        if player not in store and own.exists():  # a row played by a --play-only run
+            store[player] = json.loads(own.read_text(encoding="utf-8"))
         entry = store.get(player)
         if entry is None or entry["games"] != args.games or entry["seed"] != args.seed:
             store[player] = play(player, args.games, args.seed)
-            STORE.write_text(json.dumps(store), encoding="utf-8")
+            (own if args.play_only else STORE).write_text(json.dumps(store[player] if args.play_only else store),
+                                                          encoding="utf-8")
+    if args.play_only:
+        return
+    STORE.write_text(json.dumps(store), encoding="utf-8")
+    for own in HERE.glob("game-search-*.json"):
+        own.unlink()
     PAGE.write_text(page(store, players), encoding="utf-8")
     print(f"wrote {PAGE}")
 

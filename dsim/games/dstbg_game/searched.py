@@ -117,7 +117,9 @@ class GameReplayer:
         from dsim.games.dstbg_game import layout as G
 
         last, n = self._found, len(plays)
-        rows = self._rows(last, plays) if last is not None else np.full(n, -1)
+        if last is None:
+            return self._replay(plays, prefixes, lengths, True)
+        rows = self._rows(last, plays)
         follows = rows >= 0
         follows[follows] = (last.info[rows[follows], 0] == 1) & (last.lengths[rows[follows]] + 1 == lengths[follows])
         for i in np.flatnonzero(follows):  # the same prefix before the answer
