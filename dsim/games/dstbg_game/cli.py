@@ -123,7 +123,8 @@ def _print(chosen: Any, settings: dict[str, Any], s: dict[str, Any]) -> None:
         table.add_row(f"mean {key.replace('_', ' ')}", f"{s[f'mean_{key}']:.2f}")
     if s["capped"]:
         table.add_row("games cut off (max_battles)", str(s["capped"]))
-    table.add_row("games per second", f"{s['games_per_s']:,.0f}")
+    rate = s["games_per_s"]  # a searched game takes seconds: its rate would read 0 whole
+    table.add_row("games per second", f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}")
     console.print(table)
     say_played_with(chosen, [settings])
     for boss, rows in s["gear_at_boss"].items():
