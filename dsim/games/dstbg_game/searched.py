@@ -2,8 +2,8 @@
 
 The strategy (``--policy``) still decides everything between battles; every decision inside every battle is the
 battle searcher's (:mod:`dsim.games.dstbg.searchers`): one-step rollouts of its base policy, each rollout the rest
-of the current battle from the battle's start snapshot (``engine.GameReplayer``), valued as a lone battle is
-(``battle.search_value``: a win 1). Fairness is the battle searcher's: ``expert`` redraws at the decision what the
+of the current battle from the battle's start snapshot (:class:`GameReplayer`, ``kernel/replay.py``), valued as a
+lone battle is (``battle.search_value``: a win 1). Fairness is the battle searcher's: ``expert`` redraws at the decision what the
 players cannot see (the unseen behaviour cards' order, face-down traps, future dice); the game's own hidden state
 (the treasure deck, face-down encounter cards) never enters a rollout, which ends with the battle.
 """
@@ -204,8 +204,8 @@ def _search(cell, seed: int, stream: int, plays: np.ndarray, record: bool = Fals
 
     budget, base_name = cell.battle_policy.budget_of(cell.battle_params)
     base = get_policy(base_name)
-    replayer = GameReplayer(cell.compiled, base.decide, cell.strategy.decide, base.vector(),
-                                   cell.strategy_params, seed, stream, budget.decisions, keep=keep)
+    replayer = GameReplayer(cell.compiled, base.decide, cell.strategy.decide, base.vector(), cell.strategy_params, seed,
+                            stream, budget.decisions, keep=keep)
     found = search(replayer, plays, budget, stream_key(f"game-search:{seed}:{stream}"), fair=cell.battle_policy.fair,
                    record=record, progress=progress)
     return found, replayer
