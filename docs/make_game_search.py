@@ -5,7 +5,7 @@ battles) under each battle player on the same games (common random numbers: the 
 player), and writes docs/game-search.md: each funnel share with its 95% Wilson interval, the expert's paired
 difference from the veteran with its 95% interval (Tango), and the CPU seconds per game.
 
-    python docs/make_game_search.py [--games 150] [--seed 1] [--players veteran,tactician,expert,expert-keep0.25]
+    python docs/make_game_search.py [--games 150] [--seed 1] [--players veteran,tactician,expert-keep0,expert]
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ STAGES = (("reached_mini_boss", "reached the mini boss"), ("beat_mini_boss", "be
 CHUNK = 16  # games a call, so the progress line moves
 
 
-KEEP = "expert-keep"  # a row "expert-keepW": the expert whose rollouts add W times the share of tokens a won battle keeps
+KEEP = "expert-keep"  # a row "expert-keepW": the expert whose rollouts add W times the share of tokens a won battle
+# keeps (the row "expert" is the CLI's, searched.GAME_KEEP)
 
 
 def play(player: str, games: int, seed: int) -> dict:
@@ -60,6 +61,7 @@ def play(player: str, games: int, seed: int) -> dict:
 
 def page(store: dict, players: list[str]) -> str:
     """The markdown page from the stored outcomes."""
+    from dsim.games.dstbg_game.searched import GAME_KEEP
     from dsim.stats import paired_difference_interval, wilson_interval
 
     first = store[players[0]]
@@ -71,11 +73,11 @@ def page(store: dict, players: list[str]) -> str:
              "same games (the cell's stream ignores the battle player). `expert`: one-step rollouts of its base "
              "battle policy (in a whole game the veteran) at every battle decision, each rollout the rest of the "
              "current battle from the battle's start snapshot, fair (the unseen behaviour cards' order, face-down "
-             "traps and future dice redrawn); its value is the battle's (a win). Intervals: 95% Wilson; the paired "
-             "difference from the veteran: 95% Tango interval on the same games. `expert-keepW` (a study, not a CLI "
-             "player): the same expert whose rollout of a won battle the game asked to win keeping the tokens "
-             "(`G_NEED`, every battle but the bosses') adds W times the share of the party's estus, luck and heroic "
-             "action still held.", "",
+             "traps and future dice redrawn); a rollout's value is the battle's (a win 1) plus, in a battle the game "
+             "asks to win keeping the tokens for the boss (`G_NEED`: every battle but the bosses') and won, W times "
+             f"the share of the party's estus, luck and heroic action still held: W = {GAME_KEEP} for `expert` (the "
+             "CLI's), W as named for `expert-keepW` (a study row). Intervals: 95% Wilson; the paired differences "
+             "from the veteran: 95% Tango intervals on the same games.", "",
              "| battle player | " + " | ".join(label for _, label in STAGES) + " | CPU s / game | searched "
              "decisions / game |", "|---" * (len(STAGES) + 3) + "|"]
     for player in players:
@@ -86,10 +88,12 @@ def page(store: dict, players: list[str]) -> str:
             low, high = wilson_interval(k, n)
             cells.append(f"{k / n:.1%} ({low:.1%} – {high:.1%})")
         lines.append(f"| {player} | " + " | ".join(cells) + f" | {r['cpu_s'] / n:.2f} | {np.mean(r['searched']):.0f} |")
-    if "veteran" in store and "expert" in players:
-        lines += ["", "Paired difference, expert − veteran (same games):", ""]
+    pairs = [(a, "veteran") for a in players if a.startswith("expert") and "veteran" in players]
+    pairs += [("expert", b) for b in players if b.startswith(KEEP) and "expert" in players]
+    for first, second in pairs:
+        lines += ["", f"Paired difference, {first} − {second} (same games):", ""]
         for name, label in STAGES:
-            a, b = np.asarray(store["expert"][name], bool), np.asarray(store["veteran"][name], bool)
+            a, b = np.asarray(store[first][name], bool), np.asarray(store[second][name], bool)
             low, high = paired_difference_interval(int((a & ~b).sum()), int((b & ~a).sum()), n)
             lines.append(f"- {label}: {(a.sum() - b.sum()) / n:+.1%} (95% CI {low:+.1%} – {high:+.1%})")
     return "\n".join(lines) + "\n"
@@ -99,7 +103,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players", default="veteran,tactician,expert,expert-keep0.25")
+    parser.add_argument("--players", default="veteran,tactician,expert-keep0,expert")
     parser.add_argument("--play-only", action="store_true", help="play the rows missing from the store into a store "
                         "of their own (docs/game-search-ROW.json, for runs in parallel), without writing the page")
     args = parser.parse_args()

@@ -57,7 +57,8 @@ class DSTBGGame(Game):
         Option("mode", "standard (default) or campaign (R-13: prices, selling, bought sparks).", parse=_parse_mode),
         Option("battle_policy", f"Battle policy of the characters (default {DEFAULT_BATTLE_POLICY}; "
                                 "`dsim policies list`), or a searcher deciding every battle decision: expert (fair "
-                                "rollouts of the veteran), oracle (all-seeing ceiling); about a second a game."),
+                                "rollouts of the veteran, valuing the tokens kept for the boss), oracle (all-seeing "
+                                "ceiling); about a second a game."),
     )
     outcome = Outcome(
         success="win", rounds="battles", unit="game", shares=STAGE_COLUMNS,
