@@ -292,9 +292,11 @@ def battle_player(cell, seed: int, stream: int, index: int):
 
 
 def estimate_record(estimate) -> dict:
-    """A searched decision's option values as ``dsim explain`` shows a battle's: value, 95% interval, rollouts."""
+    """A searched decision's option values as ``dsim explain`` shows a battle's: value, 95% interval (a value lies in
+    0 to 1 + :data:`GAME_KEEP`: a win and the tokens kept), rollouts."""
+    top = 1.0 + GAME_KEEP
     return {"estimates": [{"option": k, "value": round(float(m), 4), "ci95": [round(max(float(m - h), 0.0), 4),
-                                                                             round(min(float(m + h), 1.0), 4)],
+                                                                             round(min(float(m + h), top), 4)],
                            "rollouts": int(n)} for k, (m, h, n) in
                           enumerate(zip(estimate.means, estimate.half_widths, estimate.rollouts))],
             "base_choice": estimate.base}
