@@ -22,8 +22,9 @@ SEARCH_CHUNK = 1 << 8  # plays a chunk under a searcher (dsim.search): seconds o
 
 
 def chunk_size(game: Game, settings: Mapping[str, Any]) -> int:
-    """The plays of a chunk of this cell: :data:`SEARCH_CHUNK` under one of the game's searchers, else :data:`CHUNK`."""
-    return SEARCH_CHUNK if settings.get("policy") in game.searchers() else CHUNK
+    """The plays of a chunk of this cell: :data:`SEARCH_CHUNK` (or the game's smaller ``search_chunk``) when a searcher
+    plays it (``Game.searching``), else :data:`CHUNK`."""
+    return min(SEARCH_CHUNK, game.search_chunk or SEARCH_CHUNK) if game.searching(settings) else CHUNK
 
 
 def chunks(count: int, start: int = 0, size: int | None = None) -> Iterator[tuple[int, int]]:

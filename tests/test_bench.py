@@ -80,7 +80,9 @@ def test_a_searchers_workload_plays_its_own_count_and_reports_decisions_a_second
 
     searching = [w for w in all_workloads() if w.plays]
     assert {w.name for w in searching} >= {"expert-l1-2p", "expert-gargoyle-2p"}
-    assert all(w.settings["policy"] == "expert" and w.plays <= 1000 for w in searching)
+    assert {w.name for w in searching} >= {"expert-game-2p"}  # whole games, every battle decision searched
+    assert all("expert" in (w.settings["policy"], w.settings.get("battle_policy")) and w.plays <= 1000
+               for w in searching)
     jit = {"battles": 256, "batch": 64, "threads": 2, "seconds": 32.0, "rounds": 2048, "wins": 128, "decisions": 25600,
            "compile_s": 0.1, "peak_rss_mb": 100.0, "probe_items_per_s": 1e8, "probe_thread_speedup": 1.9}
     result = _result(searching[0], jit, None, None, 1.0, None)

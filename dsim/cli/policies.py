@@ -198,7 +198,7 @@ def ladder(
     scripted policy (Tango's interval). Chunk by chunk, with a progress bar: memory stays flat whatever the count."""
     import numpy as np
 
-    from dsim.play import CHUNK, SEARCH_CHUNK, chunks
+    from dsim.play import chunk_size, chunks
     from dsim.stats import paired_difference_interval, wilson_interval
 
     the_game, registry = _registry(cell.game)
@@ -220,7 +220,7 @@ def ladder(
     only = np.zeros((len(names), len(names)), np.int64)  # only[i, j]: plays policy i won and policy j did not
     # every policy plays each chunk in turn, so the bar's ETA holds from the first chunk; a searcher's chunk is a
     # few seconds of search
-    size = SEARCH_CHUNK if searchers & set(names) else CHUNK
+    size = min(chunk_size(*cell.one(name)) for name in names)
     with progress(f"common {the_game.outcome.unit}s", battles, as_json, 0) as on_chunk:
         for first, n in chunks(battles, 0, size):
             won = np.zeros((len(names), n), bool)

@@ -310,6 +310,12 @@ class Game:
         policies (:mod:`dsim.search`), strongest last; an all-seeing bound among them is a ceiling, not a player."""
         return ()
 
+    search_chunk: int | None = None  # plays a chunk of a searching cell when fewer than dsim.play.SEARCH_CHUNK
+
+    def searching(self, settings: Mapping[str, Any]) -> bool:
+        """Whether a searcher plays this cell (its plays cost thousands of replays: small chunks, dsim.play)."""
+        return settings.get("policy") in self.searchers()
+
     def data(self) -> Any:
         """The game's data capability (:class:`dsim.games.data.GameDataSupport`), or ``None``."""
         return None

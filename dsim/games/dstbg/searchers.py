@@ -18,7 +18,7 @@ import numpy as np
 
 from dsim.policy import Param, Policy
 
-BASES = ("baseline", "naive", "aggressive", "careful", "tactician", "random_legal")
+BASES = ("baseline", "naive", "aggressive", "careful", "tactician", "random_legal", "veteran")
 """The scripted policies a searcher may roll out, by the index its ``base`` parameter takes."""
 
 

@@ -57,7 +57,9 @@ def _party(value: Any, known: Any) -> list[str]:
 def _cell(key: str) -> Cell:
     from dsim.games.dstbg.game import game_data
     from dsim.games.dstbg.policy import get_policy
+    from dsim.games.dstbg.searchers import BASES, SearchPolicy, searcher
     from dsim.games.dstbg_game.compile import compile_game
+    from dsim.games.dstbg_game.searched import GAME_BASE, GAME_DECISIONS
     from dsim.games.dstbg_game.strategy import REGISTRY
 
     settings = cell_settings(key, KNOWN_KEYS)
@@ -71,12 +73,12 @@ def _cell(key: str) -> Cell:
     _check_round_cap(settings.get("variants"))
     strategy = REGISTRY.get(settings.get("policy", DEFAULT_STRATEGY))
     battle_name = settings.get("battle_policy", DEFAULT_BATTLE_POLICY)
-    if battle_name in ("expert", "oracle"):  # dsim.games.dstbg.searchers: battles alone (issue 42, left open)
-        raise ValueError(f"the searcher {battle_name!r} plays single battles (`dsim run --policy {battle_name}`), not "
-                         "yet the battles inside whole games: choose a scripted --battle-policy")
-    battle = get_policy(battle_name)
+    battle = searcher(battle_name) or get_policy(battle_name)  # a searcher: every battle decision searched
+    battle_params = settings.get("battle_policy_params")
+    if isinstance(battle, SearchPolicy):  # in a game: the game's decisions, and the veteran's G_NEED in the rollouts
+        battle_params = {"decisions": GAME_DECISIONS, "base": BASES.index(GAME_BASE), **(battle_params or {})}
     return Cell(compiled, strategy, strategy.vector(settings.get("policy_params")), battle,
-                battle.vector(settings.get("battle_policy_params")))
+                battle.vector(battle_params))
 
 
 MIN_ROUND_CAP = 10  # as Bloodborne's max_rounds and Dark Maiden's max_turns

@@ -122,7 +122,8 @@ def _print(chosen: Any, settings: dict[str, Any], s: dict[str, Any]) -> None:
         table.add_row(f"mean {key.replace('_', ' ')}", f"{s[f'mean_{key}']:.2f}")
     if s["capped"]:
         table.add_row("games cut off (max_battles)", str(s["capped"]))
-    table.add_row("games per second", f"{s['games_per_s']:,.0f}")
+    rate = s["games_per_s"]  # a searched game takes seconds: its rate would read 0 whole
+    table.add_row("games per second", f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}")
     console.print(table)
     say_played_with(chosen, [settings])
     for boss, rows in s["gear_at_boss"].items():
@@ -161,32 +162,59 @@ def _explain(chosen: Any, settings: dict[str, Any], seed: int, stream: int, inde
         elif ev["event"] == "battle" and ev["c"] == battle:
             err.print(describe(ev, cell.compiled), markup=False)
             boss = ev["a"] - G.TILE_BOSS if ev["a"] >= G.TILE_BOSS else None
-            comp, b = _battle_replay(cell, seed, stream, index, battle, cards.get(ev["a"]), boss)
+            comp, b, estimates = _battle_replay(cell, seed, stream, index, battle, cards.get(ev["a"]), boss)
             break
     from dsim.games.dstbg.trace import describe as describe_battle, events as battle_events
 
-    for ev in battle_events(b, comp):
+    for ev in battle_events(b, comp) if estimates is None else _with_estimates(battle_events(b, comp), *estimates):
         if as_json:
             typer.echo(json.dumps(ev))
-        elif ev.get("event") != "decision":
-            console.print(describe_battle(ev, comp), markup=False, highlight=False)
+        elif ev.get("event") != "decision" or "estimates" in ev:
+            console.print(describe_battle(ev, comp) + _values(ev), markup=False, highlight=False)
+
+
+def _with_estimates(events: list[dict[str, Any]], used: int, by_depth: dict[int, Any]) -> list[dict[str, Any]]:
+    """A searched battle's events, each of its decisions with the searcher's option values: the battle's decisions
+    are the game's last ``k`` of the ``used`` forced up to its end (``k`` the decision events)."""
+    from dsim.games.dstbg_game.searched import estimate_record
+
+    asked = [ev for ev in events if ev.get("event") == "decision"]
+    for depth, ev in enumerate(asked, used - len(asked)):
+        if depth in by_depth:
+            ev.update(estimate_record(by_depth[depth]))
+    return events
+
+
+def _values(event: dict[str, Any]) -> str:
+    """A searched decision's option values in words, as `dsim explain` shows a battle's."""
+    if "estimates" not in event:
+        return ""
+    return "; values " + ", ".join(f"{e['option']}: {e['value']:.3f} [{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}] "
+                                   f"n={e['rollouts']}" for e in event["estimates"]) + \
+        f" (base policy: {event['base_choice']})"
 
 
 def _battle_replay(cell: Any, seed: int, stream: int, index: int, battle: int, card: int | None, boss: int | None):
     """Replay the game up to battle ``battle`` with the battle trace on: the battle's compiled names and buffers
-    (``boss`` the boss's index for a boss battle, else ``card`` the tile's encounter card)."""
+    (``boss`` the boss's index for a boss battle, else ``card`` the tile's encounter card), and under a searching
+    battle player the decisions used up to the battle's end with the searched decisions' estimates (else None)."""
     from dsim.games.dstbg_game import engine
+    from dsim.games.dstbg_game.searched import battle_player
 
     cg = cell.compiled
-    _, buffers, battles = engine.play_one(cg, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
-                                          cell.strategy_params, seed, stream, index, stop_after=battle,
-                                          trace_events=4000)
+    policy, params, decisions, by_depth = battle_player(cell, seed, stream, index)
+    _, buffers, battles = engine.play_one(cg, policy, cell.strategy.decide, params, cell.strategy_params, seed, stream,
+                                          index, stop_after=battle, trace_events=4000, decisions=decisions)
+    # a searcher's: the decisions its battles used up to this one's end, and the estimates by position
+    estimates = None if decisions is None else (int(buffers.tile.search[engine.game_log_used(buffers.tile.search)]),
+                                                by_depth)
     if boss is None:
         return dataclasses.replace(cg.encounter_compiled, tables=battles.encounters,
-                                   enemy_ids=cg.encounter_enemies[card]), buffers.tile
+                                   enemy_ids=cg.encounter_enemies[card]), buffers.tile, estimates
     tables = battles.bosses[boss]
     fits = tables.steps.shape[0] == battles.encounters.steps.shape[0]
-    return dataclasses.replace(cg.boss_compiled[boss], tables=tables), buffers.tile if fits else buffers.arena
+    return (dataclasses.replace(cg.boss_compiled[boss], tables=tables), buffers.tile if fits else buffers.arena,
+            estimates)
 
 
 AREA_OPTIONS = ("party", "mini_boss", "battle_policy")  # the game's declared options `dsim area` takes (an area

@@ -16,6 +16,7 @@ from dsim.games.dstbg.kernel import context as X
 from dsim.numba_linking import BatchEntryPipeline, EntryPipeline
 from dsim.games.dstbg.policy import PolicyFunctionType
 from dsim.games.dstbg_game import kernel as K
+from dsim.games.dstbg_game.kernel import replay as R
 from dsim.games.dstbg_game import layout as G
 from dsim.games.dstbg_game.compile import CompiledGame
 from dsim.games.dstbg_game.strategy import StrategyFunctionType
@@ -121,15 +122,19 @@ def play_batch(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams:
 
 
 def play_one(cg: CompiledGame, policy, strategy, bparams: np.ndarray, sparams: np.ndarray, seed: int, stream: int,
-             index: int, stop_after: int = -1, max_events: int = 20_000, trace_events: int = 0
-             ) -> tuple[K.GameState, K.BattleBuffers, K.Battles]:
+             index: int, stop_after: int = -1, max_events: int = 20_000, trace_events: int = 0,
+             decisions: np.ndarray | None = None) -> tuple[K.GameState, K.BattleBuffers, K.Battles]:
     """Game ``index`` with its event log; ``stop_after`` ends it after that battle (its trace in the returned
-    battle buffers when ``trace_events`` > 0). Returns the game state, the battle buffers and the battle tables as
-    the last battle left them."""
+    battle buffers when ``trace_events`` > 0); ``decisions``: the first answers of its battles' decisions, forced (a
+    searcher's, :mod:`dsim.games.dstbg_game.searched`), the policy's after. Returns the game state, the battle
+    buffers (their search log shared, :func:`game_log`) and the battle tables as the last battle left them."""
     one = _buffers_entry(*_types(cg), "play_one_impl")
     s = _state(cg.game.cards.shape[0], cg.game.enc_info.shape[0], max_events)
     s.cursor[K.C_STOP] = stop_after
     buffers = _buffers(cg, np.ascontiguousarray(bparams, np.float64), trace_events)
+    if decisions is not None:
+        log = game_log(cg, decisions)
+        buffers = K.BattleBuffers(buffers.tile._replace(search=log), buffers.arena._replace(search=log))
     battles = _own_battles(cg)
     one(cg.game, battles, s, buffers, compiled(policy), compiled(strategy), np.ascontiguousarray(sparams, np.float64),
         seed, stream, index)
@@ -155,6 +160,24 @@ class Table:
               arg)
 
 
+def game_log(cg: CompiledGame, decisions: np.ndarray) -> np.ndarray:
+    """The search log of a game replayed with ``decisions`` forced in its battles, played to its end
+    (``kernel.replay``); after the replay ``log[game_log_used(log)]`` counts the decisions its battles used."""
+    width = max(len(decisions), 1)
+    log = np.zeros(K.game_log_len(width, cg.encounters.dwalk0.shape[0]), np.int64)
+    at = X.SR_CHOICES + width + 1
+    log[R.SR_GAME] = at
+    log[at + R.GA_LEN] = len(decisions)
+    log[at + R.GA_HIDE_AT] = -1
+    log[at + R.GA_PREFIX:at + R.GA_PREFIX + len(decisions)] = decisions
+    return log
+
+
+def game_log_used(log: np.ndarray) -> int:
+    """Where a game replay's log counts the forced decisions its battles used so far."""
+    return int(log[R.SR_GAME]) + R.GA_USED
+
+
 def outcome_columns(rows: np.ndarray, areas: int = 2) -> dict[str, np.ndarray]:
     """Outcome rows as named columns (plus ``win``): the per-game summary, the funnel and the gear at each boss. In a
     game of more than two ``areas`` (a campaign scenario) the "mini boss" is the first area's, the "main boss" the
@@ -172,3 +195,46 @@ def outcome_columns(rows: np.ndarray, areas: int = 2) -> dict[str, np.ndarray]:
                                                              + slot].copy()
     return cols
 
+
+
+class _SearchEntryPipeline(EntryPipeline):
+    """An entry whose battles read their search log (``BATCH`` 2): no trace, no forced dice, the policy called
+    through the function value (one cached entry for every base policy)."""
+
+    def define_pipelines(self):
+        self.state.entry_batch = 2
+        return super().define_pipelines()
+
+
+def search_entries(cg: CompiledGame):
+    """The replay and rollout entries of the game's search (``kernel.replay_impl``, ``kernel.rollouts_impl``)."""
+    return _search_entries(*_types(cg))
+
+
+def search_buffers(cg: CompiledGame, bparams: np.ndarray, width: int
+                   ) -> tuple[K.Battles, K.BattleBuffers, K.GameState]:
+    """A search thread's own battle tables, battle buffers (the tile's and the arena's sharing one search log for
+    prefixes of up to ``width`` decisions) and game state."""
+    log = np.zeros(K.game_log_len(width, cg.encounters.dwalk0.shape[0]), np.int64)
+    tile = X.new_battle(cg.encounters.steps.shape[0], bparams)._replace(search=log)
+    arena = X.new_battle(cg.arena.steps.shape[0], bparams)._replace(search=log)
+    return _own_battles(cg), K.BattleBuffers(tile, arena), _state(cg.game.cards.shape[0], cg.game.enc_info.shape[0], 0)
+
+
+@lru_cache(maxsize=None)
+def _search_entries(game_type: numba.types.Type, battles_type: numba.types.Type):
+    """Compile (or load from the cache) the replay and rollout entries of the game's search."""
+    if numba.config.DISABLE_JIT:
+        return K.replay_impl, K.rollouts_impl
+    t = numba.types
+    state_type = numba.typeof(_state(1, 1, 1))
+    battle = X.new_battle(2, np.zeros(1))
+    buffers_type = numba.typeof(K.BattleBuffers(battle, battle))
+    i64, i64a, i64m, i32m = t.int64, t.int64[::1], t.int64[:, ::1], t.int32[:, ::1]
+    replay = t.void(game_type, battles_type, state_type, buffers_type, PolicyFunctionType, StrategyFunctionType,
+                    t.float64[::1], i64, i64, i64a, i32m, i64a, i64, i64a, i64, i64, i64m, i32m, i32m)
+    rollouts = t.void(game_type, battles_type, buffers_type, PolicyFunctionType, i64, i64m, i32m, i32m, i64a, i64,
+                      i64a, i64a, t.uint64[::1], i64a, t.float64, i64, i64, t.float64[::1], i64m)
+    with cache_under(K.GAME_CACHE_DIR):
+        return (numba.njit(replay, cache=True, nogil=True, pipeline_class=_SearchEntryPipeline)(K.replay_impl),
+                numba.njit(rollouts, cache=True, nogil=True, pipeline_class=_SearchEntryPipeline)(K.rollouts_impl))

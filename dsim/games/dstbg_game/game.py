@@ -4,13 +4,15 @@ one battle.
 Settings of one cell: ``party`` (1–4 character ids, seat order), ``mini_boss`` and ``main_boss`` (ids; default
 gargoyle and ornstein_and_smough) or ``scenario`` (a campaign scenario's parts, R-13.10), ``mode`` (``standard`` or ``campaign``, R-13), ``policy`` and
 ``policy_params`` (the *strategy* between battles, ``policies/dstbg_game``), ``battle_policy`` and
-``battle_policy_params`` (who plays the battles, ``policies/dstbg``; default tactician), ``variants`` (game
+``battle_policy_params`` (who plays the battles, ``policies/dstbg``, default tactician, or a searcher, ``expert`` or
+``oracle``: :mod:`dsim.games.dstbg_game.searched`), ``variants`` (game
 readings A-4 … A-56 and every battle reading), ``house_rules`` (battle-table edits, ``dsim variants list``),
 ``data`` (an overlay folder).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -54,7 +56,9 @@ class DSTBGGame(Game):
                            "scenarios`): first_journey, spiral_sword. Implies --mode campaign."),
         Option("mode", "standard (default) or campaign (R-13: prices, selling, bought sparks).", parse=_parse_mode),
         Option("battle_policy", f"Battle policy of the characters (default {DEFAULT_BATTLE_POLICY}; "
-                                "`dsim policies list`)."),
+                                "`dsim policies list`), or a searcher deciding every battle decision: expert (fair "
+                                "rollouts of the veteran, valuing the tokens kept for the boss), oracle (all-seeing "
+                                "ceiling); about a second a game."),
     )
     outcome = Outcome(
         success="win", rounds="battles", unit="game", shares=STAGE_COLUMNS,
@@ -69,6 +73,9 @@ class DSTBGGame(Game):
                  {"party": ["knight", "warrior"], "policy": "balanced"}),
         Workload("game-4p", "whole game, four characters, Gargoyle then Ornstein & Smough, balanced strategy",
                  {"party": ["knight", "warrior", "assassin", "herald"], "policy": "balanced"}),
+        Workload("expert-game-2p", "whole game, Knight + Warrior, balanced strategy, every battle decision by the "
+                 "expert searcher", {"party": ["knight", "warrior"], "policy": "balanced", "battle_policy": "expert"},
+                 plays=32),
     )
 
     # ------------------------------------------------------------------ cells
@@ -82,9 +89,9 @@ class DSTBGGame(Game):
         from dsim.games.dstbg_game import engine
 
         cell = prepare(settings)
-        rows = engine.play_batch(cell.compiled, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
-                                 cell.strategy_params, seed, stream, start, count)
-        return engine.outcome_columns(rows, len(cell.compiled.areas))
+        rows, searched = _play_rows(cell, cell.strategy_params, seed, stream, start, count)
+        cols = engine.outcome_columns(rows, len(cell.compiled.areas))
+        return cols if searched is None else cols | {"searched_decisions": searched}  # a searcher's cost (`dsim bench`)
 
     def data_hash(self, settings: Mapping[str, Any]) -> str:
         """SHA-256 over the DS:TBG data files and the overlay."""
@@ -145,6 +152,14 @@ class DSTBGGame(Game):
 
     # ------------------------------------------------------------------ capabilities
 
+    search_chunk = 16  # games a chunk under a searching battle player: ~a minute of search, so the bar moves
+
+    def searching(self, settings: Mapping[str, Any]) -> bool:
+        """Whether the cell's battles are played by a searcher (``--battle-policy expert|oracle``)."""
+        from dsim.games.dstbg.searchers import searcher
+
+        return searcher(str(settings.get("battle_policy", DEFAULT_BATTLE_POLICY))) is not None
+
     def policies(self) -> Any:
         """The strategies (``policies/dstbg_game``): ``--policy`` picks one, ``tune-policy`` tunes it."""
         from dsim.games.dstbg_game.strategy import REGISTRY
@@ -164,8 +179,7 @@ class DSTBGGame(Game):
         stream = stream_key(json.dumps(games_id, sort_keys=True, default=str))
 
         def evaluate(vector: np.ndarray, start: int, count: int) -> np.ndarray:
-            rows = engine.play_batch(cell.compiled, cell.battle_policy.decide, cell.strategy.decide,
-                                     cell.battle_params, np.asarray(vector, np.float64), seed, stream, start, count)
+            rows = _play_rows(cell, np.asarray(vector, np.float64), seed, stream, start, count)[0]
             if measure is None:
                 return rows[:, G.OUT_RESULT] == G.RESULT_WON
             return self.measured(engine.outcome_columns(rows, len(cell.compiled.areas)), measure)
@@ -204,6 +218,21 @@ class DSTBGGame(Game):
 
         return [("game", with_options(game, self.options)),
                 ("area", with_options(area, [o for o in self.options if o.name in AREA_OPTIONS]))]
+
+
+def _play_rows(cell: Any, strategy_params: np.ndarray, seed: int, stream: int, start: int, count: int
+               ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Outcome rows of games ``start .. start+count-1`` under the strategy's ``strategy_params``, and with a searching
+    battle player (``--battle-policy expert|oracle``) the decisions it searched in each game (else ``None``)."""
+    from dsim.games.dstbg.searchers import SearchPolicy
+    from dsim.games.dstbg_game import engine
+
+    if isinstance(cell.battle_policy, SearchPolicy):
+        from dsim.games.dstbg_game.searched import play_searched
+
+        return play_searched(dataclasses.replace(cell, strategy_params=strategy_params), seed, stream, start, count)
+    return engine.play_batch(cell.compiled, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
+                             strategy_params, seed, stream, start, count), None
 
 
 NOT_SIMULATED = {

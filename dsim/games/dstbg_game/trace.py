@@ -47,9 +47,11 @@ def game_events(cell: Cell, seed: int, stream: int, index: int) -> list[dict[str
     """The logged events of game ``index`` as records (event, rule, battle number, fields a–d, and the event
     in words: the fields' meaning differs by event)."""
     from dsim.games.dstbg_game import engine
+    from dsim.games.dstbg_game.searched import battle_player
 
-    s, *_ = engine.play_one(cell.compiled, cell.battle_policy.decide, cell.strategy.decide, cell.battle_params,
-                            cell.strategy_params, seed, stream, index)
+    policy, params, decisions, _ = battle_player(cell, seed, stream, index)
+    s, *_ = engine.play_one(cell.compiled, policy, cell.strategy.decide, params, cell.strategy_params, seed, stream,
+                            index, decisions=decisions)
     events = []
     for row in s.log[: s.cursor[0]]:
         name = G.EVENT_NAMES[row[0]]

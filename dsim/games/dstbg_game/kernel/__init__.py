@@ -11,13 +11,15 @@ and ``k``: results do not depend on threads or pieces.
 """
 
 from dsim.games.dstbg_game.kernel.jit import GAME_CACHE_DIR, GAME_SOURCES
+from dsim.games.dstbg_game.kernel.replay import game_log_len
 from dsim.games.dstbg_game.kernel.play import (STEP_AREA_WON, STEP_BONFIRE, STEP_BOSS, STEP_DEAL, STEP_DEFEAT,
                                                STEP_DRAW, STEP_EXPLORE, STEP_REST, STEP_ROUTE, STEP_SETUP, STEP_SPEND,
-                                               STEP_UPGRADE, play_batch_impl, play_one_impl, step_impl)
+                                               STEP_UPGRADE, REPLAY_INFO, play_batch_impl, play_one_impl,
+                                               replay_impl, rollouts_impl, step_impl)
 from dsim.games.dstbg_game.kernel.state import (C_BATTLES, C_DECK, C_EVENTS, C_STOP, BattleBuffers, Battles,
                                                 GameState)
 
-__all__ = ["GAME_CACHE_DIR", "GAME_SOURCES", "STEP_AREA_WON", "STEP_BONFIRE", "STEP_BOSS", "STEP_DEAL", "STEP_DEFEAT",
+__all__ = ["GAME_CACHE_DIR", "GAME_SOURCES", "game_log_len", "STEP_AREA_WON", "STEP_BONFIRE", "STEP_BOSS", "STEP_DEAL", "STEP_DEFEAT",
            "STEP_DRAW", "STEP_EXPLORE", "STEP_REST", "STEP_ROUTE", "STEP_SETUP", "STEP_SPEND", "STEP_UPGRADE",
-           "play_batch_impl", "play_one_impl", "step_impl", "C_BATTLES", "C_DECK", "C_EVENTS", "C_STOP",
+           "REPLAY_INFO", "play_batch_impl", "play_one_impl", "replay_impl", "rollouts_impl", "step_impl", "C_BATTLES", "C_DECK", "C_EVENTS", "C_STOP",
            "BattleBuffers", "Battles", "GameState"]

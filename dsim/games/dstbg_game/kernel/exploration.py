@@ -8,6 +8,7 @@ from dsim.games.dstbg.kernel import layout as BL
 from dsim.games.dstbg.kernel.battle import run_battle
 from dsim.games.dstbg_game import layout as G
 from dsim.games.dstbg_game.kernel.bonfire import rest
+from dsim.games.dstbg_game.kernel.replay import battle_begin, battle_end
 from dsim.games.dstbg_game.kernel.jit import gk
 from dsim.games.dstbg_game.kernel.state import C_BATTLES, ask, glog, opt
 from dsim.games.dstbg_game.kernel.treasure import draw, instance
@@ -124,7 +125,10 @@ def fight(g, s, t, b, policy, seed: int, stream: int) -> int:
     game = s.pub[G.R_GAME]
     fill_scenario(g, s, t.scen)
     number = s.cursor[C_BATTLES]
+    replay = battle_begin(b)  # a replay with the searcher's decisions forced (kernel.replay), else 0
     run_battle(t, b, policy, seed, stream, number)
+    if replay > 0:
+        battle_end(g, s, t, b, stream, number)
     glob, chars = b.glob, b.chars
     retreated = glob[BL.G_OUTCOME] == BL.OUT_RETREAT
     for seat in range(game[G.G_N_CHARS]):

@@ -12,6 +12,9 @@ from dsim.games.dstbg_game.kernel.bonfire import bonfire, rest, spend_options, u
 from dsim.games.dstbg_game.kernel.boss import area_won, fight_boss
 from dsim.games.dstbg_game.kernel.exploration import defeat, explore, route_options
 from dsim.games.dstbg_game.kernel.jit import allocating, gk
+from dsim.games.dstbg_game.kernel.replay import (GA_BASE, GA_FOUND, GA_HIDE_AT, GA_HIDE_HI, GA_HIDE_LO, GA_HOOK,
+                                                 GA_LEN, GA_NUMBER, GA_OPTIONS, GA_PREFIX, GA_START, GA_STOP,
+                                                 GA_STREAM, GA_TABLE, SR_GAME, rollout)
 from dsim.games.dstbg_game.kernel.setup import deal, setup
 from dsim.games.dstbg_game.kernel.state import C_BATTLES, C_EVENTS, C_STOP, GameState, glog, ask
 from dsim.games.dstbg_game.kernel.treasure import draw
@@ -169,3 +172,75 @@ def step_impl(g, battles, s, buffers, policy, strategy, sparams, seed, what, arg
         s.cursor[C_EVENTS] = spend_options(gr, sr)
     elif what == STEP_UPGRADE:
         upgrade(gr, sr, strategy, sparams, arg)
+
+
+REPLAY_INFO = 8  # columns of a game replay's info row (replay_impl)
+
+
+def replay_impl(g, battles, s, buffers, policy, strategy, sparams, seed, stream, plays, prefixes, lengths, stop,
+                hidden, lo, hi, info, snap, out):
+    """Games ``plays[lo:hi]`` replayed with ``prefixes[j, :lengths[j]]`` forced in their battles (``kernel.replay``;
+    the buffers share one search log). Per game: ``info[j]`` (found, hook, options, base answer, the found battle's
+    first decision in the prefix, its tables, number, stream), ``snap[j]`` the found battle's scenario and walk
+    distances, ``out[j]`` the outcome row (a whole game's only when ``stop`` is 0 or nothing was found). ``hidden``
+    (tests): (decision, key hi, key lo) at which the true battle's hidden state is redrawn, decision -1 never."""
+    gr, sr = ref(g), ref(s)
+    te, bosses, bt, ba = ref(battles.encounters), refs(battles.bosses), ref(buffers.tile), ref(buffers.arena)
+    log = buffers.tile.search
+    a = X.SR_CHOICES + prefixes.shape[1] + 1
+    for j in range(lo, hi):
+        for i in range(GA_PREFIX):
+            log[a + i] = 0
+        log[SR_GAME] = a
+        log[a + GA_LEN] = lengths[j]
+        log[a + GA_STOP] = stop
+        log[a + GA_HIDE_AT], log[a + GA_HIDE_HI], log[a + GA_HIDE_LO] = hidden[0], hidden[1], hidden[2]
+        for i in range(lengths[j]):
+            log[a + GA_PREFIX + i] = prefixes[j, i]
+        play_game(gr, sr, te, bosses, bt, ba, policy, strategy, sparams, seed, stream, plays[j])
+        row = info[j]
+        row[0], row[1], row[2], row[3] = log[a + GA_FOUND], log[a + GA_HOOK], log[a + GA_OPTIONS], log[a + GA_BASE]
+        row[4], row[5], row[6], row[7] = log[a + GA_START], log[a + GA_TABLE], log[a + GA_NUMBER], log[a + GA_STREAM]
+        if log[a + GA_FOUND] == 1:
+            at = a + GA_PREFIX + lengths[j]
+            for i in range(snap.shape[1]):
+                snap[j, i] = log[at + i]
+        out[j, :] = s.out
+
+
+def rollouts_impl(g, battles, buffers, policy, seed, info, snap, prefixes, lengths, mode, job_play, job_option,
+                  job_key, hidden, keep, lo, hi, values, asked):
+    """Rollouts ``lo .. hi-1``: job ``j`` replays the found battle of game row ``job_play[j]`` from its snapshot
+    (``info``, ``snap`` as :func:`replay_impl` left them; the battle's own decisions so far are ``prefixes[p,
+    :lengths[p]]``), answers ``job_option[j]`` and plays on from rollout key ``job_key[j]`` (``kernel.replay.rollout``,
+    ``keep`` its weight of the tokens kept). In ``SEARCH_ADVANCE`` mode a job replays the true battle with the option
+    forced and ``asked[j]`` gets its next decision: options (0: the battle ended first), hook, the policy's answer."""
+    te, bosses, bt, ba = ref(battles.encounters), refs(battles.bosses), ref(buffers.tile), ref(buffers.arena)
+    last = -1
+    for j in range(lo, hi):
+        p = job_play[j]
+        k = info[p, 5]
+        if p != last:  # the battle's snapshot into this thread's tables
+            scen = te.scen if k < 0 else bosses[k].scen
+            for i in range(X.SC_LEN):
+                scen[i] = snap[p, i]
+            if k < 0:
+                n = te.dwalk0.shape[0]
+                for x in range(n):
+                    for y in range(n):
+                        te.dwalk0[x, y] = snap[p, X.SC_LEN + x * n + y]
+            last = p
+        key_hi = np.int64(job_key[j] >> np.uint64(32))
+        key_lo = np.int64(job_key[j] & np.uint64(0xFFFFFFFF))
+        args = (policy, seed, info[p, 7], info[p, 6], prefixes[p], lengths[p], job_option[j], mode, key_hi, key_lo,
+                hidden, info[p, 4], keep)
+        log = bt.search
+        if k < 0:
+            values[j] = rollout(te, bt, *args)
+        elif bosses[k].steps.shape[0] == bt.dwalk.shape[0]:  # the board a boss battle is played on (fight_boss)
+            values[j] = rollout(bosses[k], bt, *args)
+        else:
+            values[j] = rollout(bosses[k], ba, *args)
+            log = ba.search
+        if mode == X.SEARCH_ADVANCE:
+            asked[j, 0], asked[j, 1], asked[j, 2] = log[X.SR_OPTIONS], log[X.SR_HOOK], log[X.SR_BASE]
