@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from dsim import compile_notice
 from dsim.games.base import Game
 from dsim.rng import stream_key
 
@@ -94,8 +95,10 @@ def summarise(game: Game, settings: Mapping[str, Any], totals: Mapping[str, floa
 
 def run_cell(game: Game, settings: Mapping[str, Any], count: int, seed: int,
              on_chunk: Callable[[int], None] = lambda n: None) -> dict[str, Any]:
-    """Play ``count`` games of a command-line cell and summarise them (the first play compiles or loads the kernel)."""
+    """Play ``count`` games of a command-line cell and summarise them (the first play compiles or loads the kernel;
+    a compile's first notice says what to expect, :attr:`Game.compile_cpu_s`)."""
     stream = cell_stream(settings)
+    compile_notice.expect(game.compile_cpu_s[0] if game.compile_cpu_s else None)
     game.play(settings, seed, stream, 0, 1)
     start = time.perf_counter()
     totals = play_sums(game, settings, count, seed, stream, on_chunk, chunk_size(game, settings))

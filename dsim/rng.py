@@ -11,9 +11,10 @@ import numpy as np
 from numba import njit, types
 
 from dsim import compile_notice
-from dsim.numba_start import load_implementations
+from dsim.numba_start import load_implementations, quicker_compiles
 
 load_implementations()  # before this module's first compile: every kernel imports it (dsim.numba_start says why)
+quicker_compiles()
 compile_notice.install()  # and before it, so the command line can say when a run compiles
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)

@@ -30,3 +30,28 @@ def test_scipy_linalg_imported_first_is_left_as_it_is() -> None:
               "print(sys.modules['scipy.linalg.cython_blas'] is not None, 'numba.np.arraymath' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "False"]
+
+
+def test_quicker_compiles_leaves_every_flags_value_as_numba_computes_it() -> None:
+    from numba.core.compiler import Flags
+    from numba.core.targetconfig import TargetConfig
+
+    import dsim.rng  # noqa: F401  (installs quicker_compiles)
+
+    numba_values = TargetConfig.values.__wrapped__
+    flags = Flags()
+    flags.nrt = True
+    flags.no_cpython_wrapper = True
+    flags.inline = "always"
+    for config in (Flags(), flags, Flags(flags)):
+        values = config.values()
+        assert values == numba_values(config) and list(values.items()) == list(numba_values(config).items())
+    assert flags == Flags(flags) and hash(flags) == hash(Flags(flags)) and flags != Flags()
+
+
+def test_quicker_compiles_drops_only_numba_s_llvm_lock_timer_and_compiles_as_before() -> None:
+    program = ("import llvmlite.binding as ll\nimport numba.core.base\n"
+               "before = len(ll.ffi.lib._lock._cblist)\nimport dsim.rng\n"
+               "from numba import njit\nprint(before, len(ll.ffi.lib._lock._cblist), njit(lambda x: x * 3)(7))")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["1", "0", "21"]

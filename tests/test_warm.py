@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 from dsim.cli import app
@@ -44,3 +45,20 @@ def test_warm_refuses_an_unknown_game_or_policy_in_one_line() -> None:
         result = runner.invoke(app, ["warm", *args])
         assert result.exit_code == 1
         assert said in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_the_estimate_counts_each_game_s_first_kind_of_play_and_its_further_policies() -> None:
+    from dsim.cli.warm import estimate_cpu_s
+
+    items = plan(["dstbg", "bloodborne"], None, searchers=False)
+    figures = {name: get_game(name).compile_cpu_s for name in ("dstbg", "bloodborne")}
+    n = {name: sum(i.game == name for i in items) for name in figures}
+    assert n["dstbg"] > 1 and n["bloodborne"] > 1
+    assert estimate_cpu_s(items) == pytest.approx(sum(f[0] + (n[g] - 1) * f[1] for g, f in figures.items()))
+
+
+def test_a_game_without_figures_gets_no_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dsim.cli.warm import estimate_cpu_s
+
+    monkeypatch.setattr(type(get_game("bloodborne")), "compile_cpu_s", None)
+    assert estimate_cpu_s(plan(["dstbg", "bloodborne"], None, searchers=False)) is None

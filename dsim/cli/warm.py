@@ -55,6 +55,20 @@ def plan(games: list[str], policies: list[str] | None, searchers: bool) -> list[
     return items
 
 
+def estimate_cpu_s(items: list[Item]) -> float | None:
+    """CPU seconds (quiet 2-core machine) to compile ``items`` when nothing is cached yet: each game's first kind of
+    play at its :attr:`~dsim.games.base.Game.compile_cpu_s` first figure, each further one at its second; ``None``
+    when a game has no figure."""
+    total, seen = 0.0, set()
+    for item in items:
+        figures = get_game(item.game).compile_cpu_s
+        if figures is None:
+            return None
+        total += figures[item.game in seen]
+        seen.add(item.game)
+    return total
+
+
 def compile_item(item: Item) -> tuple[float, float]:
     """Play one play of ``item`` (compiling or loading its kernel): the seconds it took and those spent compiling."""
     from dsim import compile_notice
@@ -74,8 +88,8 @@ def warm(
         "--searchers", help="Also the searching players (expert, oracle): their search entries.")] = False,
 ) -> None:
     """Compile ahead every kernel a run is likely to need (each game's bench workloads under each scripted
-    policy), cached on disk: afterwards each run starts in about a second. A few minutes per game the first time
-    on 2 cores; kernels compiled already load at once."""
+    policy), cached on disk: afterwards each run starts in about a second. It says up front how long the
+    compiles take on a quiet 2-core machine (one to two minutes a game); kernels compiled already load at once."""
     games = listed("--game", game) if game is not None else game_names()
     unknown = [g for g in games if g not in game_names()]
     if unknown:
@@ -86,8 +100,10 @@ def warm(
     from dsim import compile_notice
 
     compile_notice.announce(lambda line: err.print(line, markup=False, style="dim"), first_line=False)
-    err.print(f"Compiling ahead {len(items)} kinds of play for {len(games)} game(s): half a minute to two each the "
-              "first time on 2 cores, a second each once cached.", markup=False)
+    cpu_s = estimate_cpu_s(items)
+    cost = "half a minute to a minute each" if cpu_s is None else compile_notice.estimate_text(cpu_s)
+    err.print(f"Compiling ahead {len(items)} kinds of play for {len(games)} game(s): {cost} if none is cached yet, a "
+              "second each once cached.", markup=False)
     rows = []
     with LoggedProgress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                         TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True) as bar:

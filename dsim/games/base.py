@@ -186,6 +186,9 @@ class Game:
     policy_per_seat: ClassVar[bool] = False  # ``policy`` may list one policy per seat
     default_policy: ClassVar[str] = "random_legal"
     strongest_policy: ClassVar[str | None] = None  # the strongest scripted policy, hinted when another one plays
+    # CPU seconds of the cold compile of (the first run with the default policy, each further policy) on a quiet
+    # 2-core machine: what a compiling run and `dsim warm` say to expect (None: no estimate)
+    compile_cpu_s: ClassVar[tuple[float, float] | None] = None
     workloads: ClassVar[tuple[Workload, ...]] = ()
     heatmap_axes: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = ((), ())  # preferred (rows, columns) settings
 

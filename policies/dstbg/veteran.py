@@ -16,6 +16,7 @@ from numba import njit
 from dsim.games.dstbg import policy as P
 from dsim.games.dstbg.kernel import layout as L
 from dsim.games.dstbg.policy import POLICY_SIG, Param, Policy, register
+from dsim.numba_linking import always_inline
 from dsim.policy import policy_decorator
 from policies.dstbg import tactician
 from policies.dstbg.common import (
@@ -30,7 +31,10 @@ from policies.dstbg.common import (
 # the tactician's module is compiled into the veteran (its answer is inlined): its edits must recompile it too
 veteran_function = policy_decorator(POLICY_SIG, "policy", [Path(P.__file__).resolve(), P.COMMON, *P.LAYOUT,
                                                              Path(tactician.__file__).resolve()])
-tactician_answer = njit(inline="always")(tactician.answer)
+# The tactician's answer compiled once (with reference counting: its focus_steps builds an array) and called at three
+# places: LLVM inlines it where an entry links the veteran (numba_linking.always_inline), as Numba's inline="always"
+# did at the cost of copying, typing and lowering it three times (7 of the 11 s the veteran took to compile cold).
+tactician_answer = always_inline(njit(_nrt=True)(tactician.answer))
 
 N_TACTICIAN = len(tactician.PARAMS)  # the veteran's first parameters are the tactician's, in its order
 P_KEEP = N_TACTICIAN

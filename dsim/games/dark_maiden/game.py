@@ -177,6 +177,10 @@ class DarkMaiden(Game):
     name = "dark_maiden"
     title = "Dark Maiden"
     default_policy = "tactician"
+    # fresh clone, quiet host, 2026-12-08: 55 s CPU with the tactician (before numba_start.quicker_compiles, which cut
+    # 5-8% of the other games'); another policy compiles only itself (the kernel takes it as a function value): the
+    # tactician was 16 s of a loaded host's profile, so at most that
+    compile_cpu_s = (55.0, 16.0)
     rule_tables = ("variants",)
     options = (
         Option("party", "Comma-separated hero ids in turn order, e.g. amazona,barbara (1–4, all different, DM-2.4; a 4th "

@@ -171,6 +171,10 @@ class DSTBG(Game):
     title = "Dark Souls: The Board Game"
     default_policy = "veteran"  # issue 47: the strongest scripted policy (docs/veteran-study.md), about as fast as any
     strongest_policy = "veteran"
+    # fresh clone, quiet host, 2026-12-08: 44.5 s CPU for the README's first run, less the 21% that the veteran's own
+    # compile and numba_start.quicker_compiles cut since (48.5 -> 38.4 s side by side on a loaded host); another
+    # policy 9 s (`--boss gargoyle --policy tactician`)
+    compile_cpu_s = (35.0, 9.0)
     heatmap_axes = (("party",), ("boss", "encounter"))
     options = (
         Option("party", "Comma-separated character ids, e.g. knight,warrior (`dsim data list characters`).", "list"),
