@@ -38,6 +38,7 @@ SEARCHERS = ("expert", "oracle")
 SEARCH_BASE = "tactician"  # the scripted policy the searchers roll out by default (their `base` parameter)
 TUNED = "tuned"  # label suffix of the best scripted policy's tuned vector
 PASS_LINE = 0.95  # the acceptance asks expert to beat the best scripted policy wherever that one is below 95%
+NOBODY_WINS = 0.01  # below this for the best scripted policy and expert, a failing cell is read as one nobody wins
 
 
 @dataclass(frozen=True)
@@ -153,16 +154,38 @@ def play_rung(store: Store, cell: Cell, label: str, policy: str, vector: np.ndar
     if entry is not None and entry["vector"] != [float(x) for x in vec]:
         entry = None  # another budget or tuned vector: play afresh
     won = _unpack(entry["wins"], entry["n"]) if entry else np.zeros(0, bool)
+    played = _played(entry) if entry else []
     start = time.monotonic()
     have = len(won)
     while len(won) < battles:
         n = min(chunk, battles - len(won))
-        won = np.concatenate([won, np.asarray(evaluate(vec, len(won), n), bool)])
+        lo = len(won)
+        won = np.concatenate([won, np.asarray(evaluate(vec, lo, n), bool)])
+        commit = _commit()
+        if played and played[-1][0] == commit:
+            played[-1][2] = len(won)
+        else:
+            played.append([commit, lo, len(won)])
         store.put(cell.name, seed, label, {"policy": policy, "vector": [float(x) for x in vec], "n": len(won),
-                                           "wins": _pack(won), "commit": _commit(), "params": [p.name for p in chosen.params]})
+                                           "wins": _pack(won), "commit": commit, "played": played,
+                                           "params": [p.name for p in chosen.params]})
         rate = (len(won) - have) / max(time.monotonic() - start, 1e-9)
         say(f"{label}: {len(won)}/{battles} plays ({rate:.2f}/s, ETA {(battles - len(won)) / rate:.0f} s)")
     return won[:battles]
+
+
+def _played(entry: dict[str, Any]) -> list[list[Any]]:
+    """Which commit played which plays of a stored rung: [commit, first play, end] runs (a store written before the
+    runs were kept: one run, its ``commit``)."""
+    return [list(run) for run in entry.get("played") or [[entry.get("commit", "unknown"), 0, entry["n"]]]]
+
+
+def provenance(entry: dict[str, Any], n: int) -> str:
+    """The commits that played plays 0..n-1 of a stored rung, e.g. ``34cf6d7 (plays 0–199), 1a2b3c4 (200–599)``."""
+    runs = [(c, lo, min(hi, n)) for c, lo, hi in _played(entry) if lo < n]
+    if len(runs) == 1:
+        return runs[0][0]
+    return ", ".join(f"{c} ({'plays ' if i == 0 else ''}{lo}–{hi - 1})" for i, (c, lo, hi) in enumerate(runs))
 
 
 def tune_best(store: Store, cell: Cell, policy: str, seed: int, budget: int,
@@ -221,9 +244,10 @@ def searcher_vector(name: str, rollouts: int | None) -> np.ndarray | None:
 
 
 def play_cell(store: Store, cell: Cell, seed: int, battles: int, chunk: int, rollouts: int | None,
-              tune_budget: int, say: Callable[[str], None], scripted: list[str] | None = None) -> list[Rung]:
+              tune_budget: int, say: Callable[[str], None], scripted: list[str] | None = None,
+              searchers: list[str] | None = None) -> list[Rung]:
     """Every rung of one cell on plays 0..battles-1: the scripted policies (``scripted``, default all), the best one
-    tuned, then the searchers."""
+    tuned, then the searchers (``searchers``, default all)."""
     rungs = [Rung(n, play_rung(store, cell, n, n, None, seed, battles, chunk, say))
              for n in scripted or scripted_names(cell)]
     best = best_scripted(rungs)
@@ -233,6 +257,8 @@ def play_cell(store: Store, cell: Cell, seed: int, battles: int, chunk: int, rol
             label = f"{best.label}, {TUNED} ({tune_budget})"
             rungs.append(Rung(label, play_rung(store, cell, label, best.label, vector, seed, battles, chunk, say)))
     for name in searcher_names(cell):
+        if searchers is not None and name not in searchers:
+            continue
         vector = searcher_vector(name, rollouts) if name == "expert" else None
         label = name if rollouts is None or name != "expert" else f"expert ({rollouts} rollouts)"
         rungs.append(Rung(label, play_rung(store, cell, label, name, vector, seed, battles, chunk, say),
@@ -240,18 +266,18 @@ def play_cell(store: Store, cell: Cell, seed: int, battles: int, chunk: int, rol
     return rungs
 
 
-def stored_cell(store: Store, cell: Cell, seed: int, battles: int, scripted: list[str] | None = None) -> list[Rung] | None:
-    """The cell's rungs from the store alone (``None`` unless every scripted rung, ``scripted`` or all, has
-    ``battles`` plays stored)."""
-    block = store.block(cell.name, seed)
-    rungs = []
-    for label, entry in block.items():
-        if entry["n"] >= battles > 0:
-            name = entry["policy"]
-            rungs.append(Rung(label, _unpack(entry["wins"], entry["n"])[:battles], searcher=name in SEARCHERS,
-                              ceiling=name == "oracle", commit=entry.get("commit", "")))
-    played = {r.label for r in rungs if not r.searcher}
-    return rungs if rungs and set(scripted or scripted_names(cell)) <= played else None
+def stored_cell(store: Store, cell: Cell, seed: int, battles: int, scripted: list[str] | None = None,
+                keep: Callable[[str, dict[str, Any]], bool] | None = None) -> list[Rung] | None:
+    """The cell's rungs from the store alone, those ``keep`` (label, entry) accepts (default all), on the plays all of
+    them have stored: ``battles`` at least (``None`` unless every scripted rung, ``scripted`` or all, has them)."""
+    kept = {label: entry for label, entry in store.block(cell.name, seed).items()
+            if entry["n"] >= battles > 0 and (keep is None or keep(label, entry))}
+    played = {label for label, entry in kept.items() if entry["policy"] not in SEARCHERS}
+    if not kept or not set(scripted or scripted_names(cell)) <= played:
+        return None
+    n = min(entry["n"] for entry in kept.values())  # common plays: every comparison is paired on the same ones
+    return [Rung(label, _unpack(entry["wins"], entry["n"])[:n], searcher=entry["policy"] in SEARCHERS,
+                 ceiling=entry["policy"] == "oracle", commit=provenance(entry, n)) for label, entry in kept.items()]
 
 
 # ------------------------------------------------------------------ figures and the page
@@ -296,6 +322,18 @@ class Verdict:
         beats = self.best.won.mean() >= PASS_LINE or self.gain[1] > 0
         return beats and self.ceiling_gap[2] >= 0
 
+    def why(self) -> str:
+        """Why a searched cell fails, in a few words: nobody wins it (so no gain can show), the gain stays inside its
+        interval, or oracle falls below expert."""
+        if self.gain is None or self.ceiling_gap is None or self.passes:
+            return ""
+        if self.ceiling_gap[2] < 0:
+            return "oracle below expert beyond the interval"
+        if self.best.won.mean() < NOBODY_WINS and self.expert.won.mean() < NOBODY_WINS:
+            return (f"nobody wins: best scripted and expert below {NOBODY_WINS:.0%}, the oracle's ceiling "
+                    f"{_pct(self.oracle.won.mean())}")
+        return f"the gain's interval reaches 0 at {len(self.best.won)} plays"
+
 
 def best_scripted(rungs: list[Rung]) -> Rung:
     """The scripted rung with the highest win rate; a tie goes to the searchers' base policy (the tactician), the
@@ -334,7 +372,7 @@ def summary_row(cell: Cell, rungs: list[Rung]) -> str:
     rnd = next((r for r in rungs if r.label == "random_legal"), None)
     tuned = next((r for r in rungs if TUNED in r.label), None)
     pending = "searchers not played yet" if searcher_names(cell) else "no searcher (whole games)"
-    mark = {True: "**pass**", False: "fail", None: pending}[v.passes]
+    mark = {True: "**pass**", False: f"fail: {v.why()}", None: pending}[v.passes]
     return (f"| {cell.title} | {len(v.best.won)} | {_pct(rnd.won.mean()) if rnd else ''} | {v.best.label} "
             f"{_pct(v.best.won.mean())} | {_pct(tuned.won.mean()) if tuned else '—'} | "
             f"{_pct(v.expert.won.mean()) if v.expert else '—'} | {_pct(v.oracle.won.mean()) if v.oracle else '—'} | "
@@ -352,14 +390,20 @@ def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int
         "# The skill ladder: random, the scripted policies, the tuned best, the expert searcher and the oracle ceiling\n\n"
         "Generated by `docs/make_ladder.py` from the outcomes stored in `docs/skill-ladder/` (one JSON file per cell) (do not edit by "
         "hand). Party: Knight + Warrior. In each cell every policy plays the same plays (common random numbers, "
-        f"seed {seed}); intervals are 95%: Wilson for a win rate, Tango's paired interval for a difference.\n\n"
+        f"seed {seed}): the plays all its rungs have stored, so a cell's count is its own (the close cells were "
+        "played further); intervals are 95%: Wilson for a win rate, Tango's paired interval for a difference. "
+        "Under each cell, the commit that played each rung's plays; the scripted rungs are the policies of that "
+        "commit (the `veteran` is being retuned elsewhere: its figures here are the veteran of that commit).\n\n"
         "The rungs and their budgets:\n\n"
         "- `random_legal` and every scripted battle policy (`dsim policies list`) with its default parameters;\n"
         f"- *tuned*: the best scripted policy of the cell tuned by `dsim tune-policy` with a budget of {tune_budget:,} "
         "plays on seed + 1 (plays apart from the ladder's), then replayed on the ladder's plays;\n"
         f"- `expert` ({budget}; base index 4 = tactician): at each decision each option is played `rollouts` times "
         "to the end under the tactician with the unseen behaviour-card order, face-down traps and future dice "
-        "redrawn; it leaves the tactician's answer only for an option better by more than z standard errors;\n"
+        "redrawn (first `screen` rollouts of every option, then only the tactician's answer and the options that "
+        "gained over it play on; a close decision, an option gained but not yet by z standard errors, plays those "
+        "on to `extend` rollouts); it leaves the tactician's answer only for an option better by more than z "
+        "standard errors (the default budget and its cost: `policies/dstbg/README.md`);\n"
         "- `oracle` (decisions 512, base tactician, one rollout an option on the true hidden state and dice): a "
         "ceiling for one-step searchers over the tactician, not a player.\n\n"
         f"**Acceptance** (issue 42): *expert beats the best scripted policy beyond the 95% paired interval wherever that "
@@ -382,9 +426,13 @@ def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int
             rows.append(f"| {cell.title} | not played yet | | | | | | | | |")
             continue
         rows.append(summary_row(cell, rungs))
-        commits = sorted({r.commit for r in rungs if r.commit})
+        where: dict[str, list[str]] = {}
+        for r in rungs:
+            where.setdefault(r.commit or "unknown", []).append(r.label)
+        played_on = next(iter(where)) if len(where) == 1 else "; ".join(
+            f"{', '.join(labels)}: {commit}" for commit, labels in where.items())
         body.append(f"## {cell.title}\n\n```\n{cell.command()} --battles {len(rungs[0].won)} --seed {seed}\n```\n\n"
-                    f"{cell_table(rungs, cell.measure)}\n\nPlayed on commit {', '.join(commits) or 'unknown'}.\n")
+                    f"{cell_table(rungs, cell.measure)}\n\nPlayed on commit {played_on}.\n")
     played = [v for _, r in results if r is not None for v in [verdict(r)] if v.passes is not None]
     tally = (f"{sum(v.passes for v in played)} of {len(played)} searched cells pass; "
              f"{sum(1 for _, r in results if r is None)} not played yet (the lead's or a later run continues them: "
@@ -401,6 +449,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--chunk", type=int, default=50, help="plays per stored chunk (default 50)")
     parser.add_argument("--cells", default=None, help="comma-separated cells (default: all): " + ", ".join(CELLS))
+    parser.add_argument("--searchers", default=None, help="comma-separated searchers to play (default: all; e.g. "
+                        "oracle to extend the scripted and oracle rungs only)")
     parser.add_argument("--report-only", action="store_true", help="rebuild the page from the store, play nothing")
     parser.add_argument("--store", type=Path, default=STORE)
     parser.add_argument("--page", type=Path, default=PAGE)
@@ -423,15 +473,26 @@ def main(argv: list[str] | None = None) -> None:
                   flush=True)
 
         play_cell(store, cell, args.seed, args.battles * cell.scale, args.chunk * cell.scale, args.rollouts,
-                  args.tune_budget, say)
-    results = []
-    for cell in CELLS.values():
-        rungs = stored_cell(store, cell, args.seed, args.battles * cell.scale)
-        if rungs is not None:  # a stale tuned rung (another budget) stays out of the page
-            rungs = [r for r in rungs if TUNED not in r.label or f"({args.tune_budget})" in r.label]
-            expert = "expert" if args.rollouts is None else f"expert ({args.rollouts} rollouts)"
-            rungs = [r for r in rungs if not r.searcher or r.ceiling or r.label == expert]
-        results.append((cell, rungs))
+                  args.tune_budget, say, searchers=args.searchers.split(",") if args.searchers else None)
+    expert = "expert" if args.rollouts is None else f"expert ({args.rollouts} rollouts)"
+
+    from dsim.games.dstbg.searchers import searcher
+
+    def budget(name: str) -> list[float]:
+        vector = searcher_vector(name, args.rollouts) if name == "expert" else None
+        return [float(x) for x in (searcher(name).vector() if vector is None else vector)]
+
+    budgets = {name: budget(name) for name in SEARCHERS}
+
+    def keep(label: str, entry: dict[str, Any]) -> bool:
+        """Not a stale tuned rung (another tuning budget) nor a searcher of another budget than the page names."""
+        stale_tuned = TUNED in label and f"({args.tune_budget})" not in label
+        if entry["policy"] not in SEARCHERS:
+            return not stale_tuned
+        return entry["vector"] == budgets[entry["policy"]] and (entry["policy"] != "expert" or label == expert)
+
+    results = [(cell, stored_cell(store, cell, args.seed, args.battles * cell.scale, keep=keep))
+               for cell in CELLS.values()]
     args.page.write_text(page(results, args.seed, args.rollouts, args.tune_budget), encoding="utf-8")
     print(f"wrote {args.page}", file=sys.stderr)
 
