@@ -38,6 +38,7 @@ SEARCHERS = ("expert", "oracle")
 SEARCH_BASE = "tactician"  # the scripted policy the searchers roll out by default (their `base` parameter)
 TUNED = "tuned"  # label suffix of the best scripted policy's tuned vector
 PASS_LINE = 0.95  # the acceptance asks expert to beat the best scripted policy wherever that one is below 95%
+PREVIOUS_EXPERT = "expert (rollouts 16, screen 4, extend 0)"  # the default expert before 2026-12-08, kept in the store
 NOBODY_WINS = 0.01  # below this for the best scripted policy and expert, a failing cell is read as one nobody wins
 
 
@@ -440,6 +441,27 @@ def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int
     return head + "## Summary\n\n" + tally + "\n".join(rows) + "\n\n" + "\n".join(body)
 
 
+def budget_section(store: Store, seed: int, keep: Callable[[str, dict[str, Any]], bool]) -> str:
+    """The default expert against the previous default (``PREVIOUS_EXPERT``) on the plays both have stored, per
+    cell: the paired measurement behind the default budget (empty when no cell has both)."""
+    rows = []
+    for cell in CELLS.values():
+        block = store.block(cell.name, seed)
+        old, new = block.get(PREVIOUS_EXPERT), block.get("expert")
+        if not old or not new or not keep("expert", new):
+            continue
+        n = min(old["n"], new["n"])
+        a, b = _unpack(new["wins"], new["n"])[:n], _unpack(old["wins"], old["n"])[:n]
+        rows.append(f"| {cell.title} | {n} | {_pct(b.mean())} | {_pct(a.mean())} | {_points(paired(a, b))} |")
+    if not rows:
+        return ""
+    return ("## The expert's budget: the default against the previous one\n\n"
+            f"`{PREVIOUS_EXPERT}` is the default expert before 2026-12-08 (its outcomes, played on commit 34cf6d7, "
+            "stay in the store under that label); the default extends close decisions to 64 rollouts. Same plays, "
+            "paired 95% intervals:\n\n| cell | plays | previous default | default | default − previous (paired 95% CI) |\n"
+            "|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--battles", type=int, default=200, help="plays per policy per cell (default 200)")
@@ -493,7 +515,9 @@ def main(argv: list[str] | None = None) -> None:
 
     results = [(cell, stored_cell(store, cell, args.seed, args.battles * cell.scale, keep=keep))
                for cell in CELLS.values()]
-    args.page.write_text(page(results, args.seed, args.rollouts, args.tune_budget), encoding="utf-8")
+    text = page(results, args.seed, args.rollouts, args.tune_budget)
+    args.page.write_text(text + ("\n" + budget_section(store, args.seed, keep) if args.rollouts is None else ""),
+                         encoding="utf-8")
     print(f"wrote {args.page}", file=sys.stderr)
 
 
