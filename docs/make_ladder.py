@@ -435,7 +435,10 @@ def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int
         body.append(f"## {cell.title}\n\n```\n{cell.command()} --battles {len(rungs[0].won)} --seed {seed}\n```\n\n"
                     f"{cell_table(rungs, cell.measure)}\n\nPlayed on commit {played_on}.\n")
     played = [v for _, r in results if r is not None for v in [verdict(r)] if v.passes is not None]
-    tally = (f"{sum(v.passes for v in played)} of {len(played)} searched cells pass; "
+    failing = [v.why().split(":")[0] for v in played if not v.passes]
+    reasons = ", ".join(f"{failing.count(w)} {w}" for w in dict.fromkeys(failing))
+    tally = (f"{sum(v.passes for v in played)} of {len(played)} searched cells pass"
+             f"{f' (failing: {reasons})' if failing else ''}; "
              f"{sum(1 for _, r in results if r is None)} not played yet (the lead's or a later run continues them: "
              "`python docs/make_ladder.py` plays only what the store lacks).\n\n")
     return head + "## Summary\n\n" + tally + "\n".join(rows) + "\n\n" + "\n".join(body)
