@@ -270,15 +270,24 @@ def play_cell(store: Store, cell: Cell, seed: int, battles: int, chunk: int, rol
 def stored_cell(store: Store, cell: Cell, seed: int, battles: int, scripted: list[str] | None = None,
                 keep: Callable[[str, dict[str, Any]], bool] | None = None) -> list[Rung] | None:
     """The cell's rungs from the store alone, those ``keep`` (label, entry) accepts (default all), on the plays all of
-    them have stored: ``battles`` at least (``None`` unless every scripted rung, ``scripted`` or all, has them)."""
+    them have stored: ``battles`` at least (``None`` unless every scripted rung, ``scripted`` or all, has them). The
+    tuned rung is that of the best untuned scripted policy on those plays (as :func:`play_cell` tunes it), if stored."""
     kept = {label: entry for label, entry in store.block(cell.name, seed).items()
             if entry["n"] >= battles > 0 and (keep is None or keep(label, entry))}
-    played = {label for label, entry in kept.items() if entry["policy"] not in SEARCHERS}
-    if not kept or not set(scripted or scripted_names(cell)) <= played:
+    untuned = {label: entry for label, entry in kept.items() if TUNED not in label}
+    played = {label for label, entry in untuned.items() if entry["policy"] not in SEARCHERS}
+    if not untuned or not set(scripted or scripted_names(cell)) <= played:
         return None
-    n = min(entry["n"] for entry in kept.values())  # common plays: every comparison is paired on the same ones
-    return [Rung(label, _unpack(entry["wins"], entry["n"])[:n], searcher=entry["policy"] in SEARCHERS,
-                 ceiling=entry["policy"] == "oracle", commit=provenance(entry, n)) for label, entry in kept.items()]
+    n = min(entry["n"] for entry in untuned.values())  # common plays: every comparison is paired on the same ones
+
+    def rung(label: str, entry: dict[str, Any]) -> Rung:
+        return Rung(label, _unpack(entry["wins"], entry["n"])[:n], searcher=entry["policy"] in SEARCHERS,
+                    ceiling=entry["policy"] == "oracle", commit=provenance(entry, n))
+
+    rungs = [rung(label, entry) for label, entry in untuned.items()]
+    best = best_scripted([r for r in rungs if not r.searcher]).label
+    return rungs + [rung(label, entry) for label, entry in kept.items()
+                    if TUNED in label and entry["policy"] == best and entry["n"] >= n]
 
 
 # ------------------------------------------------------------------ figures and the page

@@ -102,15 +102,18 @@ def _entry(policy: str, won: list[bool], played: list[list] | None = None) -> di
 
 def test_a_cell_is_read_on_the_plays_all_its_kept_rungs_share(tmp_path):
     """A rung played further (8 plays) is cut to the others' 6, so every comparison stays paired; a rung ``keep``
-    refuses does not cut it; each rung says which commit played which plays."""
+    refuses does not cut it, nor a tuned rung of a policy no longer the best; each rung says which commit played
+    which plays."""
     store = ML.Store.open(tmp_path)
     cell = ML.CELLS["the_forgotten-starting"]
     store.put(cell.name, 1, "naive", _entry("naive", [True] * 8, [["aaa", 0, 6], ["bbb", 6, 8]]))
     store.put(cell.name, 1, "baseline", _entry("baseline", [False] * 6))
     store.put(cell.name, 1, "expert", _entry("expert", [True, False] * 4))
     store.put(cell.name, 1, "expert (stale)", _entry("expert", [True] * 2))
-    rungs = ML.stored_cell(store, cell, 1, 6, SCRIPTED, keep=lambda label, entry: label != "expert (stale)")
-    assert {r.label: len(r.won) for r in rungs} == {"naive": 6, "baseline": 6, "expert": 6}
+    store.put(cell.name, 1, "naive, tuned (9)", _entry("naive", [True] * 6))  # the best's tuned rung: shown
+    store.put(cell.name, 1, "baseline, tuned (9)", _entry("baseline", [True] * 2))  # tuned when baseline led: not
+    rungs = ML.stored_cell(store, cell, 1, 2, SCRIPTED, keep=lambda label, entry: label != "expert (stale)")
+    assert {r.label: len(r.won) for r in rungs} == {"naive": 6, "baseline": 6, "expert": 6, "naive, tuned (9)": 6}
     assert {r.label: r.commit for r in rungs}["naive"] == "aaa"
     assert ML.provenance(store.rung(cell.name, 1, "naive"), 8) == "aaa (plays 0–5), bbb (6–7)"
     assert ML.stored_cell(store, cell, 1, 7, SCRIPTED) is None  # baseline has only 6
