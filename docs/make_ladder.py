@@ -2,10 +2,11 @@
 
 Every policy of a cell plays the same battles (common random numbers: play i's stream is (seed, cell, i) whatever the
 policy). Outcomes are stored per cell (a JSON file each in ``docs/skill-ladder/``), per policy and per chunk, so an interrupted run
-continues where it stopped, a larger ``--battles`` only plays the battles missing, and ``--report-only`` rebuilds the
-page without playing:
+continues where it stopped, a larger ``--battles`` only plays the battles missing (the page shows each cell on the plays
+all its rungs share), and ``--report-only`` rebuilds the page without playing:
 
     python docs/make_ladder.py [--battles 200] [--rollouts 16] [--tune-budget 20000] [--cells gargoyle-mid_game,...]
+        [--searchers oracle]
     python docs/make_ladder.py --report-only
 """
 
