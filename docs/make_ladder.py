@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+REPO = Path(__file__).resolve().parent.parent
 PAGE = Path(__file__).with_name("skill-ladder.md")
 STORE = Path(__file__).with_name("skill-ladder")  # one JSON file of outcomes per cell
 PARTY = ("knight", "warrior")
@@ -89,10 +90,15 @@ CELLS = {c.name: c for c in cells()}
 
 
 def _commit() -> str:
-    """The checked-out commit (provenance of stored outcomes)."""
+    """The checked-out commit (provenance of stored outcomes), marked ``+uncommitted`` when the code or data that
+    play differ from it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], capture_output=True, text=True, cwd=Path(__file__).parent,
+                              check=True).stdout.strip()
+
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              cwd=Path(__file__).parent, check=True).stdout.strip()
+        dirty = git("status", "--porcelain", "--", str(REPO / "dsim"), str(REPO / "data"))
+        return git("rev-parse", "--short", "HEAD") + ("+uncommitted" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
@@ -425,9 +431,10 @@ def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int
         f"nobody wins (best scripted and expert below {NOBODY_WINS:.0%}) cannot show a gain: it fails for want of "
         "wins, not of search, and its oracle rate is the ceiling of a one-step search over the tactician there "
         "(with starting gear the pair is outmatched by every core boss; Ornstein & Smough beat every policy with "
-        "any gear). Some cells were played further, to as many plays as the time allowed (the same count for every "
-        "rung of a cell): first those whose interval reached 0 under the previous default expert, then the level-1 "
-        "and level-2 encounters (cheap; the Forgotten's tactician sat at exactly 95% on 200 plays).\n\n"
+        "any gear). Cells were played further in rounds (the same count for every rung of a cell), first those whose "
+        "interval reached 0 under the previous default expert, then the level-1 and level-2 encounters (the "
+        "Forgotten's tactician sat at exactly 95% on 200 plays), then the rest; the cells nobody wins stay at "
+        "200.\n\n"
         "Whole games: `dsim` has no whole-game searcher yet (`dstbg_game` lists none), so those rows are the "
         "scripted ladder of the whole-game strategies (battles by the tactician), on 100 times the plays of a battle "
         "cell; beside the game's win, the share of games that beat the mini boss (`--measure beat_mini_boss`).\n\n"
