@@ -2,10 +2,11 @@
 
 Every policy of a cell plays the same battles (common random numbers: play i's stream is (seed, cell, i) whatever the
 policy). Outcomes are stored per cell (a JSON file each in ``docs/skill-ladder/``), per policy and per chunk, so an interrupted run
-continues where it stopped, a larger ``--battles`` only plays the battles missing, and ``--report-only`` rebuilds the
-page without playing:
+continues where it stopped, a larger ``--battles`` only plays the battles missing (the page shows each cell on the plays
+all its rungs share), and ``--report-only`` rebuilds the page without playing:
 
     python docs/make_ladder.py [--battles 200] [--rollouts 16] [--tune-budget 20000] [--cells gargoyle-mid_game,...]
+        [--searchers oracle]
     python docs/make_ladder.py --report-only
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+REPO = Path(__file__).resolve().parent.parent
 PAGE = Path(__file__).with_name("skill-ladder.md")
 STORE = Path(__file__).with_name("skill-ladder")  # one JSON file of outcomes per cell
 PARTY = ("knight", "warrior")
@@ -38,6 +40,8 @@ SEARCHERS = ("expert", "oracle")
 SEARCH_BASE = "tactician"  # the scripted policy the searchers roll out by default (their `base` parameter)
 TUNED = "tuned"  # label suffix of the best scripted policy's tuned vector
 PASS_LINE = 0.95  # the acceptance asks expert to beat the best scripted policy wherever that one is below 95%
+PREVIOUS_EXPERT = "expert (rollouts 16, screen 4, extend 0)"  # the default expert before 2026-12-08, kept in the store
+NOBODY_WINS = 0.01  # below this for the best scripted policy and expert, a failing cell is read as one nobody wins
 
 
 @dataclass(frozen=True)
@@ -86,10 +90,15 @@ CELLS = {c.name: c for c in cells()}
 
 
 def _commit() -> str:
-    """The checked-out commit (provenance of stored outcomes)."""
+    """The checked-out commit (provenance of stored outcomes), marked ``+uncommitted`` when the code or data that
+    play differ from it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], capture_output=True, text=True, cwd=Path(__file__).parent,
+                              check=True).stdout.strip()
+
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              cwd=Path(__file__).parent, check=True).stdout.strip()
+        dirty = git("status", "--porcelain", "--", str(REPO / "dsim"), str(REPO / "data"))
+        return git("rev-parse", "--short", "HEAD") + ("+uncommitted" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 
@@ -153,16 +162,38 @@ def play_rung(store: Store, cell: Cell, label: str, policy: str, vector: np.ndar
     if entry is not None and entry["vector"] != [float(x) for x in vec]:
         entry = None  # another budget or tuned vector: play afresh
     won = _unpack(entry["wins"], entry["n"]) if entry else np.zeros(0, bool)
+    played = _played(entry) if entry else []
     start = time.monotonic()
     have = len(won)
     while len(won) < battles:
         n = min(chunk, battles - len(won))
-        won = np.concatenate([won, np.asarray(evaluate(vec, len(won), n), bool)])
+        lo = len(won)
+        won = np.concatenate([won, np.asarray(evaluate(vec, lo, n), bool)])
+        commit = _commit()
+        if played and played[-1][0] == commit:
+            played[-1][2] = len(won)
+        else:
+            played.append([commit, lo, len(won)])
         store.put(cell.name, seed, label, {"policy": policy, "vector": [float(x) for x in vec], "n": len(won),
-                                           "wins": _pack(won), "commit": _commit(), "params": [p.name for p in chosen.params]})
+                                           "wins": _pack(won), "commit": commit, "played": played,
+                                           "params": [p.name for p in chosen.params]})
         rate = (len(won) - have) / max(time.monotonic() - start, 1e-9)
         say(f"{label}: {len(won)}/{battles} plays ({rate:.2f}/s, ETA {(battles - len(won)) / rate:.0f} s)")
     return won[:battles]
+
+
+def _played(entry: dict[str, Any]) -> list[list[Any]]:
+    """Which commit played which plays of a stored rung: [commit, first play, end] runs (a store written before the
+    runs were kept: one run, its ``commit``)."""
+    return [list(run) for run in entry.get("played") or [[entry.get("commit", "unknown"), 0, entry["n"]]]]
+
+
+def provenance(entry: dict[str, Any], n: int) -> str:
+    """The commits that played plays 0..n-1 of a stored rung, e.g. ``34cf6d7 (plays 0–199), 1a2b3c4 (200–599)``."""
+    runs = [(c, lo, min(hi, n)) for c, lo, hi in _played(entry) if lo < n]
+    if len(runs) == 1:
+        return runs[0][0]
+    return ", ".join(f"{c} ({'plays ' if i == 0 else ''}{lo}–{hi - 1})" for i, (c, lo, hi) in enumerate(runs))
 
 
 def tune_best(store: Store, cell: Cell, policy: str, seed: int, budget: int,
@@ -221,9 +252,10 @@ def searcher_vector(name: str, rollouts: int | None) -> np.ndarray | None:
 
 
 def play_cell(store: Store, cell: Cell, seed: int, battles: int, chunk: int, rollouts: int | None,
-              tune_budget: int, say: Callable[[str], None], scripted: list[str] | None = None) -> list[Rung]:
+              tune_budget: int, say: Callable[[str], None], scripted: list[str] | None = None,
+              searchers: list[str] | None = None) -> list[Rung]:
     """Every rung of one cell on plays 0..battles-1: the scripted policies (``scripted``, default all), the best one
-    tuned, then the searchers."""
+    tuned, then the searchers (``searchers``, default all)."""
     rungs = [Rung(n, play_rung(store, cell, n, n, None, seed, battles, chunk, say))
              for n in scripted or scripted_names(cell)]
     best = best_scripted(rungs)
@@ -233,6 +265,8 @@ def play_cell(store: Store, cell: Cell, seed: int, battles: int, chunk: int, rol
             label = f"{best.label}, {TUNED} ({tune_budget})"
             rungs.append(Rung(label, play_rung(store, cell, label, best.label, vector, seed, battles, chunk, say)))
     for name in searcher_names(cell):
+        if searchers is not None and name not in searchers:
+            continue
         vector = searcher_vector(name, rollouts) if name == "expert" else None
         label = name if rollouts is None or name != "expert" else f"expert ({rollouts} rollouts)"
         rungs.append(Rung(label, play_rung(store, cell, label, name, vector, seed, battles, chunk, say),
@@ -240,18 +274,27 @@ def play_cell(store: Store, cell: Cell, seed: int, battles: int, chunk: int, rol
     return rungs
 
 
-def stored_cell(store: Store, cell: Cell, seed: int, battles: int, scripted: list[str] | None = None) -> list[Rung] | None:
-    """The cell's rungs from the store alone (``None`` unless every scripted rung, ``scripted`` or all, has
-    ``battles`` plays stored)."""
-    block = store.block(cell.name, seed)
-    rungs = []
-    for label, entry in block.items():
-        if entry["n"] >= battles > 0:
-            name = entry["policy"]
-            rungs.append(Rung(label, _unpack(entry["wins"], entry["n"])[:battles], searcher=name in SEARCHERS,
-                              ceiling=name == "oracle", commit=entry.get("commit", "")))
-    played = {r.label for r in rungs if not r.searcher}
-    return rungs if rungs and set(scripted or scripted_names(cell)) <= played else None
+def stored_cell(store: Store, cell: Cell, seed: int, battles: int, scripted: list[str] | None = None,
+                keep: Callable[[str, dict[str, Any]], bool] | None = None) -> list[Rung] | None:
+    """The cell's rungs from the store alone, those ``keep`` (label, entry) accepts (default all), on the plays all of
+    them have stored: ``battles`` at least (``None`` unless every scripted rung, ``scripted`` or all, has them). The
+    tuned rung is that of the best untuned scripted policy on those plays (as :func:`play_cell` tunes it), if stored."""
+    kept = {label: entry for label, entry in store.block(cell.name, seed).items()
+            if entry["n"] >= battles > 0 and (keep is None or keep(label, entry))}
+    untuned = {label: entry for label, entry in kept.items() if TUNED not in label}
+    played = {label for label, entry in untuned.items() if entry["policy"] not in SEARCHERS}
+    if not untuned or not set(scripted or scripted_names(cell)) <= played:
+        return None
+    n = min(entry["n"] for entry in untuned.values())  # common plays: every comparison is paired on the same ones
+
+    def rung(label: str, entry: dict[str, Any]) -> Rung:
+        return Rung(label, _unpack(entry["wins"], entry["n"])[:n], searcher=entry["policy"] in SEARCHERS,
+                    ceiling=entry["policy"] == "oracle", commit=provenance(entry, n))
+
+    rungs = [rung(label, entry) for label, entry in untuned.items()]
+    best = best_scripted([r for r in rungs if not r.searcher]).label
+    return rungs + [rung(label, entry) for label, entry in kept.items()
+                    if TUNED in label and entry["policy"] == best and entry["n"] >= n]
 
 
 # ------------------------------------------------------------------ figures and the page
@@ -296,6 +339,18 @@ class Verdict:
         beats = self.best.won.mean() >= PASS_LINE or self.gain[1] > 0
         return beats and self.ceiling_gap[2] >= 0
 
+    def why(self) -> str:
+        """Why a searched cell fails, in a few words: nobody wins it (so no gain can show), the gain stays inside its
+        interval, or oracle falls below expert."""
+        if self.gain is None or self.ceiling_gap is None or self.passes:
+            return ""
+        if self.ceiling_gap[2] < 0:
+            return "oracle below expert beyond the interval"
+        if self.best.won.mean() < NOBODY_WINS and self.expert.won.mean() < NOBODY_WINS:
+            return (f"nobody wins: best scripted and expert below {NOBODY_WINS:.0%}, the oracle's ceiling "
+                    f"{_pct(self.oracle.won.mean())}")
+        return f"the gain's interval reaches 0 at {len(self.best.won)} plays"
+
 
 def best_scripted(rungs: list[Rung]) -> Rung:
     """The scripted rung with the highest win rate; a tie goes to the searchers' base policy (the tactician), the
@@ -334,7 +389,7 @@ def summary_row(cell: Cell, rungs: list[Rung]) -> str:
     rnd = next((r for r in rungs if r.label == "random_legal"), None)
     tuned = next((r for r in rungs if TUNED in r.label), None)
     pending = "searchers not played yet" if searcher_names(cell) else "no searcher (whole games)"
-    mark = {True: "**pass**", False: "fail", None: pending}[v.passes]
+    mark = {True: "**pass**", False: f"fail: {v.why()}", None: pending}[v.passes]
     return (f"| {cell.title} | {len(v.best.won)} | {_pct(rnd.won.mean()) if rnd else ''} | {v.best.label} "
             f"{_pct(v.best.won.mean())} | {_pct(tuned.won.mean()) if tuned else '—'} | "
             f"{_pct(v.expert.won.mean()) if v.expert else '—'} | {_pct(v.oracle.won.mean()) if v.oracle else '—'} | "
@@ -352,21 +407,34 @@ def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int
         "# The skill ladder: random, the scripted policies, the tuned best, the expert searcher and the oracle ceiling\n\n"
         "Generated by `docs/make_ladder.py` from the outcomes stored in `docs/skill-ladder/` (one JSON file per cell) (do not edit by "
         "hand). Party: Knight + Warrior. In each cell every policy plays the same plays (common random numbers, "
-        f"seed {seed}); intervals are 95%: Wilson for a win rate, Tango's paired interval for a difference.\n\n"
+        f"seed {seed}): the plays all its rungs have stored, so a cell's count is its own (the close cells were "
+        "played further); intervals are 95%: Wilson for a win rate, Tango's paired interval for a difference. "
+        "Under each cell, the commit that played each rung's plays; the scripted rungs are the policies of that "
+        "commit (the `veteran` is being retuned elsewhere: its figures here are the veteran of that commit).\n\n"
         "The rungs and their budgets:\n\n"
         "- `random_legal` and every scripted battle policy (`dsim policies list`) with its default parameters;\n"
         f"- *tuned*: the best scripted policy of the cell tuned by `dsim tune-policy` with a budget of {tune_budget:,} "
         "plays on seed + 1 (plays apart from the ladder's), then replayed on the ladder's plays;\n"
         f"- `expert` ({budget}; base index 4 = tactician): at each decision each option is played `rollouts` times "
         "to the end under the tactician with the unseen behaviour-card order, face-down traps and future dice "
-        "redrawn; it leaves the tactician's answer only for an option better by more than z standard errors;\n"
+        "redrawn (first `screen` rollouts of every option, then only the tactician's answer and the options that "
+        "gained over it play on; a close decision, an option gained but not yet by z standard errors, plays those "
+        "on to `extend` rollouts); it leaves the tactician's answer only for an option better by more than z "
+        "standard errors (the default budget and its cost: `policies/dstbg/README.md`);\n"
         "- `oracle` (decisions 512, base tactician, one rollout an option on the true hidden state and dice): a "
         "ceiling for one-step searchers over the tactician, not a player.\n\n"
         f"**Acceptance** (issue 42): *expert beats the best scripted policy beyond the 95% paired interval wherever that "
         f"policy is below {PASS_LINE:.0%}; oracle ≥ expert within the intervals.* A cell passes when the paired "
         "interval of expert − best scripted lies above 0 (or the best scripted policy wins 95%+) and the paired "
         "interval of oracle − expert reaches 0 or above. The best scripted rung includes the tuned one and is "
-        "chosen on the ladder's own plays, which favours it: the comparison is conservative for expert.\n\n"
+        "chosen on the ladder's own plays, which favours it: the comparison is conservative for expert. A cell "
+        f"nobody wins (best scripted and expert below {NOBODY_WINS:.0%}) cannot show a gain: it fails for want of "
+        "wins, not of search, and its oracle rate is the ceiling of a one-step search over the tactician there "
+        "(with starting gear the pair is outmatched by every core boss; Ornstein & Smough beat every policy with "
+        "any gear). Cells were played further in rounds (the same count for every rung of a cell), first those whose "
+        "interval reached 0 under the previous default expert, then the level-1 and level-2 encounters (the "
+        "Forgotten's tactician sat at exactly 95% on 200 plays), then the rest; the cells nobody wins stay at "
+        "200.\n\n"
         "Whole games: the rungs are the whole-game strategies (battles by the tactician), on 100 times the plays of "
         "a battle cell; beside the game's win, the share of games that beat the mini boss (`--measure "
         "beat_mini_boss`). The searcher plays a whole game's battles (`dsim game --battle-policy expert`, the "
@@ -384,14 +452,42 @@ def page(results: list[tuple[Cell, list[Rung] | None]], seed: int, rollouts: int
             rows.append(f"| {cell.title} | not played yet | | | | | | | | |")
             continue
         rows.append(summary_row(cell, rungs))
-        commits = sorted({r.commit for r in rungs if r.commit})
+        where: dict[str, list[str]] = {}
+        for r in rungs:
+            where.setdefault(r.commit or "unknown", []).append(r.label)
+        played_on = next(iter(where)) if len(where) == 1 else "; ".join(
+            f"{', '.join(labels)}: {commit}" for commit, labels in where.items())
         body.append(f"## {cell.title}\n\n```\n{cell.command()} --battles {len(rungs[0].won)} --seed {seed}\n```\n\n"
-                    f"{cell_table(rungs, cell.measure)}\n\nPlayed on commit {', '.join(commits) or 'unknown'}.\n")
+                    f"{cell_table(rungs, cell.measure)}\n\nPlayed on commit {played_on}.\n")
     played = [v for _, r in results if r is not None for v in [verdict(r)] if v.passes is not None]
-    tally = (f"{sum(v.passes for v in played)} of {len(played)} searched cells pass; "
+    failing = [v.why().split(":")[0] for v in played if not v.passes]
+    reasons = ", ".join(f"{failing.count(w)} {w}" for w in dict.fromkeys(failing))
+    tally = (f"{sum(v.passes for v in played)} of {len(played)} searched cells pass"
+             f"{f' (failing: {reasons})' if failing else ''}; "
              f"{sum(1 for _, r in results if r is None)} not played yet (the lead's or a later run continues them: "
              "`python docs/make_ladder.py` plays only what the store lacks).\n\n")
     return head + "## Summary\n\n" + tally + "\n".join(rows) + "\n\n" + "\n".join(body)
+
+
+def budget_section(store: Store, seed: int, keep: Callable[[str, dict[str, Any]], bool]) -> str:
+    """The default expert against the previous default (``PREVIOUS_EXPERT``) on the plays both have stored, per
+    cell: the paired measurement behind the default budget (empty when no cell has both)."""
+    rows = []
+    for cell in CELLS.values():
+        block = store.block(cell.name, seed)
+        old, new = block.get(PREVIOUS_EXPERT), block.get("expert")
+        if not old or not new or not keep("expert", new):
+            continue
+        n = min(old["n"], new["n"])
+        a, b = _unpack(new["wins"], new["n"])[:n], _unpack(old["wins"], old["n"])[:n]
+        rows.append(f"| {cell.title} | {n} | {_pct(b.mean())} | {_pct(a.mean())} | {_points(paired(a, b))} |")
+    if not rows:
+        return ""
+    return ("## The expert's budget: the default against the previous one\n\n"
+            f"`{PREVIOUS_EXPERT}` is the default expert before 2026-12-08 (its outcomes, played on commit 34cf6d7, "
+            "stay in the store under that label); the default extends close decisions to 64 rollouts. Same plays, "
+            "paired 95% intervals:\n\n| cell | plays | previous default | default | default − previous (paired 95% CI) |\n"
+            "|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -403,6 +499,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--chunk", type=int, default=50, help="plays per stored chunk (default 50)")
     parser.add_argument("--cells", default=None, help="comma-separated cells (default: all): " + ", ".join(CELLS))
+    parser.add_argument("--searchers", default=None, help="comma-separated searchers to play (default: all; e.g. "
+                        "oracle to extend the scripted and oracle rungs only)")
     parser.add_argument("--report-only", action="store_true", help="rebuild the page from the store, play nothing")
     parser.add_argument("--store", type=Path, default=STORE)
     parser.add_argument("--page", type=Path, default=PAGE)
@@ -425,16 +523,29 @@ def main(argv: list[str] | None = None) -> None:
                   flush=True)
 
         play_cell(store, cell, args.seed, args.battles * cell.scale, args.chunk * cell.scale, args.rollouts,
-                  args.tune_budget, say)
-    results = []
-    for cell in CELLS.values():
-        rungs = stored_cell(store, cell, args.seed, args.battles * cell.scale)
-        if rungs is not None:  # a stale tuned rung (another budget) stays out of the page
-            rungs = [r for r in rungs if TUNED not in r.label or f"({args.tune_budget})" in r.label]
-            expert = "expert" if args.rollouts is None else f"expert ({args.rollouts} rollouts)"
-            rungs = [r for r in rungs if not r.searcher or r.ceiling or r.label == expert]
-        results.append((cell, rungs))
-    args.page.write_text(page(results, args.seed, args.rollouts, args.tune_budget), encoding="utf-8")
+                  args.tune_budget, say, searchers=args.searchers.split(",") if args.searchers else None)
+    expert = "expert" if args.rollouts is None else f"expert ({args.rollouts} rollouts)"
+
+    from dsim.games.dstbg.searchers import searcher
+
+    def budget(name: str) -> list[float]:
+        vector = searcher_vector(name, args.rollouts) if name == "expert" else None
+        return [float(x) for x in (searcher(name).vector() if vector is None else vector)]
+
+    budgets = {name: budget(name) for name in SEARCHERS}
+
+    def keep(label: str, entry: dict[str, Any]) -> bool:
+        """Not a stale tuned rung (another tuning budget) nor a searcher of another budget than the page names."""
+        stale_tuned = TUNED in label and f"({args.tune_budget})" not in label
+        if entry["policy"] not in SEARCHERS:
+            return not stale_tuned
+        return entry["vector"] == budgets[entry["policy"]] and (entry["policy"] != "expert" or label == expert)
+
+    results = [(cell, stored_cell(store, cell, args.seed, args.battles * cell.scale, keep=keep))
+               for cell in CELLS.values()]
+    text = page(results, args.seed, args.rollouts, args.tune_budget)
+    args.page.write_text(text + ("\n" + budget_section(store, args.seed, keep) if args.rollouts is None else ""),
+                         encoding="utf-8")
     print(f"wrote {args.page}", file=sys.stderr)
 
 

@@ -76,9 +76,9 @@ class Budget:
     rollouts, following the noisiest estimate lost more Gargoyle battles than it won: 35% against the tactician's
     67.5% over 40 battles at 16 rollouts and z = 0). The first ``screen`` rollouts of every option (``None``: a
     quarter of ``rollouts``) decide which play on (0: all play every rollout): at most DS:TBG decisions no option
-    gains over the base answer, and those then cost a quarter of the rollouts. ``extend`` (more than ``rollouts``):
-    a close decision, where an option gained over the base answer without yet beating it by ``z`` standard errors,
-    plays that option and the base answer on up to ``extend`` rollouts (0: never)."""
+    gains over the base answer, and those then cost a quarter of the rollouts. ``extend``: a close decision, where an
+    option gained over the base answer without yet beating it by ``z`` standard errors, plays that option and the
+    base answer on up to ``extend`` rollouts (0, or not more than ``rollouts``: never)."""
 
     rollouts: int = 16
     decisions: int = 512
@@ -101,9 +101,8 @@ class Budget:
             raise ValueError(f"the switch threshold z must be 0 to 10 standard errors, got {self.z}")
         if not 1 <= self.rollouts <= MAX_ROLLOUTS:
             raise ValueError(f"rollouts per option must be 1 to {MAX_ROLLOUTS}, got {self.rollouts}")
-        if self.extend and not self.rollouts < self.extend <= MAX_ROLLOUTS:
-            raise ValueError(f"extended rollouts must be 0 or more than rollouts ({self.rollouts}) up to "
-                             f"{MAX_ROLLOUTS}, got {self.extend}")
+        if not 0 <= self.extend <= MAX_ROLLOUTS:
+            raise ValueError(f"extended rollouts must be 0 to {MAX_ROLLOUTS}, got {self.extend}")
         if self.screen is not None and not 0 <= self.screen <= MAX_ROLLOUTS:
             raise ValueError(f"screening rollouts must be 0 to {MAX_ROLLOUTS}, got {self.screen}")
         if not 0 <= self.decisions <= MAX_DECISIONS:

@@ -93,3 +93,38 @@ def test_a_tie_at_the_top_goes_to_the_searchers_base_policy():
     rungs = [_rung("aggressive", 0), _rung("tactician", 0), _rung("veteran", 0)]
     assert ML.best_scripted(rungs).label == "tactician"
     assert ML.best_scripted([_rung("aggressive", 3), _rung("tactician", 2)]).label == "aggressive"
+
+
+def _entry(policy: str, won: list[bool], played: list[list] | None = None) -> dict:
+    return {"policy": policy, "vector": [0.0], "n": len(won), "wins": ML._pack(np.array(won, bool)),
+            "commit": "c0", **({"played": played} if played else {})}
+
+
+def test_a_cell_is_read_on_the_plays_all_its_kept_rungs_share(tmp_path):
+    """A rung played further (8 plays) is cut to the others' 6, so every comparison stays paired; a rung ``keep``
+    refuses does not cut it, nor a tuned rung of a policy no longer the best; each rung says which commit played
+    which plays."""
+    store = ML.Store.open(tmp_path)
+    cell = ML.CELLS["the_forgotten-starting"]
+    store.put(cell.name, 1, "naive", _entry("naive", [True] * 8, [["aaa", 0, 6], ["bbb", 6, 8]]))
+    store.put(cell.name, 1, "baseline", _entry("baseline", [False] * 6))
+    store.put(cell.name, 1, "expert", _entry("expert", [True, False] * 4))
+    store.put(cell.name, 1, "expert (stale)", _entry("expert", [True] * 2))
+    store.put(cell.name, 1, "naive, tuned (9)", _entry("naive", [True] * 6))  # the best's tuned rung: shown
+    store.put(cell.name, 1, "baseline, tuned (9)", _entry("baseline", [True] * 2))  # tuned when baseline led: not
+    rungs = ML.stored_cell(store, cell, 1, 2, SCRIPTED, keep=lambda label, entry: label != "expert (stale)")
+    assert {r.label: len(r.won) for r in rungs} == {"naive": 6, "baseline": 6, "expert": 6, "naive, tuned (9)": 6}
+    assert {r.label: r.commit for r in rungs}["naive"] == "aaa"
+    assert ML.provenance(store.rung(cell.name, 1, "naive"), 8) == "aaa (plays 0–5), bbb (6–7)"
+    assert ML.stored_cell(store, cell, 1, 7, SCRIPTED) is None  # baseline has only 6
+
+
+def test_a_failing_cell_says_why():
+    nobody = ML.verdict([_rung("tactician", 0), _rung("expert", 0, searcher=True),
+                         _rung("oracle", 12, searcher=True, ceiling=True)])
+    assert not nobody.passes and nobody.why().startswith("nobody wins") and "6.0%" in nobody.why()
+    close = ML.verdict([_rung("tactician", 100), _rung("expert", 104, offset=50, searcher=True),
+                        _rung("oracle", 200, searcher=True, ceiling=True)])
+    assert not close.passes and close.why() == "the gain's interval reaches 0 at 200 plays"
+    assert ML.verdict([_rung("tactician", 100), _rung("expert", 140, searcher=True),
+                       _rung("oracle", 200, searcher=True, ceiling=True)]).why() == ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dsim.search import Budget, _choose, rollout_keys, search
+from dsim.search import MAX_ROLLOUTS, Budget, _choose, rollout_keys, search
 from tests.searchtoy import HIGHER, LOWER, HigherLower
 
 PLAYS = np.arange(300)
@@ -171,5 +171,8 @@ def test_extend_plays_a_close_decision_on_and_leaves_a_clear_one():
     clear = search(_Close((0.0, 0.0, -0.5)), plays, Budget(rollouts=16, z=1.0, extend=64), seed=1)
     assert clear.rollouts == clear.decisions * (3 * 4 + 2 * 12)
     assert all(list(p) == [1, 1] for p in clear.prefixes)
-    with pytest.raises(ValueError, match="extended rollouts"):
-        Budget(rollouts=16, extend=8)
+    short = search(_Close((0.0, 0.0, -0.5)), plays, Budget(rollouts=16, z=10.0, extend=16), seed=1)
+    assert short.rollouts == short.decisions * (3 * 4 + 2 * 12)  # not more than rollouts: no extension
+    for bad in (-1, MAX_ROLLOUTS + 1):
+        with pytest.raises(ValueError, match="extended rollouts"):
+            Budget(rollouts=16, extend=bad)

@@ -53,8 +53,8 @@ SEARCHERS: dict[str, SearchPolicy] = {
                "standard errors of the paired difference"),
          Param("screen", 4, 0, 1024, "rollouts of every option before only the base policy's answer and the options "
                "that gained over it play on (0: every option plays every rollout)", whole=True),
-         Param("extend", 0, 0, 4096, "rollouts a close decision (an option gained, not yet by z standard errors) "
-               "plays its gaining options and the base policy's answer on to (0: none; else more than rollouts)",
+         Param("extend", 64, 0, 4096, "rollouts a close decision (an option gained, not yet by z standard errors) "
+               "plays its gaining options and the base policy's answer on to (0 or not more than rollouts: none)",
                whole=True)),
         fair=True),
     "oracle": SearchPolicy(
