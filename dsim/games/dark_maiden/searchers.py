@@ -98,17 +98,21 @@ def search_games(cell: Any, policy: SearchPolicy, vector: np.ndarray, seed: int,
 
 
 def play_searched(cell: Any, policy: SearchPolicy, vector: np.ndarray, seed: int, stream: int, start: int,
-                  count: int, progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """Games ``start .. start+count-1`` played by a searcher: outcome rows (as ``engine.play_batch``'s)."""
+                  count: int, progress: Callable[[int], None] | None = None,
+                  searched: np.ndarray | None = None) -> np.ndarray:
+    """Games ``start .. start+count-1`` played by a searcher: outcome rows (as ``engine.play_batch``'s);
+    ``searched`` (``count`` int64), if given, gets the decisions searched in each game (``dsim bench``)."""
     from dsim.games.dark_maiden.kernel import layout as L
 
     rows = [np.zeros((0, L.N_OUT), np.int32)]
     for lo in range(start, start + count, GROUP):  # a group's rollouts at a time: memory bounded whatever the count
         plays = np.arange(lo, min(lo + GROUP, start + count), dtype=np.int64)
         found, games = search_games(cell, policy, vector, seed, stream, plays, progress=progress)
-        width = max(1, max((len(p) for p in found.prefixes), default=1))
-        prefixes = np.zeros((len(plays), width), np.int32)
+        lengths = np.array([len(p) for p in found.prefixes], np.int64)
+        prefixes = np.zeros((len(plays), max(1, int(lengths.max(initial=1)))), np.int32)
         for i, p in enumerate(found.prefixes):
             prefixes[i, :len(p)] = p
-        rows.append(games.outcomes(plays, prefixes, np.array([len(p) for p in found.prefixes], np.int64)))
+        if searched is not None:
+            searched[lo - start:lo - start + len(plays)] = lengths
+        rows.append(games.outcomes(plays, prefixes, lengths))
     return np.concatenate(rows)
