@@ -6,7 +6,8 @@ splits, precipice throws, bonus-phase strike / recover / mount, goblin dice).
 known: what has not been seen) and every future die (``kernel.rules.hide``) — and plays each option ``rollouts``
 times to the end on the same rollout streams; ``oracle`` plays each option once on the game's true deck and dice:
 it sees the future, so it is a ceiling for one-step searchers over the same base, printed beside figures, never a
-player. Both value a won game 1, a lost one ``rules.SEARCH_SHAPING`` times the share of the way through the sites.
+player. Both value a won game 1, a lost one ``shaping`` (the expert's parameter; the kernel's
+``rules.SEARCH_SHAPING``, 0.25, for the oracle) times the share of the way through the sites.
 They are not in the scripted registry (tuning them means nothing).
 """
 
