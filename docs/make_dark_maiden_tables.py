@@ -142,6 +142,10 @@ PAIRED_STORE = Path(__file__).with_name("dark-maiden-ladder")  # per-game outcom
 PAIRED_CHUNK = 32  # games a policy plays before its outcomes are stored
 
 
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
 def paired(games: int, seed: int, done: Callable[[str], None] | None = None) -> str:
     """The acceptance figure of the default cell: `expert` − `tactician` on the same games (Tango's paired 95%
     interval) and the `oracle` ceiling on them. Outcomes are stored per game (`make_ladder.Store`, the DS:TBG
@@ -157,8 +161,7 @@ def paired(games: int, seed: int, done: Callable[[str], None] | None = None) -> 
     block = ""
     for target in range(min(PAIRED_CHUNK, games), games + PAIRED_CHUNK, PAIRED_CHUNK):
         n = min(target, games)
-        won = {name: play_rung(store, cell, name, name, None, seed, n, PAIRED_CHUNK, lambda text: print(text, flush=True))
-               for name in names}
+        won = {name: play_rung(store, cell, name, name, None, seed, n, PAIRED_CHUNK, _say) for name in names}
         gain, low, high = paired_gain(won["expert"], won["tactician"])
         ceiling, c_low, c_high = paired_gain(won["oracle"], won["expert"])
         verdict = "beyond" if low > 0 else "not beyond"

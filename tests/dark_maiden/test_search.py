@@ -117,7 +117,8 @@ def test_fair_search_takes_the_same_choices_when_only_the_deck_order_differs_at_
     assert choices[False, True] != choices[False, False]
 
 
-@pytest.mark.parametrize("budget, shaping", [(Budget(rollouts=4), 0.25), (Budget(rollouts=4, screen=2, extend=12), 0.0)])
+@pytest.mark.parametrize("budget, shaping", [(Budget(rollouts=4), 0.25),
+                                             (Budget(rollouts=4, screen=2, extend=12), 0.0)])
 def test_search_is_bit_identical_on_one_and_two_threads(budget, shaping):
     rep = Valued(_replayer(), shaping)
     plays = np.arange(12)
