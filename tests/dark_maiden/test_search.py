@@ -9,7 +9,7 @@ import pytest
 
 from dsim.games.dark_maiden import engine
 from dsim.games.dark_maiden.game import DarkMaiden, prepare
-from dsim.games.dark_maiden.searchers import replayer
+from dsim.games.dark_maiden.searchers import Valued, replayer
 from dsim.search import Budget, rollout_keys, search
 from tests.searchtoy import prefix_matrix as _matrix
 
@@ -99,14 +99,17 @@ def test_fairness_choices_ignore_the_undrawn_cards_order(fair):
         assert not np.array_equal(values[0], values[1])
 
 
-def test_fair_search_takes_the_same_choices_when_only_the_deck_order_differs_at_the_start():
+@pytest.mark.parametrize("budget, shaping", [(Budget(rollouts=8, decisions=1), 0.25),
+                                             (Budget(rollouts=8, decisions=1, screen=2, extend=24), 0.0)])
+def test_fair_search_takes_the_same_choices_when_only_the_deck_order_differs_at_the_start(budget, shaping):
     """The expert's whole first decision (its choice) is the same in games whose undrawn cards are reordered at
-    that decision; the oracle's differs in some game."""
+    that decision, with or without the screen, the extension of close decisions and shaped values; the oracle's
+    differs in some game."""
     plays = np.arange(24)
     choices = {}
     for fair in (True, False):
         for hidden in (None, (0, 0xBEEF)):
-            found = search(_replayer(hidden=hidden), plays, Budget(rollouts=8, decisions=1), seed=4, fair=fair,
+            found = search(Valued(_replayer(hidden=hidden), shaping), plays, budget, seed=4, fair=fair,
                            record=True)
             choices[fair, hidden is None] = [(e.play, e.choice, tuple(np.round(e.means, 12))) for e in
                                              found.estimates]
@@ -114,15 +117,17 @@ def test_fair_search_takes_the_same_choices_when_only_the_deck_order_differs_at_
     assert choices[False, True] != choices[False, False]
 
 
-def test_search_is_bit_identical_on_one_and_two_threads():
-    rep = _replayer()
+@pytest.mark.parametrize("budget, shaping", [(Budget(rollouts=4), 0.25),
+                                             (Budget(rollouts=4, screen=2, extend=12), 0.0)])
+def test_search_is_bit_identical_on_one_and_two_threads(budget, shaping):
+    rep = Valued(_replayer(), shaping)
     plays = np.arange(12)
     before = numba.get_num_threads()
     results = []
     try:
         for threads in (1, 2):
             numba.set_num_threads(threads)
-            results.append(search(rep, plays, Budget(rollouts=4), seed=5))
+            results.append(search(rep, plays, budget, seed=5))
     finally:
         numba.set_num_threads(before)
     np.testing.assert_array_equal(results[0].values, results[1].values)
@@ -146,6 +151,38 @@ def test_expert_plays_through_the_contract_and_explains_each_decision():
         assert low <= event["estimates"][0]["value"] <= high
 
 
+def test_shaping_rescales_lost_games_and_keeps_wins():
+    """The ``shaping`` parameter: a won rollout is worth 1 whatever it is; a lost one ``shaping`` per share of the way
+    through the sites, so 0 counts wins only and 0.5 doubles the kernel's 0.25."""
+    from dsim.games.dark_maiden.kernel.rules import SEARCH_SHAPING
+
+    rep = _replayer()
+    plays = np.arange(40)
+    adv = rep.advance(plays, np.zeros((40, 1), np.int32), np.zeros(40, np.int64))
+    asking = np.nonzero(adv.options > 0)[0]
+    job_play = np.repeat(asking, 8)
+    keys = rollout_keys(1, plays[job_play], np.zeros(len(job_play), np.int64), np.tile(np.arange(8), len(asking)))
+    args = (plays, np.zeros((40, 1), np.int32), np.zeros(40, np.int64), job_play, np.zeros(len(job_play), np.int64),
+            keys, True)
+    kernel = rep.rollouts(*args)
+    won = kernel == 1.0
+    assert won.any() and (~won & (kernel > 0)).any()
+    np.testing.assert_array_equal(Valued(rep, 0.0).rollouts(*args), won.astype(float))
+    np.testing.assert_allclose(Valued(rep, 2 * SEARCH_SHAPING).rollouts(*args), np.where(won, 1.0, 2 * kernel))
+    np.testing.assert_array_equal(Valued(rep, 0.0).advance(*args[:3]).value, (adv.value == 1.0).astype(float))
+
+
+def test_searched_games_count_their_searched_decisions():
+    """A searcher's games carry ``searched_decisions`` (``dsim bench`` reads its decisions/s from it): every game
+    searched some decisions, at most ``decisions`` each; a scripted policy's games do not carry the column."""
+    game = DarkMaiden()
+    cols = game.play({**TRIO, "policy": "expert", "policy_params": {"rollouts": 2, "base": 2, "decisions": 20}},
+                     SEED, STREAM, 0, 3)
+    assert ((cols["searched_decisions"] > 0) & (cols["searched_decisions"] <= 20)).all()
+    assert "searched_decisions" not in game.play({**TRIO, "policy": "bold"}, SEED, STREAM, 0, 3)
+    assert any(w.settings.get("policy") == "expert" and w.plays for w in game.workloads)
+
+
 def test_searchers_take_only_bounded_parameters():
     from dsim.games.dark_maiden.searchers import SEARCHERS
 
@@ -153,6 +190,11 @@ def test_searchers_take_only_bounded_parameters():
         SEARCHERS["expert"].vector({"rollouts": 5000})
     with pytest.raises(ValueError, match="outside"):
         SEARCHERS["oracle"].vector({"base": 9})
+    with pytest.raises(ValueError, match="outside"):
+        SEARCHERS["expert"].vector({"shaping": 1.0})
+    expert = SEARCHERS["expert"]
+    with pytest.raises(ValueError, match="more than rollouts"):
+        expert.budget_of(expert.vector({"rollouts": 16, "extend": 8}))
     assert DarkMaiden().searchers() == ("expert", "oracle")
 
 

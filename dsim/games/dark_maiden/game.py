@@ -201,6 +201,8 @@ class DarkMaiden(Game):
                  {"party": list(BASIC_PARTY), "difficulty": "normal", "policy": "tactician"}),
         Workload("dm-3p-random", "Dark Maiden: the three basic heroes on normal, random_legal",
                  {"party": list(BASIC_PARTY), "difficulty": "normal", "policy": "random_legal"}),
+        Workload("dm-expert-3p-normal", "Dark Maiden: the three basic heroes on normal, under the expert searcher",
+                 {"party": list(BASIC_PARTY), "difficulty": "normal", "policy": "expert"}, plays=64),
     )
     heatmap_axes = (("party",), ("difficulty",))
 
@@ -212,7 +214,14 @@ class DarkMaiden(Game):
 
     def play(self, settings: Mapping[str, Any], seed: int, stream: int, start: int, count: int) -> dict[str, np.ndarray]:
         """Games ``start .. start+count-1`` of the cell as outcome columns."""
+        import numpy as np
+        from dsim.games.dark_maiden.searchers import SearchPolicy, play_searched
+
         cell = prepare(settings)
+        if isinstance(cell.policy, SearchPolicy):  # plus the decisions searched in each game (`dsim bench`)
+            searched = np.zeros(count, np.int64)
+            rows = play_searched(cell, cell.policy, cell.params, seed, stream, start, count, searched=searched)
+            return outcome_columns(rows) | {"searched_decisions": searched}
         return outcome_columns(play_rows(cell, cell.params, seed, stream, start, count))
 
     def data_hash(self, settings: Mapping[str, Any]) -> str:

@@ -6,14 +6,15 @@ splits, precipice throws, bonus-phase strike / recover / mount, goblin dice).
 known: what has not been seen) and every future die (``kernel.rules.hide``) — and plays each option ``rollouts``
 times to the end on the same rollout streams; ``oracle`` plays each option once on the game's true deck and dice:
 it sees the future, so it is a ceiling for one-step searchers over the same base, printed beside figures, never a
-player. Both value a won game 1, a lost one ``rules.SEARCH_SHAPING`` times the share of the way through the sites.
+player. Both value a won game 1, a lost one ``shaping`` (the expert's parameter; the kernel's
+``rules.SEARCH_SHAPING``, 0.25, for the oracle) times the share of the way through the sites.
 They are not in the scripted registry (tuning them means nothing).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -35,9 +36,42 @@ class SearchPolicy(Policy):
         from dsim.search import Budget
 
         values = dict(zip((p.name for p in self.params), vector))
-        budget = Budget.from_values(values)  # no `screen` parameter: every option plays every rollout (the screen
-        # pays where most decisions gain nothing, as in DS:TBG; this game's figures were measured without it)
-        return budget, BASES[int(values["base"])]
+        return Budget.from_values(values), BASES[int(values["base"])]
+
+    def shaping_of(self, vector: np.ndarray) -> float:
+        """A lost game's worth per share of the way through the sites (the oracle keeps the kernel's)."""
+        from dsim.games.dark_maiden.kernel.rules import SEARCH_SHAPING
+
+        values = dict(zip((p.name for p in self.params), vector))
+        return float(values.get("shaping", SEARCH_SHAPING))
+
+
+@dataclass(frozen=True)
+class Valued:
+    """A replayer whose lost games are worth ``shaping`` per share of the way through the sites instead of the
+    kernel's ``rules.SEARCH_SHAPING`` (a won game is worth 1 either way): the kernel's values rescaled."""
+
+    games: Any
+    shaping: float
+
+    def _value(self, values: np.ndarray) -> np.ndarray:
+        from dsim.games.dark_maiden.kernel.rules import SEARCH_SHAPING
+
+        return np.where(values >= 1.0, 1.0, values * (self.shaping / SEARCH_SHAPING))
+
+    def advance(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray) -> Any:
+        """The game's :meth:`advance`, valued."""
+        adv = self.games.advance(plays, prefixes, lengths)
+        return replace(adv, value=self._value(adv.value))
+
+    def rollouts(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray, job_play: np.ndarray,
+                 job_option: np.ndarray, job_key: np.ndarray, fair: bool) -> np.ndarray:
+        """The game's :meth:`rollouts`, valued."""
+        return self._value(self.games.rollouts(plays, prefixes, lengths, job_play, job_option, job_key, fair))
+
+    def outcomes(self, plays: np.ndarray, prefixes: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """The game's outcome rows."""
+        return self.games.outcomes(plays, prefixes, lengths)
 
 
 _BASE = Param("base", 0, 0, len(BASES) - 1,
@@ -53,7 +87,13 @@ SEARCHERS: dict[str, SearchPolicy] = {
         None,
         (Param("rollouts", 16, 1, 1024, "rollouts per option at each decision", whole=True), _DECISIONS, _BASE,
          Param("z", 2.0, 0.0, 10.0, "leave the base policy's answer only for an option better by more than z "
-               "standard errors of the paired difference")),
+               "standard errors of the paired difference"),
+         Param("screen", 0, 0, 1024, "rollouts every option plays first; only the base answer and the options that "
+               "gained over it there play on to `rollouts` (0: every option plays every rollout)", whole=True),
+         Param("extend", 0, 0, 4096, "on a close decision (an option gained without passing z) that option and the "
+               "base answer play on to this many rollouts (0: never; else more than `rollouts`)", whole=True),
+         Param("shaping", 0.25, 0.0, 0.9, "a lost game's worth per share of the way through the four sites (a won "
+               "game is worth 1; 0: rollouts count wins only)")),
         fair=True),
     "oracle": SearchPolicy(
         "oracle",
@@ -91,24 +131,28 @@ def search_games(cell: Any, policy: SearchPolicy, vector: np.ndarray, seed: int,
     from dsim.search import search
 
     budget, base_name = policy.budget_of(vector)
-    games = replayer(cell, base_name, seed, stream, hidden)
+    games = Valued(replayer(cell, base_name, seed, stream, hidden), policy.shaping_of(vector))
     found = search(games, plays, budget, stream_key(f"search:{seed}:{stream}"), fair=policy.fair, record=record,
                    progress=progress)
     return found, games
 
 
 def play_searched(cell: Any, policy: SearchPolicy, vector: np.ndarray, seed: int, stream: int, start: int,
-                  count: int, progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """Games ``start .. start+count-1`` played by a searcher: outcome rows (as ``engine.play_batch``'s)."""
+                  count: int, progress: Callable[[int], None] | None = None,
+                  searched: np.ndarray | None = None) -> np.ndarray:
+    """Games ``start .. start+count-1`` played by a searcher: outcome rows (as ``engine.play_batch``'s);
+    ``searched`` (``count`` int64), if given, gets the decisions searched in each game (``dsim bench``)."""
     from dsim.games.dark_maiden.kernel import layout as L
 
     rows = [np.zeros((0, L.N_OUT), np.int32)]
     for lo in range(start, start + count, GROUP):  # a group's rollouts at a time: memory bounded whatever the count
         plays = np.arange(lo, min(lo + GROUP, start + count), dtype=np.int64)
         found, games = search_games(cell, policy, vector, seed, stream, plays, progress=progress)
-        width = max(1, max((len(p) for p in found.prefixes), default=1))
-        prefixes = np.zeros((len(plays), width), np.int32)
+        lengths = np.array([len(p) for p in found.prefixes], np.int64)
+        prefixes = np.zeros((len(plays), max(1, int(lengths.max(initial=1)))), np.int32)
         for i, p in enumerate(found.prefixes):
             prefixes[i, :len(p)] = p
-        rows.append(games.outcomes(plays, prefixes, np.array([len(p) for p in found.prefixes], np.int64)))
+        if searched is not None:
+            searched[lo - start:lo - start + len(plays)] = lengths
+        rows.append(games.outcomes(plays, prefixes, lengths))
     return np.concatenate(rows)
