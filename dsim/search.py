@@ -86,7 +86,6 @@ class Budget:
     screen: int | None = None
     extend: int = 0
 
-
     @classmethod
     def from_values(cls, values: Mapping[str, float]) -> Budget:
         """The budget a searching policy's parameters name (``rollouts``, ``decisions``, ``z``, ``screen``,
@@ -107,7 +106,6 @@ class Budget:
             raise ValueError(f"screening rollouts must be 0 to {MAX_ROLLOUTS}, got {self.screen}")
         if not 0 <= self.decisions <= MAX_DECISIONS:
             raise ValueError(f"searched decisions per play must be 0 to {MAX_DECISIONS}, got {self.decisions}")
-
 
     def screening(self) -> int:
         """Rollouts every option plays before the screen (``rollouts`` when there is none)."""

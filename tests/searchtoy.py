@@ -99,3 +99,25 @@ def prefix_matrix(prefixes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     for i, p in enumerate(prefixes):
         out[i, :len(p)] = p
     return out, np.array([len(p) for p in prefixes], np.int64)
+
+
+def assert_search_thread_identical(replayer, plays: np.ndarray, budget, seed: int = 5):
+    """Search the same plays on one thread and on two: the option values, the prefixes taken and the costs must be
+    bit-identical (each replay is a pure function of its seed, play, prefix and rollout key). Returns the search."""
+    import numba
+
+    from dsim.search import search
+
+    before = numba.get_num_threads()
+    results = []
+    try:
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            results.append(search(replayer, plays, budget, seed=seed))
+    finally:
+        numba.set_num_threads(before)
+    one, two = results
+    np.testing.assert_array_equal(one.values, two.values)
+    assert [list(p) for p in one.prefixes] == [list(p) for p in two.prefixes]
+    assert one.rollouts == two.rollouts and one.decisions == two.decisions
+    return one

@@ -9,6 +9,7 @@ import pytest
 from dsim.games.dstbg import engine
 from dsim.games.dstbg.game import prepare
 from dsim.search import Budget, search
+from tests.searchtoy import assert_search_thread_identical
 from tests.searchtoy import prefix_matrix as _matrix
 
 SEED, STREAM = 7, 12345
@@ -104,17 +105,7 @@ def test_search_is_bit_identical_on_one_and_two_threads(settings, budget, count)
     budget's 4 of 16) and the extension of close decisions (to 12) included."""
     rep = _replayer(settings)
     plays = np.arange(count)
-    before = numba.get_num_threads()
-    results = []
-    try:
-        for threads in (1, 2):
-            numba.set_num_threads(threads)
-            results.append(search(rep, plays, budget, seed=5))
-    finally:
-        numba.set_num_threads(before)
-    np.testing.assert_array_equal(results[0].values, results[1].values)
-    assert [list(p) for p in results[0].prefixes] == [list(p) for p in results[1].prefixes]
-    assert results[0].rollouts == results[1].rollouts and results[0].decisions == results[1].decisions
+    assert_search_thread_identical(rep, plays, budget)
 
 
 def test_the_game_plays_a_searcher_the_same_on_one_and_two_threads():
@@ -199,15 +190,6 @@ def test_the_ladder_plays_chunk_by_chunk_with_the_same_figures(monkeypatch):
     cut = CliRunner().invoke(app, args)
     assert whole.exit_code == 0 and cut.exit_code == 0, (whole.output, cut.output)
     assert json.loads(whole.stdout) == json.loads(cut.stdout)
-
-
-@pytest.mark.parametrize("name", ["expert", "oracle"])
-def test_whole_games_refuse_a_searcher_as_battle_policy_in_one_line(name):
-    """Battles inside whole games are not searched yet: the cell says so, naming the command that does search."""
-    from dsim.games.dstbg_game.cell import prepare as prepare_game
-
-    with pytest.raises(ValueError, match=f"dsim run --policy {name}"):
-        prepare_game({"party": ["knight", "warrior"], "battle_policy": name})
 
 
 def test_a_searchers_run_moves_its_progress_bar_every_few_hundred_battles():

@@ -15,7 +15,7 @@ from dsim.games.dstbg_game import kernel as K
 from dsim.games.dstbg_game.cell import prepare
 from dsim.games.dstbg_game.searched import GameReplayer
 from dsim.search import Budget, search
-from tests.searchtoy import prefix_matrix
+from tests.searchtoy import assert_search_thread_identical, prefix_matrix
 
 SEED, STREAM = 5, 4242
 SETTINGS = {"party": ["knight", "warrior"], "battle_policy": "tactician"}  # Gargoyle then Ornstein & Smough
@@ -129,17 +129,7 @@ def test_search_is_bit_identical_on_one_and_two_threads():
     rep = _replayer()
     plays = np.arange(3)
     budget = Budget(rollouts=4, decisions=4096)
-    before = numba.get_num_threads()
-    results = []
-    try:
-        for threads in (1, 2):
-            numba.set_num_threads(threads)
-            results.append(search(rep, plays, budget, seed=5))
-    finally:
-        numba.set_num_threads(before)
-    np.testing.assert_array_equal(results[0].values, results[1].values)
-    assert [list(p) for p in results[0].prefixes] == [list(p) for p in results[1].prefixes]
-    assert results[0].rollouts == results[1].rollouts and results[0].decisions == results[1].decisions
+    assert_search_thread_identical(rep, plays, budget)
 
 
 def test_the_game_plays_a_searching_battle_player_chunk_by_chunk_on_any_threads():

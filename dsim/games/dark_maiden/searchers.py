@@ -91,7 +91,7 @@ SEARCHERS: dict[str, SearchPolicy] = {
          Param("screen", 0, 0, 1024, "rollouts every option plays first; only the base answer and the options that "
                "gained over it there play on to `rollouts` (0: every option plays every rollout)", whole=True),
          Param("extend", 0, 0, 4096, "on a close decision (an option gained without passing z) that option and the "
-               "base answer play on to this many rollouts (0: never; else more than `rollouts`)", whole=True),
+               "base answer play on to this many rollouts (0, or not more than `rollouts`: never)", whole=True),
          Param("shaping", 0.25, 0.0, 0.9, "a lost game's worth per share of the way through the four sites (a won "
                "game is worth 1; 0: rollouts count wins only)")),
         fair=True),

@@ -20,7 +20,9 @@ GROUP = 64  # games searched in lockstep: a step's rollouts (~64 × options × r
 GAME_BASE = "veteran"  # the base a game's searcher rolls out unless named: it keeps the tokens a battle's G_NEED asks for
 GAME_DECISIONS = 4096  # searched decisions per game unless the searcher's `decisions` is given (a game asks ~1,000)
 GAME_KEEP = 0.25  # a rollout's weight of the tokens a won battle keeps for the boss (G_NEED): on 150 paired games
-# (docs/game-search.md) 0.25 beat the mini boss 12 points more often than 0 (95% CI +3 to +21), the battle's win alone
+# (docs/game-search.md) 0.25 beat the mini boss 12 points more often than 0 (95% CI +3 to +21) over the veteran's first
+# defaults; over its defaults since (commit 6867c2c) +2.7 (-4.2 to +9.7) and +7.3 (-0.9 to +15.6) on reaching the
+# main boss: kept, not established
 
 
 REPLAY_PIECE = 4  # games a thread replays at a time (a whole game is ~0.1-0.3 ms)
