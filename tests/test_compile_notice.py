@@ -15,6 +15,7 @@ import dsim.rng  # noqa: F401  (importing the kernels' randomness installs the l
 def said(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     lines: list[str] = []
     monkeypatch.setattr(compile_notice, "_COMPILES", compile_notice._Compiles())
+    monkeypatch.setattr(compile_notice, "_expected_cpu_s", None)  # an earlier run in this worker may have set one
     compile_notice.announce(lines.append)
     yield lines
     compile_notice.announce(None)
