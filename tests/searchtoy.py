@@ -121,3 +121,25 @@ def assert_search_thread_identical(replayer, plays: np.ndarray, budget, seed: in
     assert [list(p) for p in one.prefixes] == [list(p) for p in two.prefixes]
     assert one.rollouts == two.rollouts and one.decisions == two.decisions
     return one
+
+
+def assert_play_thread_identical(game, settings, seed: int, stream: int, count: int, reset=None) -> dict:
+    """A game's play of ``count`` plays in one call on one thread, then in two halves on two threads: every outcome
+    column must be identical (``reset``, if given, runs between them: e.g. a cache of kept searches to clear, so the
+    plays are played again rather than read back). Returns the one-thread columns."""
+    import numba
+
+    half = count // 2
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = game.play(settings, seed, stream, 0, count)
+        if reset is not None:
+            reset()
+        numba.set_num_threads(2)
+        two = [game.play(settings, seed, stream, lo, n) for lo, n in ((0, half), (half, count - half))]
+    finally:
+        numba.set_num_threads(before)
+    for name, column in one.items():
+        np.testing.assert_array_equal(column, np.concatenate([t[name] for t in two]), err_msg=name)
+    return one

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
 from dsim.games.dstbg import engine
 from dsim.games.dstbg.game import prepare
 from dsim.search import Budget, search
-from tests.searchtoy import assert_search_thread_identical
+from tests.searchtoy import assert_play_thread_identical, assert_search_thread_identical
 from tests.searchtoy import prefix_matrix as _matrix
 
 SEED, STREAM = 7, 12345
@@ -114,16 +113,7 @@ def test_the_game_plays_a_searcher_the_same_on_one_and_two_threads():
     from dsim.games.dstbg.game import DSTBG
 
     game, settings = DSTBG(), {**FORGOTTEN, "policy": "expert"}
-    before = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = game.play(settings, SEED, STREAM, 0, 12)
-        numba.set_num_threads(2)
-        two = [game.play(settings, SEED, STREAM, lo, 6) for lo in (0, 6)]
-    finally:
-        numba.set_num_threads(before)
-    for name, column in one.items():
-        np.testing.assert_array_equal(column, np.concatenate([t[name] for t in two]), err_msg=name)
+    one = assert_play_thread_identical(game, settings, SEED, STREAM, 12)
     assert one["searched_decisions"].sum() > 12
 
 

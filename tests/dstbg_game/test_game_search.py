@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numba
 import numpy as np
 import pytest
 
@@ -15,7 +14,7 @@ from dsim.games.dstbg_game import kernel as K
 from dsim.games.dstbg_game.cell import prepare
 from dsim.games.dstbg_game.searched import GameReplayer
 from dsim.search import Budget, search
-from tests.searchtoy import assert_search_thread_identical, prefix_matrix
+from tests.searchtoy import assert_play_thread_identical, assert_search_thread_identical, prefix_matrix
 
 SEED, STREAM = 5, 4242
 SETTINGS = {"party": ["knight", "warrior"], "battle_policy": "tactician"}  # Gargoyle then Ornstein & Smough
@@ -140,17 +139,7 @@ def test_the_game_plays_a_searching_battle_player_chunk_by_chunk_on_any_threads(
 
     game = DSTBGGame()
     settings = {**SETTINGS, "battle_policy": "expert", "battle_policy_params": {"rollouts": 4, "screen": 1}}
-    before = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = game.play(settings, SEED, STREAM, 0, 4)
-        searched._KEPT.clear()  # played again, not read back
-        numba.set_num_threads(2)
-        two = [game.play(settings, SEED, STREAM, lo, 2) for lo in (0, 2)]
-    finally:
-        numba.set_num_threads(before)
-    for name, column in one.items():
-        np.testing.assert_array_equal(column, np.concatenate([t[name] for t in two]), err_msg=name)
+    one = assert_play_thread_identical(game, settings, SEED, STREAM, 4, reset=searched._KEPT.clear)
     assert (one["searched_decisions"] > 20).all()
     assert game.searching(settings) and not game.searching(SETTINGS)
 
