@@ -20,6 +20,8 @@ from typing import Protocol
 
 import numpy as np
 
+from dsim.policy import Param
+
 MAX_ROLLOUTS = 4096  # rollouts per option and decision
 MAX_DECISIONS = 4096  # searched decisions per play (later ones are the base policy's)
 MAX_JOBS = 1 << 20  # rollouts in one call: the lockstep step is cut into calls of at most this many
@@ -111,6 +113,36 @@ class Budget:
         """Rollouts every option plays before the screen (``rollouts`` when there is none)."""
         screen = self.rollouts // 4 if self.screen is None else self.screen
         return screen if 0 < screen < self.rollouts else self.rollouts
+
+
+def base_param(bases: tuple[str, ...], default: int, text: str = "the scripted policy rolled out") -> Param:
+    """A searcher's ``base`` parameter: the index into ``bases`` of the policy its rollouts play."""
+    return Param("base", float(default), 0, len(bases) - 1,
+                 f"{text}: " + ", ".join(f"{i} {n}" for i, n in enumerate(bases)), whole=True)
+
+
+def rollouts_params(unit: str) -> tuple[Param, Param]:
+    """A searcher's ``rollouts`` and ``decisions`` parameters (read by :meth:`Budget.from_values`); ``unit``: what
+    one play is (a battle, a game)."""
+    return (Param("rollouts", 16, 1, 1024, "rollouts per option at each decision", whole=True),
+            Param("decisions", 512, 0, MAX_DECISIONS, f"decisions searched per {unit} (later ones: the base policy)",
+                  whole=True))
+
+
+def switch_params(z: float, screen: int | None = None, extend: int | None = None) -> tuple[Param, ...]:
+    """A searcher's ``z`` and, where the game offers them (a default given), ``screen`` and ``extend`` parameters:
+    when it leaves the base policy's answer and where it spends rollouts (read by :meth:`Budget.from_values`)."""
+    params = [Param("z", z, 0.0, 10.0, "leave the base policy's answer only for an option better by more than z "
+                    "standard errors of the paired difference")]
+    if screen is not None:
+        params.append(Param("screen", screen, 0, 1024, "rollouts every option plays first; only the base policy's "
+                            "answer and the options that gained over it there play on to `rollouts` (0: every option "
+                            "plays every rollout)", whole=True))
+    if extend is not None:
+        params.append(Param("extend", extend, 0, MAX_ROLLOUTS, "on a close decision (an option gained, not yet by z "
+                            "standard errors) that option and the base policy's answer play on to this many rollouts "
+                            "(0, or not more than `rollouts`: never)", whole=True))
+    return tuple(params)
 
 
 @dataclass(frozen=True)

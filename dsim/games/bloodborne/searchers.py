@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from dsim.policy import Param, Policy
+from dsim.search import base_param, rollouts_params, switch_params
 
 if TYPE_CHECKING:
     from dsim.games.bloodborne.game import Cell
@@ -47,9 +48,8 @@ class SearchPolicy(Policy):
         return budget, BASES[int(values["base"])], MODELS[int(values["model"])]
 
 
-_DECISIONS = Param("decisions", 512, 0, 4096, "decisions searched per game (later ones: the base policy)", whole=True)
-_BASE = Param("base", 0.0, 0, len(BASES) - 1,
-              "its own policy in the rollouts: " + ", ".join(f"{i} {n}" for i, n in enumerate(BASES)), whole=True)
+_ROLLOUTS, _DECISIONS = rollouts_params("game")
+_BASE = base_param(BASES, 0, "its own policy in the rollouts")
 _MODEL = Param("model", 0.0, 0, len(MODELS) - 1,
                "the other hunters in the rollouts: 0 their actual policies (assumed known), else one policy for all: "
                + ", ".join(f"{i} {n}" for i, n in enumerate(MODELS) if i), whole=True)
@@ -61,9 +61,7 @@ SEARCHERS: dict[str, SearchPolicy] = {
         "`model`), with what no hunter has seen redrawn (unrevealed dungeon cards, the upgrade deck's order, future "
         "dice, the others' secret picks of the step), and takes the best mean. A fair player.",
         None,
-        (Param("rollouts", 16, 1, 1024, "rollouts per option at each decision", whole=True), _DECISIONS, _BASE, _MODEL,
-         Param("z", 1.0, 0.0, 10.0, "leave the base policy's answer only for an option better by more than z "
-               "standard errors of the paired difference")),
+        (_ROLLOUTS, _DECISIONS, _BASE, _MODEL, *switch_params(1.0)),
         fair=True),
     "oracle": SearchPolicy(
         "oracle",

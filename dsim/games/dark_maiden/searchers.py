@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from dsim.policy import Param, Policy
+from dsim.search import base_param, rollouts_params, switch_params
 
 BASES = ("tactician", "cautious", "bold", "random_legal")
 """The scripted policies a searcher may roll out, by the index its ``base`` parameter takes."""
@@ -74,9 +75,8 @@ class Valued:
         return self.games.outcomes(plays, prefixes, lengths)
 
 
-_BASE = Param("base", 0, 0, len(BASES) - 1,
-              "the scripted policy rolled out: " + ", ".join(f"{i} {n}" for i, n in enumerate(BASES)), whole=True)
-_DECISIONS = Param("decisions", 512, 0, 4096, "decisions searched per game (later ones: the base policy)", whole=True)
+_ROLLOUTS, _DECISIONS = rollouts_params("game")
+_BASE = base_param(BASES, 0)
 
 SEARCHERS: dict[str, SearchPolicy] = {
     "expert": SearchPolicy(
@@ -85,13 +85,7 @@ SEARCHERS: dict[str, SearchPolicy] = {
         "undrawn cards' order and the future dice redrawn, and takes the best mean when it beats the base's answer "
         "by `z` standard errors. A fair team: it never reads the deck's order or the dice to come.",
         None,
-        (Param("rollouts", 16, 1, 1024, "rollouts per option at each decision", whole=True), _DECISIONS, _BASE,
-         Param("z", 2.0, 0.0, 10.0, "leave the base policy's answer only for an option better by more than z "
-               "standard errors of the paired difference"),
-         Param("screen", 0, 0, 1024, "rollouts every option plays first; only the base answer and the options that "
-               "gained over it there play on to `rollouts` (0: every option plays every rollout)", whole=True),
-         Param("extend", 0, 0, 4096, "on a close decision (an option gained without passing z) that option and the "
-               "base answer play on to this many rollouts (0, or not more than `rollouts`: never)", whole=True),
+        (_ROLLOUTS, _DECISIONS, _BASE, *switch_params(2.0, screen=0, extend=0),
          Param("shaping", 0.25, 0.0, 0.9, "a lost game's worth per share of the way through the four sites (a won "
                "game is worth 1; 0: rollouts count wins only)")),
         fair=True),

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dsim.policy import Param, Policy
+from dsim.policy import Policy
+from dsim.search import base_param, rollouts_params, switch_params
 
 BASES = ("baseline", "naive", "aggressive", "careful", "tactician", "random_legal", "veteran")
 """The scripted policies a searcher may roll out, by the index its ``base`` parameter takes."""
@@ -37,9 +38,8 @@ class SearchPolicy(Policy):
         return budget, BASES[int(values["base"])]
 
 
-_BASE = Param("base", float(BASES.index("tactician")), 0, len(BASES) - 1,
-              "the scripted policy rolled out: " + ", ".join(f"{i} {n}" for i, n in enumerate(BASES)), whole=True)
-_DECISIONS = Param("decisions", 512, 0, 4096, "decisions searched per battle (later ones: the base policy)", whole=True)
+_ROLLOUTS, _DECISIONS = rollouts_params("battle")
+_BASE = base_param(BASES, BASES.index("tactician"))
 
 SEARCHERS: dict[str, SearchPolicy] = {
     "expert": SearchPolicy(
@@ -48,14 +48,7 @@ SEARCHERS: dict[str, SearchPolicy] = {
         "the players cannot know resampled (unseen behaviour-card order, face-down traps, future dice), and takes "
         "the best mean. A fair player: it never reads hidden cards or the dice to come.",
         None,
-        (Param("rollouts", 16, 1, 1024, "rollouts per option at each decision", whole=True), _DECISIONS, _BASE,
-         Param("z", 2.0, 0.0, 10.0, "leave the base policy's answer only for an option better by more than z "
-               "standard errors of the paired difference"),
-         Param("screen", 4, 0, 1024, "rollouts of every option before only the base policy's answer and the options "
-               "that gained over it play on (0: every option plays every rollout)", whole=True),
-         Param("extend", 64, 0, 4096, "rollouts a close decision (an option gained, not yet by z standard errors) "
-               "plays its gaining options and the base policy's answer on to (0 or not more than rollouts: none)",
-               whole=True)),
+        (_ROLLOUTS, _DECISIONS, _BASE, *switch_params(2.0, screen=4, extend=64)),
         fair=True),
     "oracle": SearchPolicy(
         "oracle",
